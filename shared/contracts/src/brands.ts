@@ -1,1 +1,46 @@
-export {};
+import * as z from 'zod';
+
+/**
+ * The brand registry: which hosts the product is served under, the title each shows, and the
+ * runtime manifest (remotes.json) each uses. The shell's server picks the manifest and title by
+ * host; the API uses the hosts as the allowlist of SIWE domains.
+ */
+export const brandSchema = z.object({
+  host: z.string().min(1).max(253),
+  title: z.string().min(1).max(80),
+  manifest: z.string().min(1).default('remotes.json'),
+});
+export type Brand = z.infer<typeof brandSchema>;
+
+export const brandRegistrySchema = z.object({
+  defaultTitle: z.string().min(1).max(80),
+  brands: z.array(brandSchema),
+});
+export type BrandRegistry = z.infer<typeof brandRegistrySchema>;
+
+/** The registry of the local stack; operators replace it with BRANDS_FILE. */
+export const defaultBrandRegistry: BrandRegistry = {
+  defaultTitle: 'Invest Pools',
+  brands: [
+    { host: 'localhost', title: 'Invest Pools', manifest: 'remotes.json' },
+    { host: '127.0.0.1', title: 'Invest Pools', manifest: 'remotes.json' },
+  ],
+};
+
+/** Host without port, lower-cased. */
+export function hostName(hostHeader: string): string {
+  const h = hostHeader.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
+  return h.split(':')[0] ?? h;
+}
+
+export function brandForHost(registry: BrandRegistry, hostHeader: string | undefined): Brand | undefined {
+  if (!hostHeader) return undefined;
+  const host = hostName(hostHeader);
+  return registry.brands.find((b) => b.host === host);
+}
+
+/** The title shown for a host: the brand's, else the registry's default. */
+export function brandTitle(registry: BrandRegistry, hostHeader: string | undefined): string {
+  return brandForHost(registry, hostHeader)?.title ?? registry.defaultTitle;
+}
