@@ -5,7 +5,7 @@ import { TOKENS, TOKEN_CURRENCIES, parseUnits, type TokenCurrency } from '@app/w
 import artifactJson from '../artifacts/LocalToken.json';
 import { DEV_ACCOUNTS } from './accounts';
 import type { TokenArtifact } from './compile';
-import { rpc, toQuantity } from './rpc';
+import { RpcError, rpc, toQuantity } from './rpc';
 
 export const TOKEN_ARTIFACT = artifactJson as TokenArtifact;
 
@@ -37,7 +37,7 @@ export const LOCAL_TOKENS: readonly LocalToken[] = TOKEN_CURRENCIES.map((currenc
  * The only account allowed to mint. Not a dev account: it is impersonated on anvil, so minting never
  * competes with a test's own transactions for a dev account's nonce.
  */
-export const MINTER = '0x000000000000000000000000000000000000a11C' as const;
+export const MINTER = '0x000000000000000000000000000000000000a11c' as const;
 
 /** What each dev account receives of every token when the tokens are installed, in whole tokens. */
 export const DEV_TOKEN_FUNDING = '1000000';
@@ -101,14 +101,36 @@ export async function installTokens(rpcUrl: string): Promise<TokenCurrency[]> {
   return installed;
 }
 
-/** Mints through a real transaction, so balances, totalSupply and the Transfer log all agree. */
-export async function mintToken(rpcUrl: string, token: LocalToken, to: string, units: bigint): Promise<void> {
+/**
+ * Mints through a real transaction, so balances, totalSupply and the Transfer log all agree. Mints
+ * are queued per chain in this process; a nonce clash ("nonce too low", "replacement transaction
+ * underpriced") with another process minting at the same
+ * moment is retried, since anvil picks the impersonated minter's nonce when the request arrives.
+ */
+export function mintToken(rpcUrl: string, token: LocalToken, to: string, units: bigint): Promise<void> {
+  const previous = mintQueues.get(rpcUrl) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(() => mintNow(rpcUrl, token, to, units));
+  mintQueues.set(rpcUrl, next);
+  return next;
+}
+
+const mintQueues = new Map<string, Promise<void>>();
+
+async function mintNow(rpcUrl: string, token: LocalToken, to: string, units: bigint): Promise<void> {
   await rpc(rpcUrl, 'anvil_impersonateAccount', [MINTER]);
   // Gas money for the minter; setting is idempotent, unlike a transfer.
   await rpc(rpcUrl, 'anvil_setBalance', [MINTER, toQuantity(10n ** 21n)]);
   const data = MINT_SELECTOR + word32(BigInt(to)).slice(2) + word32(units).slice(2);
-  const hash = await rpc<string>(rpcUrl, 'eth_sendTransaction', [{ from: MINTER, to: token.address, data }]);
-  await waitForReceipt(rpcUrl, hash, `mint of ${token.symbol}`);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const hash = await rpc<string>(rpcUrl, 'eth_sendTransaction', [{ from: MINTER, to: token.address, data }]);
+      await waitForReceipt(rpcUrl, hash, `mint of ${token.symbol}`);
+      return;
+    } catch (error) {
+      if (attempt >= 20 || !(error instanceof RpcError) || !/nonce|underpriced|already known/i.test(error.message)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    }
+  }
 }
 
 export async function waitForReceipt(rpcUrl: string, hash: string, what: string, timeoutMs = 30_000): Promise<void> {

@@ -13,6 +13,13 @@ export const ERC20_ABI = [
   'function approve(address spender, uint256 value) returns (bool)',
   'event Transfer(address indexed from, address indexed to, uint256 value)',
   'event Approval(address indexed owner, address indexed spender, uint256 value)',
+  // ERC-6093 errors (OpenZeppelin 5 and the local tokens), so a refused transfer can say why.
+  'error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)',
+  'error ERC20InvalidSender(address sender)',
+  'error ERC20InvalidReceiver(address receiver)',
+  'error ERC20InsufficientAllowance(address spender, uint256 allowance, uint256 needed)',
+  'error ERC20InvalidApprover(address approver)',
+  'error ERC20InvalidSpender(address spender)',
 ] as const;
 
 /** keccak256("Transfer(address,address,uint256)"): topic 0 of every ERC-20 Transfer log. */

@@ -2,7 +2,7 @@
 // (await import('@app/web3/wallet')) from screens that talk to the wallet, so ethers stays out of
 // every first load (DESIGN.md "Performance").
 
-import { Contract, type ContractRunner, type Provider, type Signer, type TransactionResponse } from 'ethers';
+import { Contract, isCallException, type ContractRunner, type Provider, type Signer, type TransactionResponse } from 'ethers';
 import { type ChainId, type Currency } from './chains';
 import { ERC20_ABI } from './erc20';
 import { currenciesOn, tokenOf } from './tokens';
@@ -50,7 +50,15 @@ export async function sendDeposit(signer: Signer, deposit: DepositTransfer): Pro
   }
   const token = tokenOf(deposit.currency, deposit.chainId);
   if (!token) throw new Error(`${deposit.currency} is not available on chain ${deposit.chainId}`);
-  const transfer = erc20(token.address, signer).getFunction('transfer');
-  const gasLimit = await transfer.estimateGas(deposit.to, deposit.units);
+  const contract = erc20(token.address, signer);
+  const transfer = contract.getFunction('transfer');
+  let gasLimit: bigint;
+  try {
+    gasLimit = await transfer.estimateGas(deposit.to, deposit.units);
+  } catch (error) {
+    // ethers does not decode a revert met while estimating; do it so the message says why.
+    if (isCallException(error) && error.data) throw contract.interface.makeError(error.data, error.transaction);
+    throw error;
+  }
   return (await transfer(deposit.to, deposit.units, { gasLimit })) as TransactionResponse;
 }
