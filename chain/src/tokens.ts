@@ -103,9 +103,9 @@ export async function installTokens(rpcUrl: string): Promise<TokenCurrency[]> {
 
 /**
  * Mints through a real transaction, so balances, totalSupply and the Transfer log all agree. Mints
- * are queued per chain in this process; a nonce clash ("nonce too low", "replacement transaction
- * underpriced") with another process minting at the same
- * moment is retried, since anvil picks the impersonated minter's nonce when the request arrives.
+ * are queued per chain in this process; a nonce clash with another process minting at the same moment
+ * ("nonce too low", "replacement transaction underpriced") is retried, since anvil picks the
+ * impersonated minter's nonce when the request arrives.
  */
 export function mintToken(rpcUrl: string, token: LocalToken, to: string, units: bigint): Promise<void> {
   const previous = mintQueues.get(rpcUrl) ?? Promise.resolve();
