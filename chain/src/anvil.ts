@@ -7,6 +7,9 @@ import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import { rpc } from './rpc';
 
+export const LOCAL_CHAIN_ID = 1;
+const STOP_TIMEOUT_MS = 10_000;
+
 export function anvilBinary(): string {
   const require = createRequire(__filename);
   const platformPackage = `@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`;
@@ -26,14 +29,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-export interface AnvilProcess {
+interface AnvilProcess {
   readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
   /** The last lines anvil wrote to stderr, for error messages. */
   stderrTail(): string;
 }
 
-export function spawnAnvil(args: string[], quiet: boolean): AnvilProcess {
+function spawnAnvil(args: string[], quiet: boolean): AnvilProcess {
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -48,7 +51,7 @@ export function spawnAnvil(args: string[], quiet: boolean): AnvilProcess {
 }
 
 /** Resolves once the chain answers eth_chainId; rejects if anvil exits first or takes too long. */
-export async function waitUntilAnswering(rpcUrl: string, anvil: AnvilProcess, timeoutMs = 20_000): Promise<void> {
+async function waitUntilAnswering(rpcUrl: string, anvil: AnvilProcess, timeoutMs = 20_000): Promise<void> {
   let exitedEarly = false;
   void anvil.exited.then(() => (exitedEarly = true));
   const deadline = Date.now() + timeoutMs;
@@ -62,5 +65,45 @@ export async function waitUntilAnswering(rpcUrl: string, anvil: AnvilProcess, ti
     }
     if (Date.now() > deadline) throw new Error(`anvil did not answer on ${rpcUrl} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface RunningAnvil {
+  readonly rpcUrl: string;
+  readonly pid: number;
+  /** SIGTERM (anvil then writes its state file) and wait for the exit; SIGKILL after 10 s. */
+  stop(): Promise<void>;
+}
+
+/** Spawns anvil with chain id 1 on 127.0.0.1:port and resolves once it answers. */
+export async function runAnvil(port: number, extraArgs: string[], quiet: boolean, timeoutMs = 20_000): Promise<RunningAnvil> {
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(LOCAL_CHAIN_ID), ...extraArgs];
+  const anvil = spawnAnvil(args, quiet);
+  // Never leave anvil behind if this process exits without calling stop().
+  const killOnExit = () => anvil.child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      process.removeListener('exit', killOnExit);
+      if (anvil.child.exitCode !== null || anvil.child.signalCode !== null) return;
+      anvil.child.kill('SIGTERM');
+      const timer = setTimeout(() => anvil.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await anvil.exited;
+      clearTimeout(timer);
+    })());
+
+  try {
+    const pid = anvil.child.pid;
+    if (pid === undefined) throw new Error(`anvil did not start: ${anvil.stderrTail()}`);
+    await waitUntilAnswering(rpcUrl, anvil, timeoutMs);
+    const chainId = Number(await rpc<string>(rpcUrl, 'eth_chainId'));
+    if (chainId !== LOCAL_CHAIN_ID) throw new Error(`the chain answers chain id ${chainId}, expected ${LOCAL_CHAIN_ID}`);
+    return { rpcUrl, pid, stop };
+  } catch (error) {
+    await stop();
+    throw error;
   }
 }

@@ -1,12 +1,13 @@
 // @app/chain: the local Ethereum of `npm start` and of the tests. startChain() runs anvil with chain
 // id 1, installs the project's tokens at their mainnet addresses and funds the dev accounts.
 
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DEV_ACCOUNTS, type DevAccount } from './accounts';
-import { freePort, spawnAnvil, waitUntilAnswering } from './anvil';
+import { LOCAL_CHAIN_ID, freePort, runAnvil } from './anvil';
 import { fundAccount, type Funding } from './fund';
-import { rpc } from './rpc';
 import { LOCAL_TOKENS, installTokens, type LocalToken } from './tokens';
 import type { TokenCurrency } from '@app/web3';
 
@@ -14,10 +15,10 @@ export { DEV_ACCOUNTS, DEV_MNEMONIC, type DevAccount } from './accounts';
 export { DEFAULT_FUNDING, fundAccount, type Funding } from './fund';
 export { blockNumber, mine, revertTo, rpc, RpcError, snapshot } from './rpc';
 export { DEV_TOKEN_FUNDING, LOCAL_TOKENS, MINTER, TOKEN_ARTIFACT, type LocalToken } from './tokens';
-export { freePort } from './anvil';
+export { LOCAL_CHAIN_ID, freePort } from './anvil';
 
-export const LOCAL_CHAIN_ID = 1;
 export const DEFAULT_PORT = 8545;
+export const DEFAULT_RPC_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
 
 export interface ChainOptions {
   /** Port on 127.0.0.1; default 8545; 0 picks a free one. */
@@ -47,55 +48,66 @@ export interface LocalChain {
 
 // State is also written every few seconds, so a crash (SIGKILL, power loss) loses little.
 const STATE_INTERVAL_SECONDS = 5;
-const STOP_TIMEOUT_MS = 10_000;
 
+/**
+ * Starts the chain; when the promise resolves (and already when the port first answers) the tokens are
+ * in place and the dev accounts funded. A new chain is therefore seeded first on a private port, then
+ * started from that seed on the real one, so `npm start` can treat "answers" as "ready".
+ */
 export async function startChain(options: ChainOptions = {}): Promise<LocalChain> {
   const port = options.port === 0 ? await freePort() : (options.port ?? DEFAULT_PORT);
   // Fail clearly rather than talk to whatever already listens there (say, a chain left running).
   await ensurePortFree(port);
-  const rpcUrl = `http://127.0.0.1:${port}`;
-  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(LOCAL_CHAIN_ID)];
-  if (options.stateFile) args.push('--state', options.stateFile, '--state-interval', String(STATE_INTERVAL_SECONDS));
+  const quiet = options.quiet ?? false;
+  const args: string[] = [];
   if (options.blockTime) args.push('--block-time', String(options.blockTime));
-  const loadingState = options.stateFile !== undefined && existsSync(options.stateFile);
 
-  const anvil = spawnAnvil(args, options.quiet ?? false);
-  const pid = anvil.child.pid;
-  // Never leave anvil behind if this process exits without calling stop().
-  const killOnExit = () => anvil.child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> =>
-    (stopping ??= (async () => {
-      process.removeListener('exit', killOnExit);
-      if (anvil.child.exitCode !== null || anvil.child.signalCode !== null) return;
-      anvil.child.kill('SIGTERM');
-      const timer = setTimeout(() => anvil.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-      await anvil.exited;
-      clearTimeout(timer);
-    })());
-
+  const seedDir = mkdtempSync(join(tmpdir(), 'chain-seed-'));
   try {
-    if (pid === undefined) throw new Error(`anvil did not start: ${anvil.stderrTail()}`);
-    await waitUntilAnswering(rpcUrl, anvil, loadingState ? 60_000 : 20_000);
-    const chainId = Number(await rpc<string>(rpcUrl, 'eth_chainId'));
-    if (chainId !== LOCAL_CHAIN_ID) throw new Error(`the chain answers chain id ${chainId}, expected ${LOCAL_CHAIN_ID}`);
-    const installed = await installTokens(rpcUrl);
+    let installed: TokenCurrency[] = [];
+    const stateFile = options.stateFile;
+    if (stateFile && existsSync(stateFile)) {
+      args.push('--state', stateFile);
+    } else {
+      const seedFile = join(seedDir, 'state.json');
+      installed = await seedChain(seedFile);
+      args.push('--load-state', seedFile);
+      if (stateFile) args.push('--dump-state', stateFile);
+    }
+    if (stateFile) args.push('--state-interval', String(STATE_INTERVAL_SECONDS));
+
+    // Loading a large state file takes a while, hence the generous wait.
+    const anvil = await runAnvil(port, args, quiet, 60_000);
+    try {
+      // Normally nothing to do; replaces tokens whose code changed since the state file was written.
+      installed = [...installed, ...(await installTokens(anvil.rpcUrl))];
+    } catch (error) {
+      await anvil.stop();
+      throw error;
+    }
     return {
-      rpcUrl,
+      rpcUrl: anvil.rpcUrl,
       port,
-      chainId,
-      pid,
+      chainId: LOCAL_CHAIN_ID,
+      pid: anvil.pid,
       accounts: DEV_ACCOUNTS,
       tokens: LOCAL_TOKENS,
       installed,
-      fund: (address, funding) => fundAccount(rpcUrl, address, funding),
-      stop,
+      fund: (address, funding) => fundAccount(anvil.rpcUrl, address, funding),
+      stop: anvil.stop,
     };
-  } catch (error) {
-    await stop();
-    throw error;
+  } finally {
+    rmSync(seedDir, { recursive: true, force: true });
+  }
+}
+
+/** Installs the tokens on a throw-away anvil and leaves its state in seedFile. */
+async function seedChain(seedFile: string): Promise<TokenCurrency[]> {
+  const seed = await runAnvil(await freePort(), ['--dump-state', seedFile], true);
+  try {
+    return await installTokens(seed.rpcUrl);
+  } finally {
+    await seed.stop();
   }
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import { ERC20_ABI, TOKENS } from '@app/web3';
-import { DEV_ACCOUNTS, freePort, startChain } from './index';
+import { DEV_ACCOUNTS, TOKEN_ARTIFACT, freePort, rpc, startChain } from './index';
 
 const USDT = TOKENS[1].USDT!.address;
 
@@ -58,6 +58,23 @@ describe('starting and stopping the local chain', () => {
       provider.destroy();
     } finally {
       await second.stop();
+    }
+  });
+
+  it('has the tokens in place as soon as the port answers, so a supervisor can wait for that alone', async () => {
+    const port = await freePort();
+    const starting = startChain({ port, quiet: true });
+    const rpcUrl = `http://127.0.0.1:${port}`;
+    let code: string | undefined;
+    while (code === undefined) {
+      code = await rpc<string>(rpcUrl, 'eth_getCode', [USDT, 'latest']).catch(() => undefined);
+      if (code === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const chain = await starting;
+    try {
+      expect(code).toBe(TOKEN_ARTIFACT.deployedBytecode);
+    } finally {
+      await chain.stop();
     }
   });
 
