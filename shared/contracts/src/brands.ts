@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import defaultRegistry from './brands.json';
 
 /**
  * The brand registry: which hosts the product is served under, the title each shows, and the
@@ -19,13 +20,7 @@ export const brandRegistrySchema = z.object({
 export type BrandRegistry = z.infer<typeof brandRegistrySchema>;
 
 /** The registry of the local stack; operators replace it with BRANDS_FILE. */
-export const defaultBrandRegistry: BrandRegistry = {
-  defaultTitle: 'Invest Pools',
-  brands: [
-    { host: 'localhost', title: 'Invest Pools', manifest: 'remotes.json' },
-    { host: '127.0.0.1', title: 'Invest Pools', manifest: 'remotes.json' },
-  ],
-};
+export const defaultBrandRegistry: BrandRegistry = brandRegistrySchema.parse(defaultRegistry);
 
 /** Host without port, lower-cased. */
 export function hostName(hostHeader: string): string {

@@ -1,1 +1,72 @@
-export {};
+import * as z from 'zod';
+
+/**
+ * The events of the shell's bus. The shell is the only writer of session, wallet, theme, locale
+ * and route state; remotes read them and send commands. Everything that crosses the boundary is
+ * validated with these schemas.
+ */
+
+export const localeSchema = z.enum(['en', 'ru']);
+export type Locale = z.infer<typeof localeSchema>;
+
+export const themeChoiceSchema = z.enum(['light', 'dark', 'system']);
+export type ThemeChoice = z.infer<typeof themeChoiceSchema>;
+export const themeStateSchema = z.object({ choice: themeChoiceSchema, resolved: z.enum(['light', 'dark']) });
+export type ThemeState = z.infer<typeof themeStateSchema>;
+
+export const sessionUserSchema = z.object({
+  id: z.union([z.string(), z.number()]),
+  name: z.string().nullable().optional(),
+  login: z.string(),
+  role: z.string().nullable().optional(),
+  metaMaskAddress: z.string().nullable().optional(),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+export const sessionStateSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('unknown') }),
+  z.object({ status: z.literal('anonymous') }),
+  z.object({ status: z.literal('authenticated'), user: sessionUserSchema }),
+]);
+export type SessionState = z.infer<typeof sessionStateSchema>;
+
+/** Balances in base units as decimal strings, by currency (spec §3: default 0). */
+export const walletStateSchema = z.object({
+  connected: z.boolean(),
+  chainId: z.number().int().nullable(),
+  account: z.string().nullable(),
+  balances: z.record(z.string(), z.string()),
+});
+export type WalletState = z.infer<typeof walletStateSchema>;
+
+export const routeStateSchema = z.object({
+  pathname: z.string(),
+  search: z.string(),
+  hash: z.string(),
+  state: z.unknown().optional(),
+  key: z.string(),
+});
+export type RouteState = z.infer<typeof routeStateSchema>;
+
+export const notificationKindSchema = z.enum(['success', 'error', 'warning', 'info']);
+export const notificationSchema = z.object({
+  kind: notificationKindSchema,
+  title: z.string().max(200).optional(),
+  message: z.string().max(2000),
+  /** An optional link, e.g. a transaction on the block explorer. */
+  link: z.object({ href: z.url(), label: z.string().max(200) }).optional(),
+});
+export type Notification = z.infer<typeof notificationSchema>;
+
+/** What a remote (or the shell itself) asks the shell to do. */
+export const busCommandSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('wallet/connect') }),
+  z.object({ type: z.literal('session/logout') }),
+  z.object({ type: z.literal('navigate'), to: z.string().startsWith('/'), replace: z.boolean().optional(), state: z.unknown().optional() }),
+  z.object({ type: z.literal('history/go'), delta: z.number().int() }),
+  z.object({ type: z.literal('notify'), notification: notificationSchema }),
+  z.object({ type: z.literal('theme/set'), choice: themeChoiceSchema }),
+  z.object({ type: z.literal('locale/set'), locale: localeSchema }),
+  z.object({ type: z.literal('modal/terms') }),
+]);
+export type BusCommand = z.infer<typeof busCommandSchema>;

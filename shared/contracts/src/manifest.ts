@@ -1,1 +1,44 @@
-export {};
+import * as z from 'zod';
+
+/**
+ * The version of the shell–remote contract (parcel props, bus events). A remote declares the
+ * version it was built against; the shell mounts only remotes with the same major version.
+ */
+export const CONTRACT_VERSION = '1.0';
+
+export function contractMajor(version: string): string {
+  return version.split('.')[0] ?? version;
+}
+
+export function isCompatibleContract(remoteVersion: string, shellVersion: string = CONTRACT_VERSION): boolean {
+  return contractMajor(remoteVersion) === contractMajor(shellVersion);
+}
+
+export const layoutKindSchema = z.enum(['auth', 'inner']);
+export type LayoutKind = z.infer<typeof layoutKindSchema>;
+
+/** A route a remote owns, as a react-router path pattern without the locale prefix. */
+export const remoteRouteSchema = z.object({
+  path: z.string().regex(/^\/[A-Za-z0-9\-/:*?]*$/, 'a path starting with /'),
+  layout: layoutKindSchema,
+  /** Only signed-in users reach it (spec §4, access control). */
+  private: z.boolean().default(false),
+});
+export type RemoteRoute = z.infer<typeof remoteRouteSchema>;
+
+export const remoteEntrySchema = z.object({
+  /** The MF container name, e.g. mf_pools. */
+  name: z.string().regex(/^[a-z][a-z0-9_]*$/),
+  /** URL of the remote's mf-manifest.json. */
+  entry: z.url(),
+  routes: z.array(remoteRouteSchema).min(1),
+  /** The contract version the deployed build was made against. */
+  contract: z.string().regex(/^\d+\.\d+$/),
+});
+export type RemoteEntry = z.infer<typeof remoteEntrySchema>;
+
+/** /remotes.json: which remotes a brand host composes, and where each is deployed. */
+export const runtimeManifestSchema = z.object({
+  remotes: z.array(remoteEntrySchema).min(1),
+});
+export type RuntimeManifest = z.infer<typeof runtimeManifestSchema>;

@@ -1,0 +1,18 @@
+import { Route, Routes } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { Page } from '@app/ui';
+
+function ReferralPage({ titleKey }: { titleKey: string }) {
+  const { t } = useTranslation();
+  return <Page title={t(titleKey)} />;
+}
+
+export function App() {
+  return (
+    <Routes>
+      {/* The path is spelled thus in the product (spec §2). */}
+      <Route path="/cabinet/refferal" element={<ReferralPage titleKey="referral.title" />} />
+      <Route path="/cabinet/affiliates" element={<ReferralPage titleKey="affiliates.title" />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,105 @@
+// The whole site on one machine: the local chain, the API, each remote on its own port and the
+// shell. Used by `npm start` and by the browser tests (with other ports and a throwaway data dir).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { frontends, remoteNames, repoRoot } from '../shared/build/index.mjs';
+import { runtimeManifest } from '../shared/build/manifest.mjs';
+import { loadBrands, serveRemote, serveShell } from '../shared/build/serve.mjs';
+
+export const defaultPorts = {
+  shell: 8080,
+  'mf-auth': 3001,
+  'mf-cabinet': 3002,
+  'mf-pools': 3003,
+  'mf-referral': 3004,
+  'mf-dao': 3005,
+  api: 4000,
+  chain: 8545,
+};
+
+const tsx = join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
+
+function waitForHttp(url, { timeoutMs = 60_000, init } = {}) {
+  const until = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const poll = async () => {
+      try {
+        const res = await fetch(url, init);
+        if (res.status < 500) return resolve();
+      } catch {
+        /* not up yet */
+      }
+      if (Date.now() > until) return reject(new Error(`${url} did not answer within ${timeoutMs} ms`));
+      setTimeout(poll, 250);
+    };
+    void poll();
+  });
+}
+
+function startChild(name, script, env, log) {
+  const child = spawn(process.execPath, [tsx, script], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const prefix = (chunk) => chunk.toString().split('\n').filter(Boolean).map((l) => `[${name}] ${l}`).join('\n');
+  child.stdout.on('data', (d) => log(prefix(d)));
+  child.stderr.on('data', (d) => log(prefix(d)));
+  return child;
+}
+
+function stopChild(child) {
+  return new Promise((resolve) => {
+    if (!child || child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  });
+}
+
+/**
+ * @param {object} o
+ * @param {Partial<typeof defaultPorts>} [o.ports]
+ * @param {string} [o.dataDir] where the API's database and the chain's state live
+ * @param {string} [o.remotesDir] runtime manifests; generated for the ports when missing
+ * @param {object} [o.brands] brand registry (default: shared/contracts/src/brands.json)
+ * @param {Record<string,string>} [o.apiEnv] extra environment for the API
+ * @param {(line: string) => void} [o.log]
+ */
+export async function startStack({ ports: portOverrides = {}, dataDir = join(repoRoot, '.data'), remotesDir, brands, apiEnv = {}, log = console.log } = {}) {
+  const ports = { ...defaultPorts, ...portOverrides };
+  mkdirSync(dataDir, { recursive: true });
+  const children = [];
+  const servers = [];
+  const stop = async () => {
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(() => r()))));
+    await Promise.all(children.reverse().map(stopChild));
+  };
+  try {
+    const rpcUrl = `http://127.0.0.1:${ports.chain}`;
+    if (existsSync(join(repoRoot, 'chain/src/main.ts'))) {
+      children.push(startChild('chain', 'chain/src/main.ts', { CHAIN_PORT: String(ports.chain), CHAIN_STATE_FILE: join(dataDir, 'chain-state.json') }, log));
+      await waitForHttp(rpcUrl, { init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' } });
+    }
+    const apiUrl = `http://127.0.0.1:${ports.api}`;
+    if (existsSync(join(repoRoot, 'api/src/main.ts'))) {
+      children.push(startChild('api', 'api/src/main.ts', { API_PORT: String(ports.api), DATA_DIR: join(dataDir, 'api'), RPC_URL: rpcUrl, ...apiEnv }, log));
+      await waitForHttp(`${apiUrl}/api/health`);
+    }
+
+    for (const name of remoteNames) {
+      servers.push(await serveRemote({ dir: join(repoRoot, frontends[name].dir, 'dist'), port: ports[name] }));
+    }
+    const manifestsDir = remotesDir ?? join(dataDir, 'remotes');
+    if (!existsSync(join(manifestsDir, 'remotes.json'))) {
+      mkdirSync(manifestsDir, { recursive: true });
+      const manifest = runtimeManifest((name) => `http://localhost:${ports[name]}`);
+      writeFileSync(join(manifestsDir, 'remotes.json'), JSON.stringify(manifest, null, 2));
+    }
+    const registry = brands ?? loadBrands(process.env.BRANDS_FILE, (await import('../shared/contracts/src/brands.json', { with: { type: 'json' } })).default);
+    servers.push(
+      await serveShell({ dir: join(repoRoot, 'shell/dist'), port: ports.shell, remotesDir: manifestsDir, brands: registry, apiUrl: existsSync(join(repoRoot, 'api/src/main.ts')) ? apiUrl : undefined }),
+    );
+    return { ports, url: `http://localhost:${ports.shell}`, stop, children };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

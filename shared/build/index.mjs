@@ -1,0 +1,145 @@
+// One webpack configuration for every deployable front end: the shell (the MF host) and each
+// remote. Keeping it in one place means the shared singletons and MF options cannot drift apart.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const webpack = require('webpack');
+const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const MiniCssExtractPlugin = require('mini-css-extract-plugin');
+const TerserPlugin = require('terser-webpack-plugin');
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The front ends, their MF container names and default ports (spec of the local stack). */
+export const frontends = {
+  shell: { dir: 'shell', mfName: 'shell', port: 8080 },
+  'mf-auth': { dir: 'mf-auth', mfName: 'mf_auth', port: 3001 },
+  'mf-cabinet': { dir: 'mf-cabinet', mfName: 'mf_cabinet', port: 3002 },
+  'mf-pools': { dir: 'mf-pools', mfName: 'mf_pools', port: 3003 },
+  'mf-referral': { dir: 'mf-referral', mfName: 'mf_referral', port: 3004 },
+  'mf-dao': { dir: 'mf-dao', mfName: 'mf_dao', port: 3005 },
+};
+export const remoteNames = Object.keys(frontends).filter((n) => n !== 'shell');
+
+// Read from disk: not every package exports its package.json.
+const pkgVersion = (name) => JSON.parse(readFileSync(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')).version;
+
+// One copy of each in the browser. react-dom/client is listed apart from react-dom: sharing one
+// does not share the other (DESIGN.md), and react-router is what react-router-dom re-exports.
+const singletons = ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/client', 'react-router', 'react-router-dom',
+  'i18next', 'react-i18next', 'rxjs', 'jotai'];
+
+function sharedConfig() {
+  const shared = {};
+  for (const name of singletons) {
+    const pkg = name.split('/')[0];
+    const version = pkgVersion(pkg);
+    shared[name] = { singleton: true, requiredVersion: `^${version.split('.')[0]}.0.0`, version };
+  }
+  return shared;
+}
+
+/**
+ * @param {object} options
+ * @param {keyof typeof frontends} options.app
+ * @param {'production'|'development'} [options.mode]
+ * @param {string} [options.outDir] where the build goes (default <app>/dist)
+ * @param {string} [options.buildLabel] a label shown on the remote's pages (e.g. a canary build)
+ * @param {boolean} [options.harness] a remote built to run alone, with the harness as its page
+ */
+export function createConfig({ app, mode = 'production', outDir, buildLabel = '', harness = false }) {
+  const fe = frontends[app];
+  const dir = join(repoRoot, fe.dir);
+  const isShell = app === 'shell';
+  const prod = mode === 'production';
+
+  const entry = isShell || harness ? { main: join(dir, isShell ? 'src/index.ts' : 'src/harness/index.ts') } : {};
+
+  return {
+    name: app,
+    mode,
+    context: dir,
+    entry,
+    devtool: prod ? false : 'eval-cheap-module-source-map',
+    output: {
+      path: outDir ?? join(dir, 'dist'),
+      // Remotes are served from their own origin: 'auto' resolves chunk URLs from where the
+      // container script was loaded, so the same build works under any host or port.
+      publicPath: isShell ? '/' : 'auto',
+      // The entry keeps a stable name (the MF async start-up runtime cannot template a content
+      // hash into it); index.html and remoteEntry.js are served with no-cache instead.
+      filename: '[name].js',
+      chunkFilename: prod ? '[name].[contenthash:8].js' : '[name].js',
+      uniqueName: fe.mfName,
+      clean: true,
+    },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js', '.mjs', '.json'],
+      // zod's ESM build tree-shakes; keep the package's browser fields.
+      conditionNames: ['browser', 'import', 'module', 'default'],
+    },
+    module: {
+      rules: [
+        {
+          test: /\.[cm]?tsx?$/,
+          exclude: /node_modules/,
+          use: {
+            loader: 'swc-loader',
+            options: {
+              jsc: {
+                parser: { syntax: 'typescript', tsx: true },
+                transform: { react: { runtime: 'automatic', development: !prod } },
+                target: 'es2022',
+              },
+            },
+          },
+        },
+        { test: /\.css$/, use: [MiniCssExtractPlugin.loader, 'css-loader'] },
+        { test: /\.(svg|png|jpe?g|webp)$/, type: 'asset/resource' },
+      ],
+    },
+    plugins: [
+      new webpack.DefinePlugin({
+        __BUILD_LABEL__: JSON.stringify(buildLabel),
+        __REMOTE_NAME__: JSON.stringify(app),
+      }),
+      new MiniCssExtractPlugin({
+        filename: prod ? '[name].[contenthash:8].css' : '[name].css',
+        chunkFilename: prod ? '[name].[contenthash:8].css' : '[name].css',
+      }),
+      new ModuleFederationPlugin({
+        name: fe.mfName,
+        ...(isShell ? {} : { exposes: { './app': join(dir, 'src/lifecycles.tsx') }, filename: 'remoteEntry.js' }),
+        // The shell is built with no remote URLs: it reads them from /remotes.json at run time.
+        remotes: {},
+        shared: sharedConfig(),
+        shareStrategy: 'loaded-first',
+        manifest: isShell ? false : { fileName: 'mf-manifest.json' },
+        dts: false,
+        dev: false,
+        experiments: {
+          // A dead remote must not block start-up.
+          asyncStartup: true,
+          // One MF runtime in the page: the shell provides it, remotes use it.
+          ...(isShell || harness ? { provideExternalRuntime: true } : { externalRuntime: true }),
+        },
+      }),
+      ...(isShell || harness
+        ? [new HtmlWebpackPlugin({ template: join(isShell ? dir : join(repoRoot, 'shared/build'), isShell ? 'src/index.html' : 'harness.html'), inject: 'body', scriptLoading: 'defer' })]
+        : []),
+    ],
+    optimization: {
+      moduleIds: 'deterministic',
+      chunkIds: 'deterministic',
+      // swc's minifier: several times faster than terser on these two-core machines.
+      minimizer: [new TerserPlugin({ minify: TerserPlugin.swcMinify, extractComments: false, terserOptions: { compress: { passes: 2 } } })],
+    },
+    performance: { hints: false },
+    stats: 'errors-warnings',
+    infrastructureLogging: { level: 'warn' },
+  };
+}

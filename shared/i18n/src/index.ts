@@ -1,0 +1,24 @@
+import en from './locales/en.json';
+import ru from './locales/ru.json';
+
+/** Strings more than one part of the site shows (spec §5 and §8), in the 'common' namespace. */
+export const commonTranslations = { en, ru } as const;
+export const COMMON_NAMESPACE = 'common';
+
+type Tree = { [key: string]: string | Tree };
+
+/** Every key path of a translation tree, e.g. 'validation.required'. */
+export function keyPaths(tree: Tree, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'string' ? [`${prefix}${key}`] : keyPaths(value, `${prefix}${key}.`),
+  );
+}
+
+/** The keys one language has and the other lacks, and values left empty. */
+export function translationGaps(en: Tree, ru: Tree): string[] {
+  const a = new Set(keyPaths(en));
+  const b = new Set(keyPaths(ru));
+  const gaps = [...a].filter((k) => !b.has(k)).map((k) => `missing in ru: ${k}`);
+  gaps.push(...[...b].filter((k) => !a.has(k)).map((k) => `missing in en: ${k}`));
+  return gaps;
+}

@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { keyPaths, translationGaps } from './index';
+
+const root = join(__dirname, '../../..');
+// Every translation file pair of the site: each user-visible string exists in both languages.
+const pairs = [
+  'shared/i18n/src/locales',
+  'shell/src/i18n',
+  'mf-auth/src/i18n',
+  'mf-cabinet/src/i18n',
+  'mf-pools/src/i18n',
+  'mf-referral/src/i18n',
+  'mf-dao/src/i18n',
+];
+
+const load = (dir: string, lng: string) => JSON.parse(readFileSync(join(root, dir, `${lng}.json`), 'utf8'));
+
+describe.each(pairs)('translations in %s', (dir) => {
+  it('has every key in English and Russian, none empty', () => {
+    const en = load(dir, 'en');
+    const ru = load(dir, 'ru');
+    expect(translationGaps(en, ru)).toEqual([]);
+    const empty = keyPaths(ru).filter((k) => !k.split('.').reduce((t, p) => t[p], ru));
+    expect(empty).toEqual([]);
+  });
+});
+
+it('finds a key missing from one language', () => {
+  expect(translationGaps({ a: 'x', b: { c: 'y' } }, { a: 'x' })).toEqual(['missing in ru: b.c']);
+});

@@ -1,0 +1,5 @@
+export { createRemote, type RemoteDefinition, type Translations } from './remote/createRemote';
+export { useRemote, RemoteContext } from './remote/RemoteContext';
+export { useObservable } from './useObservable';
+export { Page } from './components/Page';
+export { createBus, disconnectedWallet, routeFromLocation, type ShellBus, type BusState } from './bus';

@@ -1,0 +1,91 @@
+import React, { useMemo, type ComponentType, type ReactNode } from 'react';
+import * as ReactDOMClient from 'react-dom/client';
+import singleSpaReact from 'single-spa-react';
+import { I18nextProvider } from 'react-i18next';
+import { Provider as JotaiProvider, createStore } from 'jotai';
+import { Router, type Navigator } from 'react-router-dom';
+import { CONTRACT_VERSION, type RemoteModule, type RemoteProps, type RouteState } from '@app/contracts';
+import { useObservable } from '../useObservable';
+import { RemoteContext } from './RemoteContext';
+
+export type Translations = Record<'en' | 'ru', Record<string, unknown>>;
+
+export interface RemoteDefinition {
+  /** The i18next namespace the remote's strings live in. */
+  namespace: string;
+  translations: Translations;
+  App: ComponentType;
+}
+
+const emptyRoute: RouteState = { pathname: '/', search: '', hash: '', key: 'default' };
+
+function toPath(to: Parameters<Navigator['push']>[0]): string {
+  if (typeof to === 'string') return to;
+  return `${to.pathname ?? ''}${to.search ?? ''}${to.hash ?? ''}`;
+}
+
+/**
+ * The remote's router follows the shell's history: the location comes from the bus, and
+ * navigation is a command to the shell. One history for the page, so back/forward, deep links
+ * and links across remotes behave as in a single app.
+ */
+function BusRouter({ props, children }: { props: RemoteProps; children: ReactNode }) {
+  const route = useObservable(props.bus.route$, emptyRoute);
+  const navigator = useMemo<Navigator>(
+    () => ({
+      createHref: toPath,
+      go: (delta) => props.bus.send({ type: 'history/go', delta }),
+      push: (to, state) => props.bus.send({ type: 'navigate', to: toPath(to), state }),
+      replace: (to, state) => props.bus.send({ type: 'navigate', to: toPath(to), state, replace: true }),
+    }),
+    [props.bus],
+  );
+  return (
+    <Router basename={props.basename || '/'} location={route} navigator={navigator}>
+      {children}
+    </Router>
+  );
+}
+
+function RemoteRoot({ definition, props }: { definition: RemoteDefinition; props: RemoteProps }) {
+  // Jotai state is the remote's own: one store per mount, never shared with other remotes.
+  const store = useMemo(() => createStore(), []);
+  const { App } = definition;
+  return (
+    <RemoteContext.Provider value={props}>
+      <I18nextProvider i18n={props.i18n} defaultNS={definition.namespace}>
+        <JotaiProvider store={store}>
+          <BusRouter props={props}>
+            <App />
+          </BusRouter>
+        </JotaiProvider>
+      </I18nextProvider>
+    </RemoteContext.Provider>
+  );
+}
+
+/** single-spa lifecycles for a remote, with its translations registered on bootstrap. */
+export function createRemote(definition: RemoteDefinition): RemoteModule {
+  const lifecycles = singleSpaReact<RemoteProps>({
+    React,
+    ReactDOMClient,
+    rootComponent: (props: RemoteProps) => <RemoteRoot definition={definition} props={props} />,
+    // A render error is the shell's to show: it replaces the remote with its fallback panel.
+    errorBoundary: (error: Error, _info: unknown, props: RemoteProps) => {
+      props.onRemoteError(error);
+      return <></>;
+    },
+  });
+  return {
+    contractVersion: CONTRACT_VERSION,
+    bootstrap: async (props) => {
+      for (const lng of ['en', 'ru'] as const) {
+        props.i18n.addResourceBundle(lng, definition.namespace, definition.translations[lng], true, true);
+      }
+      return lifecycles.bootstrap(props as never);
+    },
+    mount: (props) => lifecycles.mount(props as never),
+    unmount: (props) => lifecycles.unmount(props as never),
+    update: (props) => lifecycles.update!(props as never),
+  };
+}

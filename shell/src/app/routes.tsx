@@ -1,0 +1,57 @@
+import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { useAtom } from 'jotai';
+import type { RuntimeManifest } from '@app/contracts';
+import { AuthLayout } from '../layout/AuthLayout';
+import { InnerLayout } from '../layout/InnerLayout';
+import { TermsModal } from '../modals/TermsModal';
+import { WalletBrowserModal } from '../modals/WalletBrowserModal';
+import { Notifications } from '../notifications/Notifications';
+import type { NotificationCenter } from '../notifications/notifications';
+import { NotFoundPage, RouteErrorPage } from '../pages/ErrorPages';
+import { RemoteOutlet } from '../remotes/RemoteOutlet';
+import { useShell } from './ShellContext';
+import { termsOpenAtom, walletPromptOpenAtom } from './uiState';
+
+function ShellFrame({ notifications }: { notifications: NotificationCenter }) {
+  const { brandTitle } = useShell();
+  const [termsOpen, setTermsOpen] = useAtom(termsOpenAtom);
+  const [walletPromptOpen, setWalletPromptOpen] = useAtom(walletPromptOpenAtom);
+  return (
+    <>
+      <Outlet />
+      <Notifications center={notifications} />
+      {termsOpen ? <TermsModal brandTitle={brandTitle} onClose={() => setTermsOpen(false)} /> : null}
+      {walletPromptOpen ? <WalletBrowserModal onClose={() => setWalletPromptOpen(false)} /> : null}
+    </>
+  );
+}
+
+/**
+ * The shell's routes come from the runtime manifest: each remote's routes, in English and
+ * under /ru, inside the layout each needs. The remote element is keyed by remote, so moving
+ * between two routes of one remote keeps it mounted.
+ */
+export function buildRoutes(manifest: RuntimeManifest, notifications: NotificationCenter): RouteObject[] {
+  const auth: RouteObject[] = [];
+  const inner: RouteObject[] = [];
+  for (const prefix of ['', '/ru']) {
+    for (const remote of manifest.remotes) {
+      for (const route of remote.routes) {
+        const target = route.layout === 'auth' ? auth : inner;
+        target.push({ path: `${prefix}${route.path}`, element: <RemoteOutlet key={remote.name} remote={remote} /> });
+      }
+    }
+  }
+  return [
+    {
+      element: <ShellFrame notifications={notifications} />,
+      errorElement: <RouteErrorPage />,
+      children: [
+        { path: '/', element: <Navigate to="/cabinet/dashboard" replace /> },
+        { path: '/ru', element: <Navigate to="/ru/cabinet/dashboard" replace /> },
+        { element: <InnerLayout />, children: inner },
+        { element: <AuthLayout />, children: [...auth, { path: '*', element: <NotFoundPage /> }] },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,120 @@
+import { createRoot } from 'react-dom/client';
+import { RouterProvider, createBrowserRouter } from 'react-router-dom';
+import { I18nextProvider } from 'react-i18next';
+import { Provider as JotaiProvider, createStore } from 'jotai';
+import i18next from 'i18next';
+import { CONTRACT_VERSION } from '@app/contracts';
+import { createBus, disconnectedWallet, routeFromLocation } from '@app/ui';
+import { readBrandTitle } from '../brand/brand';
+import en from '../i18n/en.json';
+import ru from '../i18n/ru.json';
+import { localeOfPath, rememberLocale, rememberedLocale, stripLocale, withLocale } from '../locale/locale';
+import { createNotificationCenter } from '../notifications/notifications';
+import { LastResort } from '../pages/ErrorPages';
+import { StartupErrorPage } from '../pages/StartupErrorPage';
+import { ManifestError, fetchRuntimeManifest } from '../remotes/manifest';
+import { registerManifestRemotes } from '../remotes/loader';
+import { rememberArrival } from '../tracking/tracking';
+import { resolveTheme, startThemeService, storedThemeChoice } from '../theme/theme';
+import { buildRoutes } from './routes';
+import { ShellContext } from './ShellContext';
+import { termsOpenAtom } from './uiState';
+
+export async function start(): Promise<void> {
+  const root = createRoot(document.getElementById('root')!);
+
+  // A visitor who chose Russian before lands on the Russian page of an English link.
+  const remembered = rememberedLocale();
+  if (remembered === 'ru' && localeOfPath(location.pathname) === 'en') {
+    history.replaceState(history.state, '', withLocale(location.pathname, 'ru') + location.search + location.hash);
+  }
+  rememberArrival(location.search);
+
+  const locale = localeOfPath(location.pathname);
+  const i18n = i18next.createInstance();
+  await i18n.init({
+    lng: locale,
+    fallbackLng: 'en',
+    ns: ['shell'],
+    defaultNS: 'shell',
+    resources: { en: { shell: en }, ru: { shell: ru } },
+    interpolation: { escapeValue: false },
+  });
+  rememberLocale(locale);
+  document.documentElement.lang = locale;
+
+  const brandTitle = readBrandTitle();
+  document.title = brandTitle;
+
+  const bus = createBus({
+    session: { status: 'anonymous' },
+    wallet: disconnectedWallet,
+    theme: resolveTheme(storedThemeChoice(), matchMedia('(prefers-color-scheme: dark)').matches),
+    locale,
+    route: routeFromLocation({ ...location, state: history.state }),
+  });
+  startThemeService(bus);
+  const notifications = createNotificationCenter(bus);
+
+  let manifest;
+  try {
+    manifest = await fetchRuntimeManifest();
+  } catch (error) {
+    const kind = error instanceof ManifestError && error.message === 'malformed' ? 'malformed' : 'unreachable';
+    root.render(<StartupErrorPage i18n={i18n} kind={kind} detail={error instanceof ManifestError ? error.detail : String(error)} />);
+    return;
+  }
+  registerManifestRemotes(manifest.remotes);
+
+  const router = createBrowserRouter(buildRoutes(manifest, notifications));
+  // The router is the one history of the page; the bus mirrors it before React renders, so a
+  // remote mounting for a new route already sees that route.
+  const onLocation = (loc: typeof router.state.location) => {
+    bus.route.next(routeFromLocation(loc));
+    const next = localeOfPath(loc.pathname);
+    if (next !== bus.locale.getValue()) {
+      void i18n.changeLanguage(next);
+      document.documentElement.lang = next;
+      rememberLocale(next);
+      bus.locale.next(next);
+    }
+  };
+  onLocation(router.state.location);
+  router.subscribe((state) => onLocation(state.location));
+
+  const store = createStore();
+  bus.commands$.subscribe((command) => {
+    switch (command.type) {
+      case 'navigate':
+        void router.navigate(command.to, { replace: command.replace ?? false, state: command.state });
+        break;
+      case 'history/go':
+        void router.navigate(command.delta);
+        break;
+      case 'locale/set': {
+        const { pathname, search, hash } = router.state.location;
+        rememberLocale(command.locale);
+        void router.navigate(withLocale(stripLocale(pathname), command.locale) + search + hash);
+        break;
+      }
+      case 'modal/terms':
+        store.set(termsOpenAtom, true);
+        break;
+      default:
+        break;
+    }
+  });
+
+  root.render(
+    <LastResort>
+      <ShellContext.Provider value={{ bus, i18n, manifest, brandTitle }}>
+        <I18nextProvider i18n={i18n} defaultNS="shell">
+          <JotaiProvider store={store}>
+            <RouterProvider router={router} />
+          </JotaiProvider>
+        </I18nextProvider>
+      </ShellContext.Provider>
+    </LastResort>,
+  );
+  console.info(`shell started, contract ${CONTRACT_VERSION}, ${manifest.remotes.length} remotes`);
+}

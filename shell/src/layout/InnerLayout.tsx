@@ -1,0 +1,59 @@
+import { useCallback, useState } from 'react';
+import { Outlet } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useObservable } from '@app/ui';
+import { useShell } from '../app/ShellContext';
+import { Sidebar } from './Sidebar';
+import { useCompactViewport } from './useViewport';
+import { displayName, shortAddress } from './displayName';
+import { LanguageSelect } from './LanguageSelect';
+
+/** The cabinet: collapsible sidebar, header with greeting and wallet, and the remote's page. */
+export function InnerLayout() {
+  const { t } = useTranslation('shell');
+  const { bus } = useShell();
+  const compact = useCompactViewport();
+  const [expandedWide, setExpandedWide] = useState(true);
+  const [expandedCompact, setExpandedCompact] = useState(false);
+  const expanded = compact ? expandedCompact : expandedWide;
+  const toggle = useCallback(() => (compact ? setExpandedCompact((e) => !e) : setExpandedWide((e) => !e)), [compact]);
+  // On a phone or a narrow window the menu covers the page, so it closes after a choice.
+  const onNavigate = useCallback(() => compact && setExpandedCompact(false), [compact]);
+
+  const session = useObservable(bus.session, bus.session.getValue());
+  const wallet = useObservable(bus.wallet, bus.wallet.getValue());
+  const user = session.status === 'authenticated' ? session.user : null;
+  const linked = user?.metaMaskAddress ?? null;
+
+  return (
+    <div className={`inner-layout${compact ? ' is-compact' : ''}${expanded ? ' sidebar-expanded' : ''}`}>
+      <Sidebar expanded={expanded} compact={compact} onToggle={toggle} onNavigate={onNavigate} />
+      <div className="inner-layout__main">
+        <header className="header">
+          {compact && !expanded ? (
+            <button type="button" className="btn btn--icon" aria-expanded={false} aria-controls="sidebar" onClick={toggle}>
+              <span aria-hidden="true">☰</span>
+              <span className="visually-hidden">{t('nav.openMenu')}</span>
+            </button>
+          ) : null}
+          <p className="header__greeting">{user ? t('header.greeting', { name: displayName(user) }) : t('header.greetingGuest')}</p>
+          <div className="header__actions">
+            <LanguageSelect id="inner-language" />
+            {linked ? (
+              <span className="wallet-chip" title={linked} aria-label={t('header.wallet', { address: linked })}>
+                {shortAddress(linked)}
+              </span>
+            ) : (
+              <button type="button" className="btn btn--primary" onClick={() => bus.send({ type: 'wallet/connect' })} aria-describedby={wallet.connected ? undefined : undefined}>
+                {t('header.connectWallet')}
+              </button>
+            )}
+          </div>
+        </header>
+        <main className="content" id="main">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

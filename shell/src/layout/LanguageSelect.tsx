@@ -1,0 +1,20 @@
+import { useTranslation } from 'react-i18next';
+import { localeSchema } from '@app/contracts';
+import { useObservable } from '@app/ui';
+import { useShell } from '../app/ShellContext';
+
+/** ENG / RUS: switches the locale path (spec §2) and remembers the choice. */
+export function LanguageSelect({ id }: { id: string }) {
+  const { bus } = useShell();
+  const { t } = useTranslation('shell');
+  const locale = useObservable(bus.locale, bus.locale.getValue());
+  return (
+    <div className="field field--inline">
+      <label htmlFor={id}>{t('header.language')}</label>
+      <select id={id} value={locale} onChange={(e) => bus.send({ type: 'locale/set', locale: localeSchema.parse(e.target.value) })}>
+        <option value="en">ENG</option>
+        <option value="ru">RUS</option>
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+import { NavLink, type NavLinkProps } from 'react-router-dom';
+import { useObservable } from '@app/ui';
+import { useShell } from '../app/ShellContext';
+import { withLocale } from '../locale/locale';
+
+/** A link to a route in the current language (English paths get /ru under Russian). */
+export function LocaleLink({ to, ...rest }: Omit<NavLinkProps, 'to'> & { to: string }) {
+  const { bus } = useShell();
+  const locale = useObservable(bus.locale, bus.locale.getValue());
+  return <NavLink to={withLocale(to, locale)} {...rest} />;
+}

@@ -1,0 +1,101 @@
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router-dom';
+import { useSetAtom } from 'jotai';
+import { useObservable } from '@app/ui';
+import { useShell } from '../app/ShellContext';
+import { termsOpenAtom } from '../app/uiState';
+import { stripLocale } from '../locale/locale';
+import { LocaleLink } from './LocaleLink';
+import { ThemeSwitch } from './ThemeSwitch';
+import { displayName } from './displayName';
+
+/** Spec §2 and §9. */
+export const SIDEBAR_COLLAPSED_PX = 125;
+export const SIDEBAR_EXPANDED_PX = 320;
+export const COPYRIGHT_YEAR = 2022;
+
+const POOLS = ['stable', 'coin', 'dex'] as const;
+const SOCIAL = [
+  { key: 'twitter', label: 'Twitter', href: 'https://twitter.com/' },
+  { key: 'telegram', label: 'Telegram', href: 'https://t.me/' },
+  { key: 'discord', label: 'Discord', href: 'https://discord.com/' },
+  { key: 'docs', label: 'Docs', href: 'https://docs.github.com/' },
+] as const;
+
+export function Sidebar({ expanded, compact, onToggle, onNavigate }: { expanded: boolean; compact: boolean; onToggle: () => void; onNavigate: () => void }) {
+  const { t } = useTranslation('shell');
+  const { bus, brandTitle } = useShell();
+  const session = useObservable(bus.session, bus.session.getValue());
+  const openTerms = useSetAtom(termsOpenAtom);
+  const location = useLocation();
+  const path = stripLocale(location.pathname);
+  const onPools = path.startsWith('/cabinet/pools');
+  const [poolsOpen, setPoolsOpen] = useState(onPools);
+  const submenuId = useId();
+
+  // A submenu closes by itself when the user leaves its pages.
+  useEffect(() => {
+    if (!onPools) setPoolsOpen(false);
+  }, [onPools]);
+
+  const name = session.status === 'authenticated' ? displayName(session.user) : '';
+  const link = (to: string, label: string) => (
+    <LocaleLink to={to} className={({ isActive }) => `menu__link${isActive ? ' is-active' : ''}`} onClick={onNavigate}>
+      {label}
+    </LocaleLink>
+  );
+
+  return (
+    <aside
+      id="sidebar"
+      className={`sidebar${expanded ? ' is-expanded' : ' is-collapsed'}${compact ? ' is-overlay' : ''}`}
+      data-testid="sidebar"
+      aria-label={t('nav.menu')}
+      hidden={compact && !expanded}
+    >
+      <div className="sidebar__top">
+        <button type="button" className="btn btn--icon sidebar__toggle" aria-expanded={expanded} aria-controls="sidebar" onClick={onToggle}>
+          <span aria-hidden="true">☰</span>
+          <span className="visually-hidden">{expanded ? t('nav.closeMenu') : t('nav.openMenu')}</span>
+        </button>
+        {expanded && name ? <p className="sidebar__greeting">{t('header.greeting', { name })}</p> : null}
+      </div>
+      <nav aria-label={t('nav.main')}>
+        <ul className="menu">
+          <li>{link('/cabinet/dashboard', t('nav.dashboard'))}</li>
+          <li>
+            <button type="button" className={`menu__link menu__toggle${onPools ? ' is-active' : ''}`} aria-expanded={poolsOpen} aria-controls={submenuId} onClick={() => setPoolsOpen((o) => !o)}>
+              {t('nav.pools')}
+            </button>
+            <ul id={submenuId} className="menu menu--sub" hidden={!poolsOpen}>
+              {POOLS.map((pool) => (
+                <li key={pool}>{link(`/cabinet/pools/${pool}`, t(`nav.${pool}`))}</li>
+              ))}
+            </ul>
+          </li>
+          <li>{link('/cabinet/refferal', t('nav.referral'))}</li>
+          <li>{link('/cabinet/settings', t('nav.settings'))}</li>
+        </ul>
+      </nav>
+      {expanded ? (
+        <div className="sidebar__bottom">
+          <ThemeSwitch name="sidebar-theme" />
+          <p className="sidebar__copyright">{t('footer.copyright', { year: COPYRIGHT_YEAR, title: brandTitle })}</p>
+          <button type="button" className="btn btn--link" onClick={() => openTerms(true)}>
+            {t('footer.terms')}
+          </button>
+          <ul className="social" aria-label={t('nav.social')}>
+            {SOCIAL.map((s) => (
+              <li key={s.key}>
+                <a href={s.href} target="_blank" rel="noreferrer noopener">
+                  {s.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </aside>
+  );
+}

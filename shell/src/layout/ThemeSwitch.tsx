@@ -1,0 +1,22 @@
+import { useTranslation } from 'react-i18next';
+import { themeChoiceSchema } from '@app/contracts';
+import { useObservable } from '@app/ui';
+import { useShell } from '../app/ShellContext';
+
+/** Light / dark / system, as one radio group. */
+export function ThemeSwitch({ name }: { name: string }) {
+  const { bus } = useShell();
+  const { t } = useTranslation('shell');
+  const theme = useObservable(bus.theme, bus.theme.getValue());
+  return (
+    <fieldset className="theme-switch">
+      <legend>{t('theme.label')}</legend>
+      {themeChoiceSchema.options.map((choice) => (
+        <label key={choice} className={`theme-switch__option${theme.choice === choice ? ' is-active' : ''}`}>
+          <input type="radio" name={name} value={choice} checked={theme.choice === choice} onChange={() => bus.send({ type: 'theme/set', choice })} />
+          {t(`theme.${choice}`)}
+        </label>
+      ))}
+    </fieldset>
+  );
+}

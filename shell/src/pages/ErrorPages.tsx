@@ -1,0 +1,59 @@
+import { Component, type ReactNode } from 'react';
+import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { LocaleLink } from '../layout/LocaleLink';
+
+/** An unknown path (spec §2). */
+export function NotFoundPage() {
+  const { t } = useTranslation('shell');
+  return (
+    <section className="error-page" aria-labelledby="error-title">
+      <p className="error-page__code">404</p>
+      <h1 id="error-title">{t('errors.notFound')}</h1>
+      <LocaleLink to="/cabinet/dashboard" className="btn btn--primary">
+        {t('errors.toDashboard')}
+      </LocaleLink>
+    </section>
+  );
+}
+
+/** A route-level error: its status (or 500) and message. */
+export function RouteErrorPage() {
+  const error = useRouteError();
+  const { t } = useTranslation('shell');
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message = isRouteErrorResponse(error) ? error.statusText || String(error.data ?? '') : error instanceof Error ? error.message : String(error ?? '');
+  return (
+    <LastResort>
+      <section className="error-page" aria-labelledby="error-title">
+        <p className="error-page__code">{t('errors.status', { status })}</p>
+        <h1 id="error-title">{t('errors.oops')}</h1>
+        {message ? <p className="error-page__message">{message}</p> : null}
+        <a href="/cabinet/dashboard" className="btn btn--primary">
+          {t('errors.toDashboard')}
+        </a>
+      </section>
+    </LastResort>
+  );
+}
+
+/**
+ * When the error page itself fails, plain text and a link home: nothing here may depend on
+ * i18n, the router or the bus, since any of them may be what broke.
+ */
+export class LastResort extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    const ru = location.pathname.startsWith('/ru');
+    return (
+      <main className="error-page" id="main">
+        <h1>{ru ? 'При показе страницы ошибки произошла ошибка' : 'An error occurred while showing the error page'}</h1>
+        <a href={ru ? '/ru' : '/'}>{ru ? 'На главную' : 'Go home'}</a>
+      </main>
+    );
+  }
+}
