@@ -87,7 +87,10 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
     for (const name of remoteNames) {
       servers.push(await serveRemote({ dir: join(repoRoot, frontends[name].dir, 'dist'), port: ports[name] }));
     }
-    const manifestsDir = remotesDir ?? join(dataDir, 'remotes');
+    // With the default ports the operator's manifest in shell/remotes is used as it is;
+    // other ports get a manifest generated for them.
+    const defaultLayout = remoteNames.every((n) => ports[n] === defaultPorts[n]);
+    const manifestsDir = remotesDir ?? (defaultLayout ? join(repoRoot, 'shell/remotes') : join(dataDir, 'remotes'));
     if (!existsSync(join(manifestsDir, 'remotes.json'))) {
       mkdirSync(manifestsDir, { recursive: true });
       const manifest = runtimeManifest((name) => `http://localhost:${ports[name]}`);

@@ -69,7 +69,7 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
       path: outDir ?? join(dir, 'dist'),
       // Remotes are served from their own origin: 'auto' resolves chunk URLs from where the
       // container script was loaded, so the same build works under any host or port.
-      publicPath: isShell ? '/' : 'auto',
+      publicPath: isShell || harness ? '/' : 'auto',
       // The entry keeps a stable name (the MF async start-up runtime cannot template a content
       // hash into it); index.html and remoteEntry.js are served with no-cache instead.
       filename: '[name].js',
@@ -113,12 +113,13 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
       }),
       new ModuleFederationPlugin({
         name: fe.mfName,
-        ...(isShell ? {} : { exposes: { './app': join(dir, 'src/lifecycles.tsx') }, filename: 'remoteEntry.js' }),
+        // A remote in its harness is a plain page: it imports its lifecycles itself.
+        ...(isShell || harness ? {} : { exposes: { './app': join(dir, 'src/lifecycles.tsx') }, filename: 'remoteEntry.js' }),
         // The shell is built with no remote URLs: it reads them from /remotes.json at run time.
         remotes: {},
         shared: sharedConfig(),
         shareStrategy: 'loaded-first',
-        manifest: isShell ? false : { fileName: 'mf-manifest.json' },
+        manifest: isShell || harness ? false : { fileName: 'mf-manifest.json' },
         dts: false,
         dev: false,
         experiments: {
@@ -140,6 +141,6 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
     },
     performance: { hints: false },
     stats: 'errors-warnings',
-    infrastructureLogging: { level: 'warn' },
+    infrastructureLogging: { level: 'error' },
   };
 }

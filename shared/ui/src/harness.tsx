@@ -1,3 +1,4 @@
+import './styles.css';
 import i18next from 'i18next';
 import type { RemoteModule, RemoteProps } from '@app/contracts';
 import { createBus, disconnectedWallet, routeFromLocation } from './bus';

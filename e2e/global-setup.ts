@@ -1,0 +1,69 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FullConfig } from '@playwright/test';
+import { brands, canaryCabinetPort, controlledDaoPort, mismatchedContract, ports } from './stack.config';
+import { manifestModule, serveModule, stackModule, type RuntimeManifest } from './support/build-modules';
+import { dataDir, remotesDir, canaryDir } from './support/paths';
+
+function writeManifest(file: string, manifest: RuntimeManifest) {
+  writeFileSync(join(remotesDir, file), JSON.stringify(manifest, null, 2));
+}
+
+function edited(manifest: RuntimeManifest, edit: Record<string, (r: RuntimeManifest['remotes'][number]) => void>): RuntimeManifest {
+  const copy = structuredClone(manifest);
+  for (const remote of copy.remotes) edit[remote.name]?.(remote);
+  return copy;
+}
+
+/** Starts the whole site once for every test: chain, API, remotes and shell, on test ports. */
+export default async function globalSetup(_config: FullConfig) {
+  const { startStack } = await stackModule();
+  const { runtimeManifest } = await manifestModule();
+  const { serveRemote } = await serveModule();
+
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(remotesDir, { recursive: true });
+  const origin = (name: string) => `http://localhost:${ports[name as keyof typeof ports]}`;
+  const manifest = runtimeManifest(origin);
+  writeManifest('remotes.json', manifest);
+  writeManifest('swap.json', manifest);
+  writeManifest(
+    'down.json',
+    edited(manifest, {
+      mf_dao: (r) => {
+        r.entry = `http://localhost:${controlledDaoPort}/mf-manifest.json`;
+      },
+    }),
+  );
+  writeManifest(
+    'faults.json',
+    edited(manifest, {
+      mf_referral: (r) => {
+        r.contract = mismatchedContract;
+      },
+      mf_pools: (r) => {
+        r.entry = `${origin('mf-pools')}/no-such-deploy/mf-manifest.json`;
+      },
+    }),
+  );
+  writeFileSync(join(remotesDir, 'broken.json'), '{ "remotes": [ { "name": "mf_auth" ');
+
+  const stack = await startStack({
+    ports,
+    dataDir,
+    remotesDir,
+    brands,
+    apiEnv: { NODE_ENV: 'test', RATE_LIMIT_MULTIPLIER: '1000' },
+    log: (line: string) => {
+      if (process.env.E2E_VERBOSE) console.log(line);
+    },
+  });
+  const canary = await serveRemote({ dir: canaryDir, port: canaryCabinetPort });
+  return async () => {
+    await new Promise((resolve) => {
+      canary.close(resolve);
+      canary.closeAllConnections?.();
+    });
+    await stack.stop();
+  };
+}

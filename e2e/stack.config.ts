@@ -1,0 +1,37 @@
+// Where the browser tests run the site: ports apart from `npm start`'s, so both can run at once.
+export const ports = {
+  shell: 18080,
+  'mf-auth': 13001,
+  'mf-cabinet': 13002,
+  'mf-pools': 13003,
+  'mf-referral': 13004,
+  'mf-dao': 13005,
+  api: 14000,
+  chain: 18545,
+};
+
+/** A second build of mf-cabinet with a visible label, for the remote-swap test. */
+export const canaryCabinetPort = 13202;
+/** mf-dao as served for the host down.test, by a server the remote-failure test starts and stops. */
+export const controlledDaoPort = 13205;
+/** The contract version faults.test declares for mf_referral: a major the shell does not speak. */
+export const mismatchedContract = '2.0';
+
+export const baseURL = `http://localhost:${ports.shell}`;
+/** Brand hosts resolve to this machine in the test browser (--host-resolver-rules). */
+export const brandURL = (host: string) => `http://${host}:${ports.shell}`;
+
+export const brands = {
+  defaultTitle: 'Invest Pools',
+  brands: [
+    { host: 'localhost', title: 'Invest Pools', manifest: 'remotes.json' },
+    { host: '127.0.0.1', title: 'Invest Pools', manifest: 'remotes.json' },
+    { host: 'acme.test', title: 'Acme Invest', manifest: 'remotes.json' },
+    { host: 'swap.test', title: 'Swap Brand', manifest: 'swap.json' },
+    { host: 'down.test', title: 'Down Brand', manifest: 'down.json' },
+    { host: 'broken.test', title: 'Broken Brand', manifest: 'broken.json' },
+    // A brand whose manifest carries faults: mf_referral declared for contract 2.0, mf_pools at a
+    // manifest URL that answers 404. Every other remote is the normal build.
+    { host: 'faults.test', title: 'Faults Brand', manifest: 'faults.json' },
+  ],
+};

@@ -1,0 +1,38 @@
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repoRoot } from './paths';
+
+/** The repository's build scripts are plain ESM without types: their shape as the tests use them. */
+export interface RemoteManifestEntry {
+  name: string;
+  entry: string;
+  routes: { path: string; layout: 'auth' | 'inner'; private?: boolean }[];
+  contract: string;
+}
+export interface RuntimeManifest {
+  remotes: RemoteManifestEntry[];
+}
+
+interface ServeModule {
+  serveRemote(o: { dir: string; port: number; host?: string }): Promise<Server>;
+}
+interface ManifestModule {
+  runtimeManifest(originOf: (name: string) => string): RuntimeManifest;
+}
+interface StackModule {
+  startStack(o: {
+    ports: Record<string, number>;
+    dataDir: string;
+    remotesDir: string;
+    brands: unknown;
+    apiEnv: Record<string, string>;
+    log: (line: string) => void;
+  }): Promise<{ stop: () => Promise<void> }>;
+}
+
+const load = <T>(file: string): Promise<T> => import(pathToFileURL(join(repoRoot, file)).href) as Promise<T>;
+
+export const serveModule = () => load<ServeModule>('shared/build/serve.mjs');
+export const manifestModule = () => load<ManifestModule>('shared/build/manifest.mjs');
+export const stackModule = () => load<StackModule>('scripts/stack.mjs');

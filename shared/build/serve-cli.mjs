@@ -1,0 +1,32 @@
+// Serves one deployable's build: what each front-end container runs.
+//   node shared/build/serve-cli.mjs remote --dir mf-pools/dist --port 3003
+//   node shared/build/serve-cli.mjs shell --dir shell/dist --port 8080 --remotes-dir /config --api-url http://api:4000
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot } from './index.mjs';
+import { loadBrands, serveRemote, serveShell } from './serve.mjs';
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    dir: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string', default: process.env.HOST ?? '127.0.0.1' },
+    'remotes-dir': { type: 'string', default: process.env.REMOTES_DIR ?? join(repoRoot, 'shell/remotes') },
+    'api-url': { type: 'string', default: process.env.API_URL },
+  },
+});
+const kind = positionals[0];
+if ((kind !== 'remote' && kind !== 'shell') || !values.dir || !values.port) {
+  console.error('usage: serve-cli.mjs remote|shell --dir DIR --port PORT [--host H] [--remotes-dir D] [--api-url U]');
+  process.exit(2);
+}
+const port = Number(values.port);
+if (kind === 'remote') {
+  await serveRemote({ dir: values.dir, port, host: values.host });
+} else {
+  const fallback = JSON.parse(readFileSync(join(repoRoot, 'shared/contracts/src/brands.json'), 'utf8'));
+  await serveShell({ dir: values.dir, port, host: values.host, remotesDir: values['remotes-dir'], brands: loadBrands(process.env.BRANDS_FILE, fallback), apiUrl: values['api-url'] });
+}
+console.log(`${kind} ${values.dir} on http://${values.host}:${port}`);
