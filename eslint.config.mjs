@@ -8,7 +8,7 @@ import globals from 'globals';
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', '**/.e2e-data/**', '**/test-results/**',
-      '**/playwright-report/**', 'api/drizzle/**', 'chain/artifacts/**'],
+      '**/playwright-report/**', '**/.builds/**', 'api/drizzle/**', 'chain/artifacts/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
