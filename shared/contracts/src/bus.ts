@@ -62,6 +62,8 @@ export type Notification = z.infer<typeof notificationSchema>;
 export const busCommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('wallet/connect') }),
   z.object({ type: z.literal('session/logout') }),
+  /** Sign in (or sign up through an invite) with the wallet: connect if needed, SIWE, /login-v2. */
+  z.object({ type: z.literal('session/wallet-sign-in'), invite: z.string().max(64).optional(), source: z.string().max(200).optional() }),
   z.object({ type: z.literal('navigate'), to: z.string().startsWith('/'), replace: z.boolean().optional(), state: z.unknown().optional() }),
   z.object({ type: z.literal('history/go'), delta: z.number().int() }),
   z.object({ type: z.literal('notify'), notification: notificationSchema }),

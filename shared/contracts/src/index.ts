@@ -5,3 +5,4 @@ export * from './bus';
 export * from './manifest';
 export * from './parcel';
 export * from './brands';
+export * from './client';

@@ -1,5 +1,6 @@
 import type { i18n as I18n } from 'i18next';
 import type { Observable } from 'rxjs';
+import type { ApiClient } from './client';
 import type { BusCommand, Locale, RouteState, SessionState, ThemeState, WalletState } from './bus';
 
 /** The bus as a remote sees it: current state as observables, and one way to ask for things. */
@@ -21,6 +22,8 @@ export interface RemoteProps {
   /** '' for English, '/ru' for Russian: the remote's routes live under it. */
   basename: string;
   i18n: I18n;
+  /** The API client with the session's token; answers that sign in update the session. */
+  api: ApiClient;
   contractVersion: string;
   /** The remote reports a render error here so the shell can show its fallback panel. */
   onRemoteError(error: unknown): void;

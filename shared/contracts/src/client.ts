@@ -1,0 +1,113 @@
+import type * as z from 'zod';
+import { apiBasePath, apiRoutes, type ApiRouteName, type ApiRoutes } from './api/routes';
+import { authResponseSchema, type AuthResponse } from './api/auth';
+import { errorResponseSchema } from './api/common';
+import { apiMessages } from './api/messages';
+
+type Route<N extends ApiRouteName> = ApiRoutes[N];
+type Field<N extends ApiRouteName, K extends string> = Route<N> extends { [P in K]: infer S } ? (S extends z.ZodType ? z.input<S> : never) : never;
+
+export type ApiRequest<N extends ApiRouteName> = {
+  body?: Field<N, 'body'>;
+  query?: Field<N, 'query'>;
+  params?: Field<N, 'params'>;
+  signal?: AbortSignal;
+};
+export type ApiResponse<N extends ApiRouteName> = z.output<Route<N>['response']>;
+
+/** An answer other than success: its status, the server's message and per-field messages. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly fields: Record<string, string> = {},
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface ApiClientOptions {
+  baseUrl?: string;
+  /** The current access token, if any. */
+  accessToken(): string | null;
+  /** Gets a new access token; the session keeps one refresh in flight at a time. */
+  refresh(): Promise<string | null>;
+  /** Told about every answer that carries tokens (login, register, refresh, confirm). */
+  onAuthenticated?(auth: AuthResponse): void;
+  language?(): 'en' | 'ru';
+  fetch?: typeof fetch;
+}
+
+export interface ApiClient {
+  call<N extends ApiRouteName>(name: N, request?: ApiRequest<N>): Promise<ApiResponse<N>>;
+}
+
+const TOKEN_ROUTES = new Set<ApiRouteName>(['login', 'loginV2', 'register', 'refresh', 'confirmLogin']);
+
+function fillPath(path: string, params: Record<string, unknown> | undefined): string {
+  return path.replace(/:([A-Za-z]+)/g, (_m, key: string) => encodeURIComponent(String(params?.[key] ?? '')));
+}
+
+/**
+ * The one way the front ends reach the API: bearer token from the session, a 401 answered by
+ * one refresh and one retry, answers parsed with the schemas the server validates with.
+ */
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const base = options.baseUrl ?? apiBasePath;
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+
+  async function send(name: ApiRouteName, request: ApiRequest<ApiRouteName>, token: string | null): Promise<Response> {
+    const route = apiRoutes[name];
+    const query = request.query ? `?${new URLSearchParams(Object.entries(request.query as Record<string, unknown>).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))}` : '';
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (token && route.auth) headers.Authorization = `Bearer ${token}`;
+    const lang = options.language?.();
+    if (lang) headers['Accept-Language'] = lang;
+    let body: string | undefined;
+    if (route.method !== 'GET') {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(request.body ?? {});
+    }
+    return doFetch(`${base}${fillPath(route.path, request.params as Record<string, unknown> | undefined)}${query}`, {
+      method: route.method,
+      headers,
+      body,
+      credentials: 'same-origin',
+      signal: request.signal,
+    });
+  }
+
+  async function call<N extends ApiRouteName>(name: N, request: ApiRequest<N> = {}): Promise<ApiResponse<N>> {
+    const route = apiRoutes[name];
+    let response: Response;
+    try {
+      response = await send(name, request as ApiRequest<ApiRouteName>, options.accessToken());
+      if (response.status === 401 && route.auth) {
+        const fresh = await options.refresh();
+        if (fresh) response = await send(name, request as ApiRequest<ApiRouteName>, fresh);
+      }
+    } catch (error) {
+      if ((error as Error)?.name === 'AbortError') throw error;
+      throw new ApiError(0, apiMessages.internalError);
+    }
+    const text = await response.text();
+    let json: unknown = undefined;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (!response.ok) {
+      const parsed = errorResponseSchema.safeParse(json);
+      if (parsed.success) throw new ApiError(response.status, parsed.data.message, parsed.data.fields, parsed.data.code);
+      throw new ApiError(response.status, apiMessages.internalError);
+    }
+    const data = route.response.parse(json) as ApiResponse<N>;
+    if (TOKEN_ROUTES.has(name)) options.onAuthenticated?.(authResponseSchema.parse(data));
+    return data;
+  }
+
+  return { call };
+}
