@@ -1,19 +1,16 @@
 import { Route, Routes } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
-import { Page } from '@app/ui';
-
-function AuthPage({ titleKey }: { titleKey: string }) {
-  const { t } = useTranslation();
-  return <Page title={t(titleKey)} />;
-}
+import { SignInPage } from './sign-in';
+import { SignUpPage } from './sign-up';
+import { PasswordRecoveryPage } from './password-recovery';
+import { RegistrationConfirmPage } from './registration-confirm';
 
 export function App() {
   return (
     <Routes>
-      <Route path="/sign-in" element={<AuthPage titleKey="signIn.title" />} />
-      <Route path="/sign-up" element={<AuthPage titleKey="signUp.title" />} />
-      <Route path="/password-recovery" element={<AuthPage titleKey="recovery.title" />} />
-      <Route path="/registration-confirm" element={<AuthPage titleKey="confirm.title" />} />
+      <Route path="/sign-in" element={<SignInPage />} />
+      <Route path="/sign-up" element={<SignUpPage />} />
+      <Route path="/password-recovery" element={<PasswordRecoveryPage />} />
+      <Route path="/registration-confirm" element={<RegistrationConfirmPage />} />
     </Routes>
   );
 }

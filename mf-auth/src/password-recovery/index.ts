@@ -1,0 +1,1 @@
+export { PasswordRecoveryPage } from './PasswordRecoveryPage';

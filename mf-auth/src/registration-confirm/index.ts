@@ -1,0 +1,1 @@
+export { RegistrationConfirmPage } from './RegistrationConfirmPage';

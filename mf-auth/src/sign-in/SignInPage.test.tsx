@@ -1,0 +1,112 @@
+/** @jest-environment jsdom */
+import '../testing/jsdomGlobals';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { ApiError } from '@app/contracts';
+import { deferred, renderPage } from '../testing/renderPage';
+import { SignInPage } from './SignInPage';
+
+const user = { id: 'u1', name: null, login: 'ann@example.com', role: 'user', metaMaskAddress: null };
+const auth = { user, token: 't', refreshToken: 'r' };
+
+/** The error text tied to a field for screen readers. */
+function describedError(input: HTMLElement): string {
+  expect(input.getAttribute('aria-invalid')).toBe('true');
+  const ids = (input.getAttribute('aria-describedby') ?? '').split(' ');
+  const error = ids.map((id) => document.getElementById(id)).find((el) => el?.classList.contains('field__error'));
+  return error?.textContent ?? '';
+}
+
+async function submit(button: HTMLElement) {
+  await act(async () => {
+    fireEvent.click(button);
+  });
+}
+
+describe('sign-in form', () => {
+  it.each([
+    ['en', 'E-mail', 'Password', 'Sign in', "It's required field!", 'Please check your email'],
+    ['ru', 'E-mail', 'Пароль', 'Войти', 'Обязательное поле!', 'Пожалуйста, проверьте e-mail'],
+  ] as const)('shows the validation messages beside their fields (%s)', async (lang, emailLabel, passwordLabel, submitLabel, required, badEmail) => {
+    const page = renderPage(<SignInPage />, { path: '/sign-in', lang });
+    await submit(screen.getByRole('button', { name: submitLabel }));
+    expect(describedError(screen.getByLabelText(emailLabel))).toBe(required);
+    expect(describedError(screen.getByLabelText(passwordLabel))).toBe(required);
+
+    fireEvent.input(screen.getByLabelText(emailLabel), { target: { value: 'not-an-email' } });
+    fireEvent.input(screen.getByLabelText(passwordLabel), { target: { value: 'x' } });
+    await submit(screen.getByRole('button', { name: submitLabel }));
+    expect(describedError(screen.getByLabelText(emailLabel))).toBe(badEmail);
+    expect(screen.getByLabelText(passwordLabel).hasAttribute('aria-invalid')).toBe(false);
+    expect(page.calls).toEqual([]);
+  });
+
+  it('signs in and goes to the dashboard; the tokens are the client’s business', async () => {
+    const page = renderPage(<SignInPage />, { path: '/sign-in', lang: 'ru', api: { login: async () => auth } });
+    fireEvent.input(screen.getByLabelText('E-mail'), { target: { value: ' Ann@Example.com ' } });
+    fireEvent.input(screen.getByLabelText('Пароль'), { target: { value: 'Secret#1' } });
+    await submit(screen.getByRole('button', { name: 'Войти' }));
+    await waitFor(() => expect(page.location()).toBe('/ru/cabinet/dashboard'));
+    expect(page.calls).toEqual([{ name: 'login', request: { body: { login: 'ann@example.com', password: 'Secret#1' } } }]);
+  });
+
+  it('sends a user without a role to the registration confirmation', async () => {
+    const page = renderPage(<SignInPage />, { path: '/sign-in', api: { login: async () => ({ ...auth, user: { ...user, role: null } }) } });
+    fireEvent.input(screen.getByLabelText('E-mail'), { target: { value: 'ann@example.com' } });
+    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'Secret#1' } });
+    await submit(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(page.location()).toBe('/registration-confirm'));
+  });
+
+  it('shows the server’s message in an Error notification and clears the busy flag', async () => {
+    const answer = deferred<never>();
+    const page = renderPage(<SignInPage />, { path: '/sign-in', api: { login: () => answer.promise } });
+    fireEvent.input(screen.getByLabelText('E-mail'), { target: { value: 'ann@example.com' } });
+    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'wrong' } });
+    await submit(screen.getByRole('button', { name: 'Sign in' }));
+
+    const busy = screen.getByRole('button', { name: 'Signing in…' });
+    expect((busy as HTMLButtonElement).disabled).toBe(true);
+    await act(async () => answer.reject(new ApiError(429, 'Too many failed attempts. Please try again later.')));
+
+    expect((screen.getByRole('button', { name: 'Sign in' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(page.notifications()).toEqual([{ kind: 'error', title: 'Error', message: 'Too many failed attempts. Please try again later.' }]);
+    expect(page.location()).toBe('/sign-in');
+  });
+
+  it.each([
+    ['en', 'Sign in', 'Error', 'Invalid password or login'],
+    ['ru', 'Войти', 'Ошибка', 'Неверный пароль или логин'],
+  ] as const)('says %s "Invalid password or login" when the server did not answer', async (lang, submitLabel, title, message) => {
+    const page = renderPage(<SignInPage />, { path: '/sign-in', lang, api: { login: async () => Promise.reject(new ApiError(0, 'Something went wrong. Please try again later.')) } });
+    fireEvent.input(screen.getByLabelText('E-mail'), { target: { value: 'ann@example.com' } });
+    fireEvent.input(screen.getByLabelText(lang === 'en' ? 'Password' : 'Пароль'), { target: { value: 'Secret#1' } });
+    await submit(screen.getByRole('button', { name: submitLabel }));
+    await waitFor(() => expect(page.notifications()).toEqual([{ kind: 'error', title, message }]));
+    expect((screen.getByRole('button', { name: submitLabel }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it.each([
+    ['en', 'Please login to access this page!'],
+    ['ru', 'Пожалуйста, войдите, чтобы открыть эту страницу!'],
+  ] as const)('explains a redirect from a cabinet page (?error=auth, %s)', (lang, text) => {
+    renderPage(<SignInPage />, { path: '/sign-in?error=auth', lang });
+    expect(screen.getByRole('alert').textContent).toBe(text);
+  });
+
+  it('has no alert on a plain visit', () => {
+    renderPage(<SignInPage />, { path: '/sign-in' });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('asks the shell to sign in with the wallet, with the invite the visit carries', () => {
+    const page = renderPage(<SignInPage />, { path: '/sign-in?invite=Ref_123' });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in with wallet' }));
+    expect(page.commands).toEqual([{ type: 'session/wallet-sign-in', invite: 'Ref_123' }]);
+  });
+
+  it('links to sign-up and password recovery under the locale', () => {
+    renderPage(<SignInPage />, { path: '/sign-in', lang: 'ru' });
+    expect(screen.getByRole('link', { name: 'Зарегистрироваться' }).getAttribute('href')).toBe('/ru/sign-up');
+    expect(screen.getByRole('link', { name: 'Забыли пароль?' }).getAttribute('href')).toBe('/ru/password-recovery');
+  });
+});

@@ -1,0 +1,133 @@
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { apiMessages, type WalletState } from '@app/contracts';
+import { Page, useObservable, useRemote } from '@app/ui';
+import {
+  CheckboxField,
+  EmailField,
+  NewPasswordFields,
+  SubmitButton,
+  TextField,
+  arrivalSource,
+  inviteFromVisit,
+  isWellFormedInvite,
+  serverFieldErrors,
+  signUpSchema,
+  useAuthForm,
+  useLang,
+} from '../forms';
+
+const noWallet: WalletState = { connected: false, chainId: null, account: null, balances: {} };
+
+/** The invite of a referral sign-up (spec §2): shown, sent with the sign-up, and checked. */
+function useInvite() {
+  const [params] = useSearchParams();
+  const [code, setCode] = useState(() => inviteFromVisit(params));
+  // There is no call that checks a code alone: its shape is checked here, and the server's answer
+  // to the sign-up says whether it exists.
+  const [error, setError] = useState<string | undefined>(() => (code && !isWellFormedInvite(code) ? apiMessages.invalidInvite : undefined));
+  const drop = () => {
+    setCode(undefined);
+    setError(undefined);
+  };
+  return { code, error, setError, drop };
+}
+
+export function SignUpPage() {
+  const { t } = useTranslation();
+  const { api, bus } = useRemote();
+  const navigate = useNavigate();
+  const lang = useLang();
+  const wallet = useObservable(bus.wallet$, noWallet);
+  const invite = useInvite();
+  const { handleSubmit, trigger, field, fail, message, notify, busy } = useAuthForm(signUpSchema, {
+    login: '',
+    password: '',
+    passwordRepeat: '',
+    agree: false,
+  });
+
+  const onSubmit = handleSubmit(async ({ login, password }) => {
+    if (invite.error) {
+      document.getElementById('sign-up-invite')?.focus();
+      return;
+    }
+    const source = arrivalSource();
+    try {
+      // The shell links the connected wallet itself once the account exists.
+      const { user } = await api.call('register', {
+        body: { login, password, lang, ...(source ? { source } : {}), ...(invite.code ? { invite: invite.code } : {}) },
+      });
+      notify.success(t('signUp.success'));
+      navigate(user.role ? '/cabinet/dashboard' : '/registration-confirm');
+    } catch (error) {
+      const inviteError = serverFieldErrors(error, ['invite'] as const)[0];
+      if (inviteError) invite.setError(inviteError[1]);
+      fail(error, apiMessages.incorrectLogin, ['login', 'password']);
+    }
+  });
+
+  const signUpWithWallet = async () => {
+    // Only the agreement matters on this path: the wallet's signature is the credential.
+    if (!(await trigger('agree', { shouldFocus: true })) || !invite.code || invite.error) return;
+    const source = arrivalSource();
+    bus.send({ type: 'session/wallet-sign-in', invite: invite.code, ...(source ? { source } : {}) });
+  };
+
+  return (
+    <Page title={t('signUp.title')}>
+      <div className="card auth-card">
+        <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="page-title">
+          {invite.code ? (
+            <div className="form__invite">
+              <p>{t('signUp.invited')}</p>
+              <TextField id="sign-up-invite" label={t('signUp.invite')} value={invite.code} readOnly error={invite.error && message(invite.error)} />
+              {invite.error ? (
+                <button type="button" className="btn btn--link" onClick={invite.drop}>
+                  {t('signUp.removeInvite')}
+                </button>
+              ) : null}
+            </div>
+          ) : null}
+          <EmailField id="sign-up-login" {...field('login')} />
+          <NewPasswordFields id="sign-up-password" label={t('form.password')} password={field('password')} repeat={field('passwordRepeat')} />
+          {wallet.connected && wallet.account ? (
+            <TextField id="sign-up-wallet" label={t('signUp.walletAddress')} value={wallet.account} readOnly hint={t('signUp.walletHint')} className="field--mono" />
+          ) : (
+            <div className="field">
+              <span className="field__label">{t('signUp.wallet')}</span>
+              <p className="field__hint" id="sign-up-no-wallet">
+                {t('signUp.noWallet')}
+              </p>
+              <button type="button" className="btn btn--outline" aria-describedby="sign-up-no-wallet" onClick={() => bus.send({ type: 'wallet/connect' })}>
+                {t('signUp.connectWallet')}
+              </button>
+            </div>
+          )}
+          <CheckboxField id="sign-up-agree" label={t('signUp.agree')} {...field('agree')} />
+          <button type="button" className="btn btn--link form__terms" onClick={() => bus.send({ type: 'modal/terms' })}>
+            {t('signUp.readTerms')}
+          </button>
+          <div className="form__actions">
+            <SubmitButton busy={busy} label={t('signUp.submit')} busyLabel={t('signUp.busy')} />
+          </div>
+          {invite.code ? (
+            <div className="form__wallet-sign-up">
+              <p className="form__divider">{t('signIn.or')}</p>
+              <button type="button" className="btn btn--outline form__wide" aria-describedby="sign-up-wallet-hint" onClick={() => void signUpWithWallet()}>
+                {t('signUp.withWallet')}
+              </button>
+              <p id="sign-up-wallet-hint" className="field__hint">
+                {t('signUp.withWalletHint')}
+              </p>
+            </div>
+          ) : null}
+        </form>
+        <p className="form__footer">
+          {t('signUp.haveAccount')} <Link to="/sign-in">{t('signUp.signIn')}</Link>
+        </p>
+      </div>
+    </Page>
+  );
+}
