@@ -1,26 +1,13 @@
 /** @jest-environment jsdom */
 import '../testing/jsdomGlobals';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { ApiError } from '@app/contracts';
 import { deferred, renderPage } from '../testing/renderPage';
+import { click, describedError, isDisabled, type } from '../testing/fields';
 import { SignInPage } from './SignInPage';
 
 const user = { id: 'u1', name: null, login: 'ann@example.com', role: 'user', metaMaskAddress: null };
 const auth = { user, token: 't', refreshToken: 'r' };
-
-/** The error text tied to a field for screen readers. */
-function describedError(input: HTMLElement): string {
-  expect(input.getAttribute('aria-invalid')).toBe('true');
-  const ids = (input.getAttribute('aria-describedby') ?? '').split(' ');
-  const error = ids.map((id) => document.getElementById(id)).find((el) => el?.classList.contains('field__error'));
-  return error?.textContent ?? '';
-}
-
-async function submit(button: HTMLElement) {
-  await act(async () => {
-    fireEvent.click(button);
-  });
-}
 
 describe('sign-in form', () => {
   it.each([
@@ -28,13 +15,13 @@ describe('sign-in form', () => {
     ['ru', 'E-mail', 'Пароль', 'Войти', 'Обязательное поле!', 'Пожалуйста, проверьте e-mail'],
   ] as const)('shows the validation messages beside their fields (%s)', async (lang, emailLabel, passwordLabel, submitLabel, required, badEmail) => {
     const page = renderPage(<SignInPage />, { path: '/sign-in', lang });
-    await submit(screen.getByRole('button', { name: submitLabel }));
+    await click(screen.getByRole('button', { name: submitLabel }));
     expect(describedError(screen.getByLabelText(emailLabel))).toBe(required);
     expect(describedError(screen.getByLabelText(passwordLabel))).toBe(required);
 
-    fireEvent.input(screen.getByLabelText(emailLabel), { target: { value: 'not-an-email' } });
-    fireEvent.input(screen.getByLabelText(passwordLabel), { target: { value: 'x' } });
-    await submit(screen.getByRole('button', { name: submitLabel }));
+    type(screen.getByLabelText(emailLabel), 'not-an-email');
+    type(screen.getByLabelText(passwordLabel), 'x');
+    await click(screen.getByRole('button', { name: submitLabel }));
     expect(describedError(screen.getByLabelText(emailLabel))).toBe(badEmail);
     expect(screen.getByLabelText(passwordLabel).hasAttribute('aria-invalid')).toBe(false);
     expect(page.calls).toEqual([]);
@@ -42,33 +29,33 @@ describe('sign-in form', () => {
 
   it('signs in and goes to the dashboard; the tokens are the client’s business', async () => {
     const page = renderPage(<SignInPage />, { path: '/sign-in', lang: 'ru', api: { login: async () => auth } });
-    fireEvent.input(screen.getByLabelText('E-mail'), { target: { value: ' Ann@Example.com ' } });
-    fireEvent.input(screen.getByLabelText('Пароль'), { target: { value: 'Secret#1' } });
-    await submit(screen.getByRole('button', { name: 'Войти' }));
+    type(screen.getByLabelText('E-mail'), ' Ann@Example.com ');
+    type(screen.getByLabelText('Пароль'), 'Secret#1');
+    await click(screen.getByRole('button', { name: 'Войти' }));
     await waitFor(() => expect(page.location()).toBe('/ru/cabinet/dashboard'));
     expect(page.calls).toEqual([{ name: 'login', request: { body: { login: 'ann@example.com', password: 'Secret#1' } } }]);
   });
 
   it('sends a user without a role to the registration confirmation', async () => {
     const page = renderPage(<SignInPage />, { path: '/sign-in', api: { login: async () => ({ ...auth, user: { ...user, role: null } }) } });
-    fireEvent.input(screen.getByLabelText('E-mail'), { target: { value: 'ann@example.com' } });
-    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'Secret#1' } });
-    await submit(screen.getByRole('button', { name: 'Sign in' }));
+    type(screen.getByLabelText('E-mail'), 'ann@example.com');
+    type(screen.getByLabelText('Password'), 'Secret#1');
+    await click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(page.location()).toBe('/registration-confirm'));
   });
 
   it('shows the server’s message in an Error notification and clears the busy flag', async () => {
     const answer = deferred<never>();
     const page = renderPage(<SignInPage />, { path: '/sign-in', api: { login: () => answer.promise } });
-    fireEvent.input(screen.getByLabelText('E-mail'), { target: { value: 'ann@example.com' } });
-    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'wrong' } });
-    await submit(screen.getByRole('button', { name: 'Sign in' }));
+    type(screen.getByLabelText('E-mail'), 'ann@example.com');
+    type(screen.getByLabelText('Password'), 'wrong');
+    await click(screen.getByRole('button', { name: 'Sign in' }));
 
     const busy = screen.getByRole('button', { name: 'Signing in…' });
-    expect((busy as HTMLButtonElement).disabled).toBe(true);
+    expect(isDisabled(busy)).toBe(true);
     await act(async () => answer.reject(new ApiError(429, 'Too many failed attempts. Please try again later.')));
 
-    expect((screen.getByRole('button', { name: 'Sign in' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(isDisabled(screen.getByRole('button', { name: 'Sign in' }))).toBe(false);
     expect(page.notifications()).toEqual([{ kind: 'error', title: 'Error', message: 'Too many failed attempts. Please try again later.' }]);
     expect(page.location()).toBe('/sign-in');
   });
@@ -78,11 +65,11 @@ describe('sign-in form', () => {
     ['ru', 'Войти', 'Ошибка', 'Неверный пароль или логин'],
   ] as const)('says %s "Invalid password or login" when the server did not answer', async (lang, submitLabel, title, message) => {
     const page = renderPage(<SignInPage />, { path: '/sign-in', lang, api: { login: async () => Promise.reject(new ApiError(0, 'Something went wrong. Please try again later.')) } });
-    fireEvent.input(screen.getByLabelText('E-mail'), { target: { value: 'ann@example.com' } });
-    fireEvent.input(screen.getByLabelText(lang === 'en' ? 'Password' : 'Пароль'), { target: { value: 'Secret#1' } });
-    await submit(screen.getByRole('button', { name: submitLabel }));
+    type(screen.getByLabelText('E-mail'), 'ann@example.com');
+    type(screen.getByLabelText(lang === 'en' ? 'Password' : 'Пароль'), 'Secret#1');
+    await click(screen.getByRole('button', { name: submitLabel }));
     await waitFor(() => expect(page.notifications()).toEqual([{ kind: 'error', title, message }]));
-    expect((screen.getByRole('button', { name: submitLabel }) as HTMLButtonElement).disabled).toBe(false);
+    expect(isDisabled(screen.getByRole('button', { name: submitLabel }))).toBe(false);
   });
 
   it.each([
@@ -98,9 +85,9 @@ describe('sign-in form', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it('asks the shell to sign in with the wallet, with the invite the visit carries', () => {
+  it('asks the shell to sign in with the wallet, with the invite the visit carries', async () => {
     const page = renderPage(<SignInPage />, { path: '/sign-in?invite=Ref_123' });
-    fireEvent.click(screen.getByRole('button', { name: 'Sign in with wallet' }));
+    await click(screen.getByRole('button', { name: 'Sign in with wallet' }));
     expect(page.commands).toEqual([{ type: 'session/wallet-sign-in', invite: 'Ref_123' }]);
   });
 

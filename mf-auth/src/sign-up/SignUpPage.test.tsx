@@ -1,0 +1,170 @@
+/** @jest-environment jsdom */
+import '../testing/jsdomGlobals';
+import { act, screen, waitFor } from '@testing-library/react';
+import { ApiError } from '@app/contracts';
+import { deferred, renderPage } from '../testing/renderPage';
+import { click, describedError, isDisabled, type } from '../testing/fields';
+import { SignUpPage } from './SignUpPage';
+
+const auth = { user: { id: 'u1', name: null, login: 'ann@example.com', role: null, metaMaskAddress: null }, token: 't', refreshToken: 'r' };
+const en = { email: 'E-mail', password: 'Password', repeat: 'Repeat the password', agree: 'I agree to the privacy policy and the terms and conditions', submit: 'Sign up' };
+const ru = { email: 'E-mail', password: 'Пароль', repeat: 'Повторите пароль', agree: 'Я принимаю политику конфиденциальности и условия использования', submit: 'Зарегистрироваться' };
+
+function fill(labels: typeof en, values: { email?: string; password?: string; repeat?: string; agree?: boolean }) {
+  if (values.email !== undefined) type(screen.getByLabelText(labels.email), values.email);
+  if (values.password !== undefined) type(screen.getByLabelText(labels.password), values.password);
+  if (values.repeat !== undefined) type(screen.getByLabelText(labels.repeat), values.repeat);
+  if (values.agree) screen.getByLabelText(labels.agree).click();
+}
+
+afterEach(() => {
+  document.cookie = 'invite=; Max-Age=0; Path=/';
+});
+
+describe('sign-up form', () => {
+  it.each([
+    ['en', en, "It's required field!", 'Please check your email', 'Please check your password', 'Passwords do not match', 'Max length is 20!', 'Max length is 254!'],
+    ['ru', ru, 'Обязательное поле!', 'Пожалуйста, проверьте e-mail', 'Пожалуйста, проверьте пароль', 'Пароли не совпадают', 'Максимальная длина 20!', 'Максимальная длина 254!'],
+  ] as const)('shows every validation message on its field (%s)', async (lang, labels, required, badEmail, badPassword, mismatch, max20, max254) => {
+    const page = renderPage(<SignUpPage />, { path: '/sign-up', lang });
+    const submit = screen.getByRole('button', { name: labels.submit });
+    await click(submit);
+    expect(describedError(screen.getByLabelText(labels.email))).toBe(required);
+    expect(describedError(screen.getByLabelText(labels.password))).toBe(required);
+    expect(describedError(screen.getByLabelText(labels.repeat))).toBe(required);
+    expect(describedError(screen.getByLabelText(labels.agree))).toBe(required);
+
+    fill(labels, { email: 'ann@example', password: 'alllowercase1!', repeat: 'Other#12' });
+    await click(submit);
+    expect(describedError(screen.getByLabelText(labels.email))).toBe(badEmail);
+    expect(describedError(screen.getByLabelText(labels.password))).toBe(badPassword);
+    expect(describedError(screen.getByLabelText(labels.repeat))).toBe(mismatch);
+
+    fill(labels, { email: `${'a'.repeat(250)}@example.com`, password: 'Aa#' + 'x'.repeat(18) });
+    await click(submit);
+    expect(describedError(screen.getByLabelText(labels.email))).toBe(max254);
+    expect(describedError(screen.getByLabelText(labels.password))).toBe(max20);
+    expect(page.calls).toEqual([]);
+  });
+
+  it('accepts a password of 6 to 20 characters with upper, lower and one of #?!@$%^&*-', async () => {
+    renderPage(<SignUpPage />, { path: '/sign-up' });
+    for (const ok of ['Abcde-', 'aB#def', 'Pass?word', 'X'.repeat(17) + 'y%z']) {
+      type(screen.getByLabelText(en.password), ok);
+      await click(screen.getByRole('button', { name: en.submit }));
+      expect(screen.getByLabelText(en.password).hasAttribute('aria-invalid')).toBe(false);
+    }
+    for (const bad of ['Ab#de', 'abcdef#', 'ABCDEF#', 'Abcdef1', 'Abc def_']) {
+      type(screen.getByLabelText(en.password), bad);
+      await click(screen.getByRole('button', { name: en.submit }));
+      expect(describedError(screen.getByLabelText(en.password))).toBe('Please check your password');
+    }
+  });
+
+  it('signs up, says so, and goes to the registration confirmation', async () => {
+    const page = renderPage(<SignUpPage />, { path: '/sign-up', lang: 'ru', api: { register: async () => auth } });
+    fill(ru, { email: 'Ann@Example.com', password: 'Secret#1', repeat: 'Secret#1', agree: true });
+    await click(screen.getByRole('button', { name: ru.submit }));
+    await waitFor(() => expect(page.location()).toBe('/ru/registration-confirm'));
+    expect(page.calls).toEqual([{ name: 'register', request: { body: { login: 'ann@example.com', password: 'Secret#1', lang: 'ru' } } }]);
+    expect(page.notifications()).toEqual([
+      { kind: 'success', title: 'Успешно', message: 'Вы зарегистрировались! Введите код из письма, чтобы подтвердить аккаунт.' },
+    ]);
+  });
+
+  it('shows the server’s field messages beside their fields, the Error notification, and clears the busy flag', async () => {
+    const answer = deferred<never>();
+    const page = renderPage(<SignUpPage />, { path: '/sign-up', api: { register: () => answer.promise } });
+    fill(en, { email: 'ann@example.com', password: 'Secret#1', repeat: 'Secret#1', agree: true });
+    await click(screen.getByRole('button', { name: en.submit }));
+    expect(isDisabled(screen.getByRole('button', { name: 'Signing up…' }))).toBe(true);
+
+    await act(async () => answer.reject(new ApiError(400, 'Incorrect login', { login: 'Incorrect login' })));
+    expect(isDisabled(screen.getByRole('button', { name: en.submit }))).toBe(false);
+    expect(describedError(screen.getByLabelText(en.email))).toBe('Incorrect login');
+    expect(page.notifications()).toEqual([{ kind: 'error', title: 'Error', message: 'Incorrect login' }]);
+  });
+
+  it.each([
+    ['en', en, 'Error', 'Incorrect login'],
+    ['ru', ru, 'Ошибка', 'Некорректный логин'],
+  ] as const)('says "Incorrect login" (%s) when the server did not answer', async (lang, labels, title, message) => {
+    const page = renderPage(<SignUpPage />, { path: '/sign-up', lang, api: { register: () => Promise.reject(new TypeError('Failed to fetch')) } });
+    fill(labels, { email: 'ann@example.com', password: 'Secret#1', repeat: 'Secret#1', agree: true });
+    await click(screen.getByRole('button', { name: labels.submit }));
+    await waitFor(() => expect(page.notifications()).toEqual([{ kind: 'error', title, message }]));
+    expect(isDisabled(screen.getByRole('button', { name: labels.submit }))).toBe(false);
+  });
+
+  it('shows the connected wallet read-only, or offers to connect one', async () => {
+    const account = '0x' + 'ab'.repeat(20);
+    const first = renderPage(<SignUpPage />, { path: '/sign-up' });
+    await click(screen.getByRole('button', { name: 'Connect wallet' }));
+    expect(first.commands).toEqual([{ type: 'wallet/connect' }]);
+    first.unmount();
+
+    renderPage(<SignUpPage />, { path: '/sign-up', wallet: { connected: true, chainId: 1, account, balances: {} } });
+    const field = screen.getByLabelText('Connected wallet address') as HTMLInputElement;
+    expect(field.value).toBe(account);
+    expect(field.readOnly).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Connect wallet' })).toBeNull();
+  });
+
+  it('opens the terms modal', async () => {
+    const page = renderPage(<SignUpPage />, { path: '/sign-up' });
+    await click(screen.getByRole('button', { name: 'Read the terms and conditions' }));
+    expect(page.commands).toEqual([{ type: 'modal/terms' }]);
+  });
+});
+
+describe('referral sign-up', () => {
+  it('shows the invite from the address and sends it with the sign-up', async () => {
+    const page = renderPage(<SignUpPage />, { path: '/sign-up?invite=Ref_123', api: { register: async () => auth } });
+    expect((screen.getByLabelText('Invite code') as HTMLInputElement).value).toBe('Ref_123');
+    fill(en, { email: 'ann@example.com', password: 'Secret#1', repeat: 'Secret#1', agree: true });
+    await click(screen.getByRole('button', { name: en.submit }));
+    expect(page.calls).toEqual([{ name: 'register', request: { body: { login: 'ann@example.com', password: 'Secret#1', lang: 'en', invite: 'Ref_123' } } }]);
+  });
+
+  it('takes the invite the shell kept in its cookie', () => {
+    document.cookie = 'invite=FromCookie; Path=/';
+    renderPage(<SignUpPage />, { path: '/sign-up' });
+    expect((screen.getByLabelText('Invite code') as HTMLInputElement).value).toBe('FromCookie');
+  });
+
+  it('signs up with the wallet only after the agreement, carrying the invite', async () => {
+    const page = renderPage(<SignUpPage />, { path: '/sign-up?invite=Ref_123', lang: 'ru' });
+    await click(screen.getByRole('button', { name: 'Зарегистрироваться с кошельком' }));
+    expect(describedError(screen.getByLabelText(ru.agree))).toBe('Обязательное поле!');
+    expect(page.commands).toEqual([]);
+
+    screen.getByLabelText(ru.agree).click();
+    await click(screen.getByRole('button', { name: 'Зарегистрироваться с кошельком' }));
+    expect(page.commands).toEqual([{ type: 'session/wallet-sign-in', invite: 'Ref_123' }]);
+  });
+
+  it('shows an invite the server does not know beside it, and can go on without it', async () => {
+    const register = jest.fn().mockRejectedValueOnce(new ApiError(400, 'The invite code is not valid', { invite: 'The invite code is not valid' })).mockResolvedValue(auth);
+    const page = renderPage(<SignUpPage />, { path: '/sign-up?invite=Nobody', api: { register } });
+    fill(en, { email: 'ann@example.com', password: 'Secret#1', repeat: 'Secret#1', agree: true });
+    await click(screen.getByRole('button', { name: en.submit }));
+    expect(describedError(screen.getByLabelText('Invite code'))).toBe('The invite code is not valid');
+    expect(page.notifications()).toEqual([{ kind: 'error', title: 'Error', message: 'The invite code is not valid' }]);
+
+    await click(screen.getByRole('button', { name: 'Sign up without the invite' }));
+    expect(screen.queryByLabelText('Invite code')).toBeNull();
+    await click(screen.getByRole('button', { name: en.submit }));
+    await waitFor(() => expect(page.location()).toBe('/registration-confirm'));
+    expect(register).toHaveBeenLastCalledWith({ body: { login: 'ann@example.com', password: 'Secret#1', lang: 'en' } });
+  });
+
+  it('flags a malformed invite at once and does not send it', async () => {
+    const page = renderPage(<SignUpPage />, { path: '/sign-up?invite=%3Cscript%3E' });
+    expect(describedError(screen.getByLabelText('Invite code'))).toBe('The invite code is not valid');
+    fill(en, { email: 'ann@example.com', password: 'Secret#1', repeat: 'Secret#1', agree: true });
+    await click(screen.getByRole('button', { name: en.submit }));
+    await click(screen.getByRole('button', { name: 'Sign up with wallet' }));
+    expect(page.calls).toEqual([]);
+    expect(page.commands).toEqual([]);
+  });
+});
