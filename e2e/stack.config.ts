@@ -1,19 +1,21 @@
 // Where the browser tests run the site: ports apart from `npm start`'s, so both can run at once.
+// E2E_PORT_OFFSET moves them all, so two runs on one machine do not collide.
+const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
 export const ports = {
-  shell: 18080,
-  'mf-auth': 13001,
-  'mf-cabinet': 13002,
-  'mf-pools': 13003,
-  'mf-referral': 13004,
-  'mf-dao': 13005,
-  api: 14000,
-  chain: 18545,
+  shell: 18080 + offset,
+  'mf-auth': 13001 + offset,
+  'mf-cabinet': 13002 + offset,
+  'mf-pools': 13003 + offset,
+  'mf-referral': 13004 + offset,
+  'mf-dao': 13005 + offset,
+  api: 14000 + offset,
+  chain: 18545 + offset,
 };
 
 /** A second build of mf-cabinet with a visible label, for the remote-swap test. */
-export const canaryCabinetPort = 13202;
+export const canaryCabinetPort = 13202 + offset;
 /** mf-dao as served for the host down.test, by a server the remote-failure test starts and stops. */
-export const controlledDaoPort = 13205;
+export const controlledDaoPort = 13205 + offset;
 /** The contract version faults.test declares for mf_referral: a major the shell does not speak. */
 export const mismatchedContract = '2.0';
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 
 export const e2eRoot = join(__dirname, '..');
 export const repoRoot = join(e2eRoot, '..');
-export const dataDir = join(e2eRoot, '.e2e-data');
+export const dataDir = join(e2eRoot, process.env.E2E_PORT_OFFSET ? `.e2e-data-${process.env.E2E_PORT_OFFSET}` : '.e2e-data');
 export const remotesDir = join(dataDir, 'remotes');
 /** Built by scripts/e2e.mjs: mf-cabinet with the label 'Canary build'. */
 export const canaryDir = join(e2eRoot, '.builds/mf-cabinet');

@@ -2,12 +2,16 @@ import { createContext, useContext } from 'react';
 import type { i18n as I18n } from 'i18next';
 import type { RuntimeManifest } from '@app/contracts';
 import type { ShellBus } from '@app/ui';
+import type { SessionService } from '../session/session';
+import type { WalletService } from '../wallet/walletService';
 
 export interface ShellServices {
   bus: ShellBus;
   i18n: I18n;
   manifest: RuntimeManifest;
   brandTitle: string;
+  session: SessionService;
+  wallet: WalletService;
 }
 
 export const ShellContext = createContext<ShellServices | null>(null);

@@ -9,6 +9,7 @@ import { Notifications } from '../notifications/Notifications';
 import type { NotificationCenter } from '../notifications/notifications';
 import { NotFoundPage, RouteErrorPage } from '../pages/ErrorPages';
 import { RemoteOutlet } from '../remotes/RemoteOutlet';
+import { RouteAccess } from '../session/guards';
 import { useShell } from './ShellContext';
 import { termsOpenAtom, walletPromptOpenAtom } from './uiState';
 
@@ -38,7 +39,14 @@ export function buildRoutes(manifest: RuntimeManifest, notifications: Notificati
     for (const remote of manifest.remotes) {
       for (const route of remote.routes) {
         const target = route.layout === 'auth' ? auth : inner;
-        target.push({ path: `${prefix}${route.path}`, element: <RemoteOutlet key={remote.name} remote={remote} /> });
+        target.push({
+          path: `${prefix}${route.path}`,
+          element: (
+            <RouteAccess route={route}>
+              <RemoteOutlet key={remote.name} remote={remote} />
+            </RouteAccess>
+          ),
+        });
       }
     }
   }

@@ -18,7 +18,9 @@ import { rememberArrival } from '../tracking/tracking';
 import { resolveTheme, startThemeService, storedThemeChoice } from '../theme/theme';
 import { buildRoutes } from './routes';
 import { ShellContext } from './ShellContext';
-import { termsOpenAtom } from './uiState';
+import { termsOpenAtom, walletPromptOpenAtom } from './uiState';
+import { createSessionService } from '../session/session';
+import { createWalletService } from '../wallet/walletService';
 
 export async function start(): Promise<void> {
   const root = createRoot(document.getElementById('root')!);
@@ -47,7 +49,7 @@ export async function start(): Promise<void> {
   document.title = brandTitle;
 
   const bus = createBus({
-    session: { status: 'anonymous' },
+    session: { status: 'unknown' },
     wallet: disconnectedWallet,
     theme: resolveTheme(storedThemeChoice(), matchMedia('(prefers-color-scheme: dark)').matches),
     locale,
@@ -66,6 +68,17 @@ export async function start(): Promise<void> {
   }
   registerManifestRemotes(manifest.remotes);
 
+  const store = createStore();
+  const session = createSessionService(bus, {
+    beforeLogout: () => bus.send({ type: 'navigate', to: withLocale('/sign-in', bus.locale.getValue()) }),
+    onLoggedOut: (silent) => {
+      if (!silent) bus.send({ type: 'notify', notification: { kind: 'success', message: i18n.t('session.loggedOut', { ns: 'shell' }) } });
+    },
+  });
+  const wallet = createWalletService({ bus, session, i18n, openWalletPrompt: () => store.set(walletPromptOpenAtom, true) });
+  // The page renders at once; guarded routes wait for the session read from the refresh cookie.
+  void session.restore();
+
   const router = createBrowserRouter(buildRoutes(manifest, notifications));
   // The router is the one history of the page; the bus mirrors it before React renders, so a
   // remote mounting for a new route already sees that route.
@@ -82,7 +95,6 @@ export async function start(): Promise<void> {
   onLocation(router.state.location);
   router.subscribe((state) => onLocation(state.location));
 
-  const store = createStore();
   bus.commands$.subscribe((command) => {
     switch (command.type) {
       case 'navigate':
@@ -97,6 +109,9 @@ export async function start(): Promise<void> {
         void router.navigate(withLocale(stripLocale(pathname), command.locale) + search + hash);
         break;
       }
+      case 'session/logout':
+        void session.logout();
+        break;
       case 'modal/terms':
         store.set(termsOpenAtom, true);
         break;
@@ -107,7 +122,7 @@ export async function start(): Promise<void> {
 
   root.render(
     <LastResort>
-      <ShellContext.Provider value={{ bus, i18n, manifest, brandTitle }}>
+      <ShellContext.Provider value={{ bus, i18n, manifest, brandTitle, session, wallet }}>
         <I18nextProvider i18n={i18n} defaultNS="shell">
           <JotaiProvider store={store}>
             <RouterProvider router={router} />

@@ -5,13 +5,14 @@ import { useObservable } from '@app/ui';
 import { useShell } from '../app/ShellContext';
 import { Sidebar } from './Sidebar';
 import { useCompactViewport } from './useViewport';
-import { displayName, shortAddress } from './displayName';
+import { shortAddress } from '@app/web3';
+import { displayName } from './displayName';
 import { LanguageSelect } from './LanguageSelect';
 
 /** The cabinet: collapsible sidebar, header with greeting and wallet, and the remote's page. */
 export function InnerLayout() {
   const { t } = useTranslation('shell');
-  const { bus } = useShell();
+  const { bus, wallet: walletService } = useShell();
   const compact = useCompactViewport();
   const [expandedWide, setExpandedWide] = useState(true);
   const [expandedCompact, setExpandedCompact] = useState(false);
@@ -39,15 +40,25 @@ export function InnerLayout() {
           <p className="header__greeting">{user ? t('header.greeting', { name: displayName(user) }) : t('header.greetingGuest')}</p>
           <div className="header__actions">
             <LanguageSelect id="inner-language" />
+            {wallet.connected && wallet.chainId !== null && wallet.chainId !== 1 ? (
+              <button type="button" className="btn btn--outline" onClick={() => void walletService.switchNetwork()}>
+                {t('wallet.switchNetwork')}
+              </button>
+            ) : null}
             {linked ? (
-              <span className="wallet-chip" title={linked} aria-label={t('header.wallet', { address: linked })}>
+              <span className="wallet-chip" title={linked} aria-label={t('header.wallet', { address: linked })} data-testid="linked-wallet">
                 {shortAddress(linked)}
               </span>
             ) : (
-              <button type="button" className="btn btn--primary" onClick={() => bus.send({ type: 'wallet/connect' })} aria-describedby={wallet.connected ? undefined : undefined}>
+              <button type="button" className="btn btn--primary" onClick={() => bus.send({ type: 'wallet/connect' })}>
                 {t('header.connectWallet')}
               </button>
             )}
+            {user ? (
+              <button type="button" className="btn btn--gray" onClick={() => bus.send({ type: 'session/logout' })}>
+                {t('header.logout')}
+              </button>
+            ) : null}
           </div>
         </header>
         <main className="content" id="main">

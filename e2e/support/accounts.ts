@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import { expect, type APIRequestContext } from '@playwright/test';
+
+export const PASSWORD = 'Secret#123';
+
+export function uniqueEmail(tag = 'user'): string {
+  return `${tag}-${randomBytes(5).toString('hex')}@example.com`;
+}
+
+/** The newest code mailed to an address, read from the local stack's outbox. */
+export async function mailedCode(request: APIRequestContext, to: string, kind?: string): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
+      const { items } = (await res.json()) as { items: { code: string | null; kind: string }[] };
+      code = items.find((m) => m.code && (!kind || m.kind === kind))?.code ?? undefined;
+      return code;
+    })
+    .toBeTruthy();
+  return code!;
+}
+
+/**
+ * A fully registered account, made through the real API. When `request` is a page's or a
+ * context's request, the refresh cookie lands in that browser context: the page is signed in.
+ */
+export async function signedUpAndConfirmed(request: APIRequestContext, login = uniqueEmail()): Promise<{ login: string; password: string }> {
+  const registered = await request.post('/api/v1/register', { data: { login, password: PASSWORD } });
+  expect(registered.status(), await registered.text()).toBe(200);
+  const code = await mailedCode(request, login);
+  const confirmed = await request.post('/api/v1/confirm-login', { data: { login, code } });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
+  return { login, password: PASSWORD };
+}
+
+/** A referrer's invite code, as the referral page would show it. */
+export async function inviteCodeOf(request: APIRequestContext, token: string): Promise<string> {
+  const res = await request.get('/api/v1/referrals', { headers: { Authorization: `Bearer ${token}` } });
+  expect(res.status()).toBe(200);
+  const body = (await res.json()) as { referralId?: string; referralCode?: string };
+  return String(body.referralId ?? body.referralCode);
+}

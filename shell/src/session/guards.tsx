@@ -1,0 +1,31 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import type { RemoteRoute } from '@app/contracts';
+import { useObservable } from '@app/ui';
+import { useShell } from '../app/ShellContext';
+import { localeOfPath, withLocale } from '../locale/locale';
+
+const AUTH_PAGES = ['/sign-in', '/sign-up', '/password-recovery', '/registration-confirm'];
+const REGISTRATION_CONFIRM = '/registration-confirm';
+
+/**
+ * Access control of spec §4: visitors reach only the auth pages; a signed-in user without a
+ * role belongs on /registration-confirm; a fully registered user has no business on auth pages.
+ */
+export function RouteAccess({ route, children }: { route: RemoteRoute; children: ReactNode }) {
+  const { bus } = useShell();
+  const { t } = useTranslation('shell');
+  const session = useObservable(bus.session, bus.session.getValue());
+  const location = useLocation();
+  const locale = localeOfPath(location.pathname);
+
+  if (session.status === 'unknown') return <p className="remote-loading">{t('remote.loading')}</p>;
+  if (route.private) {
+    if (session.status !== 'authenticated') return <Navigate to={`${withLocale('/sign-in', locale)}?error=auth`} replace />;
+    if (!session.user.role) return <Navigate to={withLocale(REGISTRATION_CONFIRM, locale)} replace />;
+  } else if (AUTH_PAGES.includes(route.path) && session.status === 'authenticated' && session.user.role) {
+    return <Navigate to={withLocale('/cabinet/dashboard', locale)} replace />;
+  }
+  return <>{children}</>;
+}

@@ -1,0 +1,117 @@
+import { createApiClient, type ApiClient, type AuthResponse, type AuthUser } from '@app/contracts';
+import type { ShellBus } from '@app/ui';
+
+/** Refresh this long before the access token expires, so requests never meet an expired one. */
+export const REFRESH_AHEAD_MS = 60_000;
+
+/** The `exp` of a JWT in milliseconds, or null when it cannot be read. */
+export function tokenExpiry(token: string): number | null {
+  try {
+    const payload = token.split('.')[1];
+    if (!payload) return null;
+    const json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
+    return typeof json.exp === 'number' ? json.exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface SessionService {
+  api: ApiClient;
+  /** Reads the session back from the refresh cookie (after a reload). */
+  restore(): Promise<void>;
+  /** One refresh in flight at a time, in this tab and across tabs. */
+  refresh(): Promise<string | null>;
+  logout(options?: { silent?: boolean }): Promise<void>;
+  setUser(user: AuthUser): void;
+  accessToken(): string | null;
+}
+
+/**
+ * The shell's session: user and access token in memory only (the refresh token lives in an
+ * HttpOnly cookie the page cannot read), a silent refresh before expiry and on a 401.
+ */
+export interface SessionHooks {
+  /** Called before the session is cleared: leave the cabinet first, so no guard bounces the user. */
+  beforeLogout?(): void;
+  onLoggedOut?(silent: boolean): void;
+}
+
+export function createSessionService(bus: ShellBus, hooks: SessionHooks = {}): SessionService {
+  let token: string | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let inflight: Promise<string | null> | null = null;
+
+  const schedule = (accessToken: string) => {
+    clearTimeout(timer);
+    const expiry = tokenExpiry(accessToken);
+    if (!expiry) return;
+    const delay = Math.max(5_000, expiry - Date.now() - REFRESH_AHEAD_MS);
+    timer = setTimeout(() => void refresh(), delay);
+  };
+
+  const establish = (auth: AuthResponse) => {
+    token = auth.token;
+    bus.session.next({ status: 'authenticated', user: auth.user });
+    schedule(auth.token);
+  };
+
+  const clear = () => {
+    clearTimeout(timer);
+    token = null;
+    bus.session.next({ status: 'anonymous' });
+  };
+
+  const api = createApiClient({
+    accessToken: () => token,
+    refresh: () => refresh(),
+    onAuthenticated: establish,
+    language: () => bus.locale.getValue(),
+  });
+
+  const refreshOnce = async (): Promise<string | null> => {
+    try {
+      const auth = await api.call('refresh', { body: {} });
+      return auth.token;
+    } catch {
+      clear();
+      return null;
+    }
+  };
+
+  // Refresh tokens rotate: two tabs refreshing at once would present the same token twice and
+  // end the session. A Web Lock makes the tabs take turns; the second then uses the new cookie.
+  function refresh(): Promise<string | null> {
+    if (!inflight) {
+      const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+      const run = locks ? locks.request('session-refresh', refreshOnce) : refreshOnce();
+      inflight = Promise.resolve(run).finally(() => {
+        inflight = null;
+      });
+    }
+    return inflight;
+  }
+
+  return {
+    api,
+    refresh,
+    restore: async () => {
+      const restored = await refresh();
+      if (!restored) clear();
+    },
+    logout: async ({ silent = false } = {}) => {
+      try {
+        await api.call('logout', { body: {} });
+      } catch {
+        // The session ends here whatever the server said.
+      }
+      hooks.beforeLogout?.();
+      clear();
+      hooks.onLoggedOut?.(silent);
+    },
+    setUser: (user) => {
+      if (token) bus.session.next({ status: 'authenticated', user });
+    },
+    accessToken: () => token,
+  };
+}

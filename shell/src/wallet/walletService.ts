@@ -1,0 +1,173 @@
+import { combineLatest, distinctUntilChanged, map } from 'rxjs';
+import type { i18n as I18n } from 'i18next';
+import type { ShellBus } from '@app/ui';
+import { ApiError } from '@app/contracts';
+import type { SessionService } from '../session/session';
+import { withLocale } from '../locale/locale';
+import { isUserRejection, shouldPromptWalletBrowser, startProviderDiscovery, type Eip1193Provider } from './discovery';
+
+/** Spec §9: the only network supported now, and the delay before the mismatch error shows. */
+export const SUPPORTED_CHAIN_ID = 1;
+export const MISMATCH_ERROR_DELAY_MS = 100;
+
+const chainOps = () => import(/* webpackChunkName: "wallet" */ './chainOps');
+
+interface Deps {
+  bus: ShellBus;
+  session: SessionService;
+  i18n: I18n;
+  openWalletPrompt(): void;
+}
+
+/**
+ * The shell's wallet: discovery, connect, listeners, balances, the supported-network check,
+ * linking the wallet to the account, and sign-in with the wallet. Its state goes out on the bus.
+ */
+export function createWalletService({ bus, session, i18n, openWalletPrompt }: Deps) {
+  const discovery = startProviderDiscovery();
+  let provider: Eip1193Provider | null = null;
+  let listening = false;
+  let linking = false;
+  const t = (key: string, options?: Record<string, unknown>) => i18n.t(key, { ns: 'shell', ...options });
+  const notify = (kind: 'success' | 'error' | 'warning' | 'info', message: string, title?: string) =>
+    bus.send({ type: 'notify', notification: { kind, message, ...(title ? { title } : {}) } });
+  const navigate = (path: string) => bus.send({ type: 'navigate', to: withLocale(path, bus.locale.getValue()) });
+
+  const setWallet = (patch: Partial<ReturnType<typeof bus.wallet.getValue>>) => bus.wallet.next({ ...bus.wallet.getValue(), ...patch });
+
+  async function refreshBalances() {
+    const { account, chainId } = bus.wallet.getValue();
+    if (!provider || !account || chainId === null) return;
+    try {
+      const { readWalletBalances } = await chainOps();
+      setWallet({ balances: await readWalletBalances(provider, account, chainId) });
+    } catch {
+      setWallet({ balances: {} });
+    }
+  }
+
+  function checkNetwork(chainId: number) {
+    if (chainId !== SUPPORTED_CHAIN_ID) notify('warning', t('wallet.unsupportedNetwork', { id: chainId }));
+  }
+
+  const onAccountsChanged = (...args: unknown[]) => {
+    const accounts = (args[0] as string[] | undefined) ?? [];
+    if (!accounts.length) {
+      setWallet({ connected: false, account: null, balances: {} });
+      return;
+    }
+    setWallet({ account: accounts[0]!.toLowerCase(), connected: true });
+    void refreshBalances();
+  };
+  const onChainChanged = (...args: unknown[]) => {
+    const chainId = Number.parseInt(String(args[0]), 16);
+    setWallet({ chainId });
+    checkNetwork(chainId);
+    void refreshBalances();
+  };
+
+  async function connect(): Promise<boolean> {
+    provider = discovery.pick();
+    if (!provider) {
+      if (shouldPromptWalletBrowser()) openWalletPrompt();
+      else notify('warning', t('wallet.noProvider'));
+      return false;
+    }
+    try {
+      const accounts = (await provider.request({ method: 'eth_requestAccounts' })) as string[];
+      const chainId = Number.parseInt(String(await provider.request({ method: 'eth_chainId' })), 16);
+      if (!accounts.length) return false;
+      if (!listening && provider.on) {
+        provider.on('accountsChanged', onAccountsChanged);
+        provider.on('chainChanged', onChainChanged);
+        listening = true;
+      }
+      setWallet({ connected: true, account: accounts[0]!.toLowerCase(), chainId });
+      checkNetwork(chainId);
+      void refreshBalances();
+      return true;
+    } catch (error) {
+      notify('warning', isUserRejection(error) ? t('wallet.rejected') : t('wallet.connectFailed'));
+      return false;
+    }
+  }
+
+  async function switchNetwork() {
+    if (!provider) return;
+    try {
+      await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x1' }] });
+    } catch (error) {
+      notify('warning', isUserRejection(error) ? t('wallet.rejected') : t('wallet.switchFailed'));
+    }
+  }
+
+  async function siwe(address: string) {
+    const nonce = await session.api.call('siweNonce');
+    const { signInWithEthereum } = await chainOps();
+    return signInWithEthereum(provider!, {
+      address,
+      chainId: bus.wallet.getValue().chainId ?? SUPPORTED_CHAIN_ID,
+      nonce: nonce.nonce,
+      issuedAt: nonce.issuedAt,
+      expiresAt: nonce.expiresAt,
+      statement: t('wallet.siweStatement'),
+    });
+  }
+
+  /** Spec §4: a login asked for before connecting happens after the connect. */
+  async function signInWithWallet(invite?: string, source?: string) {
+    if (!bus.wallet.getValue().connected && !(await connect())) return;
+    const address = bus.wallet.getValue().account!;
+    try {
+      const proof = await siwe(address);
+      const { checksum } = await chainOps();
+      const auth = await session.api.call('loginV2', { body: { metaMaskAddress: checksum(address), invite, source, ...proof } });
+      navigate(auth.user.role ? '/cabinet/dashboard' : '/registration-confirm');
+    } catch (error) {
+      if (isUserRejection(error)) notify('warning', t('wallet.rejected'));
+      else notify('error', error instanceof ApiError ? error.message : t('wallet.signInFailed'), t('notifications.error'));
+    }
+  }
+
+  /** Spec §4, wallet linking: link a wallet to an account without one; refuse a different one. */
+  async function reconcile(account: string, user: { id: string | number; metaMaskAddress?: string | null }) {
+    const linked = user.metaMaskAddress?.toLowerCase();
+    if (linked && linked !== account) {
+      await session.logout({ silent: true });
+      setTimeout(() => notify('error', t('wallet.metamask_invalid'), t('notifications.error')), MISMATCH_ERROR_DELAY_MS);
+      return;
+    }
+    if (linked || linking) return;
+    linking = true;
+    try {
+      const proof = await siwe(account);
+      const { checksum } = await chainOps();
+      const result = await session.api.call('connectMm', { body: { id: String(user.id), metaMaskAddress: checksum(account), ...proof } });
+      session.setUser(result.user);
+      notify('success', t('wallet.metamask_linked'));
+    } catch (error) {
+      // The person declined to sign: nothing changes. Any other failure ends the session quietly.
+      if (isUserRejection(error)) notify('warning', t('wallet.rejected'));
+      else await session.logout({ silent: true });
+    } finally {
+      linking = false;
+    }
+  }
+
+  combineLatest([bus.wallet, bus.session])
+    .pipe(
+      map(([wallet, s]) => (wallet.connected && wallet.account && s.status === 'authenticated' ? { account: wallet.account, user: s.user } : null)),
+      distinctUntilChanged((a, b) => a?.account === b?.account && a?.user.id === b?.user.id && a?.user.metaMaskAddress === b?.user.metaMaskAddress),
+    )
+    .subscribe((pair) => {
+      if (pair) void reconcile(pair.account, pair.user);
+    });
+
+  bus.commands$.subscribe((command) => {
+    if (command.type === 'wallet/connect') void connect();
+    else if (command.type === 'session/wallet-sign-in') void signInWithWallet(command.invite, command.source);
+  });
+
+  return { connect, switchNetwork, refreshBalances };
+}
+export type WalletService = ReturnType<typeof createWalletService>;
