@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, translateMessage } from '@app/contracts';
+import { translateMessage, type ApiError } from '@app/contracts';
 
 export type Lang = 'en' | 'ru';
 
@@ -21,20 +21,31 @@ export function useMessage(): (text: string) => string {
 }
 
 /**
+ * The API client's error, recognised by shape: the client comes with the shell's bundle, so its
+ * ApiError class is not this remote's copy and `instanceof` would say no.
+ */
+export function asApiError(error: unknown): Pick<ApiError, 'status' | 'message' | 'fields'> | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as Partial<ApiError>;
+  if (e.name !== 'ApiError' || typeof e.status !== 'number' || typeof e.message !== 'string') return undefined;
+  return { status: e.status, message: e.message, fields: typeof e.fields === 'object' && e.fields ? e.fields : {} };
+}
+
+/**
  * What a failed request tells the user: the server's own message when the server answered,
  * else the spec's fallback for the action (e.g. 'Invalid password or login'). A network failure
  * has no server message (status 0).
  */
 export function failureMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.status > 0 && error.message) return error.message;
-  return fallback;
+  const apiError = asApiError(error);
+  return apiError && apiError.status > 0 && apiError.message ? apiError.message : fallback;
 }
 
 /** The per-field messages of a failed request, for the fields this form has. */
 export function serverFieldErrors<F extends string>(error: unknown, fields: readonly F[]): Array<[F, string]> {
-  if (!(error instanceof ApiError)) return [];
+  const found = asApiError(error)?.fields ?? {};
   return fields.flatMap((field) => {
-    const message = error.fields[field];
-    return message ? [[field, message] as [F, string]] : [];
+    const message = found[field];
+    return typeof message === 'string' && message ? [[field, message] as [F, string]] : [];
   });
 }

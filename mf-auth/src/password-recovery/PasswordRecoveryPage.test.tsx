@@ -1,8 +1,7 @@
 /** @jest-environment jsdom */
 import '../testing/jsdomGlobals';
 import { act, screen, waitFor } from '@testing-library/react';
-import { ApiError } from '@app/contracts';
-import { deferred, renderPage } from '../testing/renderPage';
+import { deferred, renderPage, shellApiError } from '../testing/renderPage';
 import { click, describedError, isDisabled, type } from '../testing/fields';
 import { PasswordRecoveryPage } from './PasswordRecoveryPage';
 
@@ -72,7 +71,7 @@ describe('password recovery', () => {
     await click(screen.getByRole('button', { name: 'Сменить пароль' }));
     expect(isDisabled(screen.getByRole('button', { name: 'Меняем…' }))).toBe(true);
 
-    await act(async () => answer.reject(new ApiError(400, 'Код неверен или истёк', { code: 'Код неверен или истёк' })));
+    await act(async () => answer.reject(shellApiError(400, 'Код неверен или истёк', { code: 'Код неверен или истёк' })));
     expect(isDisabled(screen.getByRole('button', { name: 'Сменить пароль' }))).toBe(false);
     expect(describedError(screen.getByLabelText('Код из письма'))).toBe('Код неверен или истёк');
     expect(document.activeElement).toBe(screen.getByLabelText('Код из письма'));
@@ -83,7 +82,7 @@ describe('password recovery', () => {
   it('clears the busy flag when mailing fails', async () => {
     const page = renderPage(<PasswordRecoveryPage />, {
       path: '/password-recovery',
-      api: { sendPasswordRecovery: () => Promise.reject(new ApiError(429, 'Too many requests. Please try again later.')) },
+      api: { sendPasswordRecovery: () => Promise.reject(shellApiError(429, 'Too many requests. Please try again later.')) },
     });
     type(screen.getByLabelText('E-mail'), 'ann@example.com');
     await click(screen.getByRole('button', { name: 'Send instructions' }));

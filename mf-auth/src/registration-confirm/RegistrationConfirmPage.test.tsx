@@ -1,8 +1,7 @@
 /** @jest-environment jsdom */
 import '../testing/jsdomGlobals';
 import { act, screen, waitFor } from '@testing-library/react';
-import { ApiError } from '@app/contracts';
-import { deferred, renderPage } from '../testing/renderPage';
+import { deferred, renderPage, shellApiError } from '../testing/renderPage';
 import { click, describedError, isDisabled, type } from '../testing/fields';
 import { RegistrationConfirmPage } from './RegistrationConfirmPage';
 
@@ -39,7 +38,7 @@ describe('registration confirmation', () => {
     type(screen.getByLabelText('Code from the e-mail'), '000000');
     await click(screen.getByRole('button', { name: 'Confirm' }));
     expect(isDisabled(screen.getByRole('button', { name: 'Confirming…' }))).toBe(true);
-    await act(async () => answer.reject(new ApiError(400, 'The code is invalid or has expired', { code: 'The code is invalid or has expired' })));
+    await act(async () => answer.reject(shellApiError(400, 'The code is invalid or has expired', { code: 'The code is invalid or has expired' })));
     expect(isDisabled(screen.getByRole('button', { name: 'Confirm' }))).toBe(false);
     expect(describedError(screen.getByLabelText('Code from the e-mail'))).toBe('The code is invalid or has expired');
     expect(page.notifications()).toEqual([{ kind: 'error', title: 'Error', message: 'The code is invalid or has expired' }]);

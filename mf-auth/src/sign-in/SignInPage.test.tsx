@@ -1,8 +1,7 @@
 /** @jest-environment jsdom */
 import '../testing/jsdomGlobals';
 import { act, screen, waitFor } from '@testing-library/react';
-import { ApiError } from '@app/contracts';
-import { deferred, renderPage } from '../testing/renderPage';
+import { deferred, renderPage, shellApiError } from '../testing/renderPage';
 import { click, describedError, isDisabled, type } from '../testing/fields';
 import { SignInPage } from './SignInPage';
 
@@ -53,7 +52,7 @@ describe('sign-in form', () => {
 
     const busy = screen.getByRole('button', { name: 'Signing in…' });
     expect(isDisabled(busy)).toBe(true);
-    await act(async () => answer.reject(new ApiError(429, 'Too many failed attempts. Please try again later.')));
+    await act(async () => answer.reject(shellApiError(429, 'Too many failed attempts. Please try again later.')));
 
     expect(isDisabled(screen.getByRole('button', { name: 'Sign in' }))).toBe(false);
     expect(page.notifications()).toEqual([{ kind: 'error', title: 'Error', message: 'Too many failed attempts. Please try again later.' }]);
@@ -64,7 +63,7 @@ describe('sign-in form', () => {
     ['en', 'Sign in', 'Error', 'Invalid password or login'],
     ['ru', 'Войти', 'Ошибка', 'Неверный пароль или логин'],
   ] as const)('says %s "Invalid password or login" when the server did not answer', async (lang, submitLabel, title, message) => {
-    const page = renderPage(<SignInPage />, { path: '/sign-in', lang, api: { login: async () => Promise.reject(new ApiError(0, 'Something went wrong. Please try again later.')) } });
+    const page = renderPage(<SignInPage />, { path: '/sign-in', lang, api: { login: async () => Promise.reject(shellApiError(0, 'Something went wrong. Please try again later.')) } });
     type(screen.getByLabelText('E-mail'), 'ann@example.com');
     type(screen.getByLabelText(lang === 'en' ? 'Password' : 'Пароль'), 'Secret#1');
     await click(screen.getByRole('button', { name: submitLabel }));

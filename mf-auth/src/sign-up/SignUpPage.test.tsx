@@ -1,8 +1,7 @@
 /** @jest-environment jsdom */
 import '../testing/jsdomGlobals';
 import { act, screen, waitFor } from '@testing-library/react';
-import { ApiError } from '@app/contracts';
-import { deferred, renderPage } from '../testing/renderPage';
+import { deferred, renderPage, shellApiError } from '../testing/renderPage';
 import { click, describedError, isDisabled, type } from '../testing/fields';
 import { SignUpPage } from './SignUpPage';
 
@@ -72,6 +71,13 @@ describe('sign-up form', () => {
     ]);
   });
 
+  it('goes on to the confirmation even when the shell cannot show the notice', async () => {
+    const page = renderPage(<SignUpPage />, { path: '/sign-up', api: { register: async () => auth }, notificationsThrow: true });
+    fill(en, { email: 'ann@example.com', password: 'Secret#1', repeat: 'Secret#1', agree: true });
+    await click(screen.getByRole('button', { name: en.submit }));
+    await waitFor(() => expect(page.location()).toBe('/registration-confirm'));
+  });
+
   it('shows the server’s field messages beside their fields, the Error notification, and clears the busy flag', async () => {
     const answer = deferred<never>();
     const page = renderPage(<SignUpPage />, { path: '/sign-up', api: { register: () => answer.promise } });
@@ -79,7 +85,7 @@ describe('sign-up form', () => {
     await click(screen.getByRole('button', { name: en.submit }));
     expect(isDisabled(screen.getByRole('button', { name: 'Signing up…' }))).toBe(true);
 
-    await act(async () => answer.reject(new ApiError(400, 'Incorrect login', { login: 'Incorrect login' })));
+    await act(async () => answer.reject(shellApiError(400, 'Incorrect login', { login: 'Incorrect login' })));
     expect(isDisabled(screen.getByRole('button', { name: en.submit }))).toBe(false);
     expect(describedError(screen.getByLabelText(en.email))).toBe('Incorrect login');
     expect(page.notifications()).toEqual([{ kind: 'error', title: 'Error', message: 'Incorrect login' }]);
@@ -144,7 +150,7 @@ describe('referral sign-up', () => {
   });
 
   it('shows an invite the server does not know beside it, and can go on without it', async () => {
-    const register = jest.fn().mockRejectedValueOnce(new ApiError(400, 'The invite code is not valid', { invite: 'The invite code is not valid' })).mockResolvedValue(auth);
+    const register = jest.fn().mockRejectedValueOnce(shellApiError(400, 'The invite code is not valid', { invite: 'The invite code is not valid' })).mockResolvedValue(auth);
     const page = renderPage(<SignUpPage />, { path: '/sign-up?invite=Nobody', api: { register } });
     fill(en, { email: 'ann@example.com', password: 'Secret#1', repeat: 'Secret#1', agree: true });
     await click(screen.getByRole('button', { name: en.submit }));

@@ -16,6 +16,8 @@ export interface PageSetup {
   api?: Partial<Record<string, (request: unknown) => Promise<unknown>>>;
   session?: SessionState;
   wallet?: WalletState;
+  /** The shell throws on every notification (as a broken notification centre would). */
+  notificationsThrow?: boolean;
 }
 
 export interface RenderedPage extends RenderResult {
@@ -63,8 +65,12 @@ export function renderPage(ui: ReactElement, setup: PageSetup): RenderedPage {
       return answer(request);
     }) as ApiClient['call'],
   };
+  const send: RemoteProps['bus']['send'] = (command) => {
+    bus.send(command);
+    if (setup.notificationsThrow && command.type === 'notify') throw new TypeError('Illegal invocation');
+  };
   const props = {
-    bus: bus.remoteView,
+    bus: { ...bus.remoteView, send },
     basename,
     i18n,
     api,
@@ -100,4 +106,22 @@ export function deferred<T>() {
     reject = rej;
   });
   return { promise, resolve, reject };
+}
+
+/**
+ * An error as the shell's API client throws it. The client is the shell's, so is its ApiError
+ * class: this is deliberately another class of that name, not the one this remote bundles.
+ */
+export function shellApiError(status: number, message: string, fields: Record<string, string> = {}): Error {
+  class ApiError extends Error {
+    constructor(
+      readonly status: number,
+      message: string,
+      readonly fields: Record<string, string>,
+    ) {
+      super(message);
+      this.name = 'ApiError';
+    }
+  }
+  return new ApiError(status, message, fields);
 }
