@@ -1,8 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
 import { brandURL } from '../stack.config';
 import { expectRemoteReady, heading } from '../support/page';
-import { localized, routes, shellText } from '../support/routes';
+import { routes, shellText } from '../support/routes';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -14,46 +15,61 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/**
+ * The page as it is, in the light theme and then in the dark one. The theme choice is
+ * "system", so switching the emulated OS scheme re-themes the page without loading it again.
+ */
+async function expectAccessibleInBothThemes(page: Page) {
+  const found: string[] = [];
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    found.push(...(await seriousViolations(page)).map((v) => `${theme}: ${v}`));
+  }
+  expect(found).toEqual([]);
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+});
+
 // Redirects ('/', '/cabinet', '/cabinet/pools') end on pages checked on their own.
-const pages = routes.filter((r) => r.path === r.settlesAt);
-
-for (const theme of ['light', 'dark'] as const) {
-  test(`axe finds no serious or critical violation on any route in the ${theme} theme`, async ({ page }) => {
-    await page.addInitScript((choice) => localStorage.setItem('theme', choice), theme);
-    const found: string[] = [];
-    const check = async (where: string) => {
-      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-      found.push(...(await seriousViolations(page)).map((v) => `${where}: ${v}`));
-    };
-
-    for (const locale of ['en', 'ru'] as const) {
-      for (const route of pages) {
-        await page.goto(localized(route.path, locale));
-        await expectRemoteReady(page, route.heading[locale]);
-        await check(localized(route.path, locale));
-      }
-    }
-
-    await page.goto('/no-such-page');
-    await expect(heading(page)).toHaveText(shellText('en', 'errors.notFound'));
-    await check('404 page');
-
-    await page.getByRole('button', { name: 'Terms of service' }).click();
-    await expect(page.getByRole('dialog')).toBeVisible();
-    await check('terms modal');
-
-    await page.setViewportSize({ width: 600, height: 800 });
-    await page.goto('/cabinet/dashboard');
-    await expectRemoteReady(page, routes.find((r) => r.path === '/cabinet/dashboard')!.heading.en);
-    await check('narrow cabinet');
-    await page.getByRole('button', { name: 'Open menu' }).click();
-    await expect(page.getByTestId('sidebar')).toBeVisible();
-    await check('sidebar overlay');
-
-    await page.goto(`${brandURL('broken.test')}/sign-in`);
-    await expect(heading(page)).toHaveText(shellText('en', 'errors.manifestTitle'));
-    await check('start-up error page');
-
-    expect(found).toEqual([]);
+for (const route of routes.filter((r) => r.path === r.settlesAt)) {
+  test(`axe: ${route.path} in light and dark`, async ({ page, signIn }) => {
+    if (route.layout === 'inner') await signIn();
+    await page.goto(route.path);
+    await expectRemoteReady(page, route.heading.en);
+    await expectAccessibleInBothThemes(page);
   });
 }
+
+test('axe: the Russian dashboard, 404 page and terms modal in light and dark', async ({ page, signIn }) => {
+  await signIn();
+  const dashboard = routes.find((r) => r.path === '/cabinet/dashboard')!;
+  await page.goto('/ru/cabinet/dashboard');
+  await expectRemoteReady(page, dashboard.heading.ru);
+  await expectAccessibleInBothThemes(page);
+
+  await page.goto('/ru/no-such-page');
+  await expect(heading(page)).toHaveText(shellText('ru', 'errors.notFound'));
+  await expectAccessibleInBothThemes(page);
+
+  await page.getByRole('button', { name: shellText('ru', 'footer.terms') }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expectAccessibleInBothThemes(page);
+});
+
+test('axe: the narrow cabinet with its sidebar overlay, and the start-up error page, in light and dark', async ({ page, signIn }) => {
+  await signIn();
+  await page.setViewportSize({ width: 600, height: 800 });
+  await page.goto('/cabinet/dashboard');
+  await expectRemoteReady(page, routes.find((r) => r.path === '/cabinet/dashboard')!.heading.en);
+  await expectAccessibleInBothThemes(page);
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(page.getByTestId('sidebar')).toBeVisible();
+  await expectAccessibleInBothThemes(page);
+
+  await page.goto(`${brandURL('broken.test')}/sign-in`);
+  await expect(heading(page)).toHaveText(shellText('en', 'errors.manifestTitle'));
+  await expectAccessibleInBothThemes(page);
+});

@@ -1,13 +1,13 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
 import { brandURL, brands } from '../stack.config';
 import { expectRemoteReady } from '../support/page';
 import { routes, shellText } from '../support/routes';
 
-const signIn = routes.find((r) => r.path === '/sign-in')!;
+const signInPage = routes.find((r) => r.path === '/sign-in')!;
 
 test('a brand host shows its title in the document title and in the terms', async ({ page }) => {
   await page.goto(`${brandURL('acme.test')}/sign-in`);
-  await expectRemoteReady(page, signIn.heading.en);
+  await expectRemoteReady(page, signInPage.heading.en);
   await expect(page).toHaveTitle('Acme Invest');
   await expect(page.getByRole('link', { name: 'Acme Invest home' })).toBeVisible();
 
@@ -20,6 +20,6 @@ test('a brand host shows its title in the document title and in the terms', asyn
 
 test('a host missing from the brand registry gets the default title', async ({ page }) => {
   await page.goto(`${brandURL('unknown-brand.test')}/sign-in`);
-  await expectRemoteReady(page, signIn.heading.en);
+  await expectRemoteReady(page, signInPage.heading.en);
   await expect(page).toHaveTitle(brands.defaultTitle);
 });

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
 import { expectRemoteReady, expectSameDocument, heading, markDocument } from '../support/page';
 import { localized, routes, shellText } from '../support/routes';
 import { brandURL } from '../stack.config';
@@ -6,7 +6,8 @@ import { brandURL } from '../stack.config';
 const dashboard = routes.find((r) => r.path === '/cabinet/dashboard')!;
 
 for (const locale of ['en', 'ru'] as const) {
-  test(`an unknown path shows the 404 page, whose link goes to the dashboard (${locale})`, async ({ page }) => {
+  test(`an unknown path shows the 404 page, whose link goes to the dashboard (${locale})`, async ({ page, signIn }) => {
+    await signIn();
     await page.goto(localized('/no/such/page', locale));
     await expect(heading(page)).toHaveText(shellText(locale, 'errors.notFound'));
     if (locale === 'en') await expect(heading(page)).toHaveText('This page could not be found');

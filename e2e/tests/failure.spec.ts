@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
 import { brandURL, controlledDaoPort, mismatchedContract } from '../stack.config';
 import { expectRemoteReady, expectSameDocument, heading, markDocument } from '../support/page';
 import { repoRoot } from '../support/paths';
@@ -17,14 +18,15 @@ test.afterEach(async () => {
   daoServer = undefined;
 });
 
-test('a remote whose server is down shows the fallback; the rest works; Retry brings it back without a reload', async ({ page }) => {
+test('a remote whose server is down shows the fallback; the rest works; Retry brings it back without a reload', async ({ page, signIn }) => {
+  const { login } = await signIn('down.test');
   const site = brandURL('down.test');
   await page.goto(`${site}/cabinet/dao`);
   await expect(fallback(page)).toBeVisible();
   await expect(fallback(page)).toContainText(shellText('en', 'remote.unavailable'));
   await expect(fallback(page).getByRole('button', { name: 'Retry' })).toBeVisible();
   // Header and sidebar are the shell's and stay.
-  await expect(page.getByRole('banner')).toContainText('Hello!');
+  await expect(page.getByRole('banner')).toContainText(`Hello, ${login}!`);
   await expect(sidebar(page)).toBeVisible();
   const serious = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
@@ -56,7 +58,8 @@ test('a remote whose server is down shows the fallback; the rest works; Retry br
   await expectSameDocument(page, doc);
 });
 
-test('a remote declared for another contract version shows the fallback with that reason', async ({ page }) => {
+test('a remote declared for another contract version shows the fallback with that reason', async ({ page, signIn }) => {
+  await signIn('faults.test');
   await page.goto(`${brandURL('faults.test')}/cabinet/refferal`);
   await expect(fallback(page)).toBeVisible();
   await expect(fallback(page)).toContainText(shellText('en', 'remote.incompatible'));
@@ -67,7 +70,8 @@ test('a remote declared for another contract version shows the fallback with tha
   await expectRemoteReady(page, title('/cabinet/dashboard'));
 });
 
-test('a remote whose manifest answers 404 shows the fallback, and the rest of the site works', async ({ page }) => {
+test('a remote whose manifest answers 404 shows the fallback, and the rest of the site works', async ({ page, signIn }) => {
+  await signIn('faults.test');
   await page.goto(`${brandURL('faults.test')}/cabinet/pools/coin`);
   await expect(fallback(page)).toBeVisible();
   await expect(fallback(page)).toContainText(shellText('en', 'remote.unavailable'));

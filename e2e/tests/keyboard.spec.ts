@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
 import { expectRemoteReady, tabTo } from '../support/page';
 import { routes } from '../support/routes';
 
@@ -48,13 +49,15 @@ test('the terms modal opens from the terms link by keyboard, traps focus and clo
   await expectTermsModalTrapsFocus(page, page.getByRole('button', { name: 'Terms of service' }));
 });
 
-test('in the cabinet, the sidebar terms link opens the same modal', async ({ page }) => {
+test('in the cabinet, the sidebar terms link opens the same modal', async ({ page, signIn }) => {
+  await signIn();
   await page.goto('/cabinet/dashboard');
   await expectRemoteReady(page, title('/cabinet/dashboard'));
   await expectTermsModalTrapsFocus(page, page.getByTestId('sidebar').getByRole('button', { name: 'Terms of service' }));
 });
 
-test('the sidebar toggle and every menu item are reachable and usable by Tab and Enter', async ({ page }) => {
+test('the sidebar toggle and every menu item are reachable and usable by Tab and Enter', async ({ page, signIn }) => {
+  await signIn();
   await page.goto('/cabinet/dashboard');
   await expectRemoteReady(page, title('/cabinet/dashboard'));
   const sidebar = page.getByTestId('sidebar');

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
 import { expectRemoteReady, expectSameDocument, heading, markDocument } from '../support/page';
 import { routes } from '../support/routes';
 
@@ -6,7 +7,8 @@ const title = (path: string) => routes.find((r) => r.path === path)!.heading.en;
 const sidebar = (page: Page) => page.getByTestId('sidebar');
 const sidebarWidth = async (page: Page) => (await sidebar(page).boundingBox())?.width;
 
-test('the sidebar measures 320 px expanded and 125 px collapsed, toggled by its menu button', async ({ page }) => {
+test('the sidebar measures 320 px expanded and 125 px collapsed, toggled by its menu button', async ({ page, signIn }) => {
+  await signIn();
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/cabinet/dashboard');
   await expectRemoteReady(page, title('/cabinet/dashboard'));
@@ -32,7 +34,8 @@ test('the sidebar measures 320 px expanded and 125 px collapsed, toggled by its 
   await expect.poll(() => sidebarWidth(page)).toBe(320);
 });
 
-test('at a 600 px wide window the sidebar is a full-width overlay that closes after navigation', async ({ page }) => {
+test('at a 600 px wide window the sidebar is a full-width overlay that closes after navigation', async ({ page, signIn }) => {
+  await signIn();
   await page.setViewportSize({ width: 600, height: 800 });
   await page.goto('/cabinet/dashboard');
   await expectRemoteReady(page, title('/cabinet/dashboard'));
@@ -58,7 +61,8 @@ test('at a 600 px wide window the sidebar is a full-width overlay that closes af
   await expect(sidebar(page)).toBeHidden();
 });
 
-test('at 601 px the sidebar sits beside the page, not over it', async ({ page }) => {
+test('at 601 px the sidebar sits beside the page, not over it', async ({ page, signIn }) => {
+  await signIn();
   await page.setViewportSize({ width: 601, height: 800 });
   await page.goto('/cabinet/dashboard');
   await expectRemoteReady(page, title('/cabinet/dashboard'));
@@ -67,7 +71,8 @@ test('at 601 px the sidebar sits beside the page, not over it', async ({ page })
   expect(main?.x).toBeGreaterThanOrEqual(320);
 });
 
-test('the Pools submenu opens on pool pages and closes when the user leaves them', async ({ page }) => {
+test('the Pools submenu opens on pool pages and closes when the user leaves them', async ({ page, signIn }) => {
+  await signIn();
   await page.goto('/cabinet/pools/coin');
   await expectRemoteReady(page, title('/cabinet/pools/coin'));
   const pools = sidebar(page).getByRole('button', { name: 'Pools' });

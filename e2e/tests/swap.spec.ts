@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
 import { brandURL, canaryCabinetPort } from '../stack.config';
 import type { RuntimeManifest } from '../support/build-modules';
 import { expectRemoteReady, heading } from '../support/page';
@@ -15,7 +15,8 @@ test.afterEach(() => {
   if (original !== undefined) writeFileSync(manifestFile, original);
 });
 
-test('pointing a remote at a second build in the runtime manifest changes the page, shell untouched', async ({ page }) => {
+test('pointing a remote at a second build in the runtime manifest changes the page, shell untouched', async ({ page, signIn }) => {
+  await signIn('swap.test');
   await page.goto(`${brandURL('swap.test')}/cabinet/dashboard`);
   await expectRemoteReady(page, dashboard);
   await expect(heading(page)).not.toContainText('Canary build');

@@ -1,8 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
 import { expectRemoteReady } from '../support/page';
 import { routes } from '../support/routes';
 
-const signIn = routes.find((r) => r.path === '/sign-in')!;
+const signInPage = routes.find((r) => r.path === '/sign-in')!;
 const dashboard = routes.find((r) => r.path === '/cabinet/dashboard')!;
 
 /** What the user sees: the page background of each theme (shared/ui tokens --bg). */
@@ -15,27 +16,29 @@ async function expectTheme(page: Page, theme: 'light' | 'dark') {
 
 const radio = (page: Page, name: 'Light' | 'Dark' | 'System') => page.getByRole('radio', { name, exact: true });
 
-test('a chosen theme survives a reload and applies across layouts', async ({ page }) => {
+test('a chosen theme survives a reload and applies across layouts', async ({ page, signIn }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto('/sign-in');
-  await expectRemoteReady(page, signIn.heading.en);
+  await expectRemoteReady(page, signInPage.heading.en);
   await expectTheme(page, 'light');
 
   await radio(page, 'Dark').check();
   await expectTheme(page, 'dark');
   await page.reload();
-  await expectRemoteReady(page, signIn.heading.en);
+  await expectRemoteReady(page, signInPage.heading.en);
   await expectTheme(page, 'dark');
   await expect(radio(page, 'Dark')).toBeChecked();
 
   // The cabinet's own switch (in the sidebar) shows the same choice.
+  await signIn();
   await page.goto('/cabinet/dashboard');
   await expectRemoteReady(page, dashboard.heading.en);
   await expectTheme(page, 'dark');
   await expect(radio(page, 'Dark')).toBeChecked();
 });
 
-test('an explicit light theme wins over a dark OS, after a reload too', async ({ page }) => {
+test('an explicit light theme wins over a dark OS, after a reload too', async ({ page, signIn }) => {
+  await signIn();
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto('/cabinet/dashboard');
   await expectRemoteReady(page, dashboard.heading.en);
@@ -52,7 +55,7 @@ test('an explicit light theme wins over a dark OS, after a reload too', async ({
 test('"system" follows the OS colour scheme and its changes', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto('/sign-in');
-  await expectRemoteReady(page, signIn.heading.en);
+  await expectRemoteReady(page, signInPage.heading.en);
   await expect(radio(page, 'System')).toBeChecked();
   await expectTheme(page, 'dark');
 
@@ -67,7 +70,7 @@ test('"system" follows the OS colour scheme and its changes', async ({ page }) =
   await radio(page, 'System').check();
   await expectTheme(page, 'dark');
   await page.reload();
-  await expectRemoteReady(page, signIn.heading.en);
+  await expectRemoteReady(page, signInPage.heading.en);
   await expect(radio(page, 'System')).toBeChecked();
   await expectTheme(page, 'dark');
 });
