@@ -33,6 +33,17 @@ test.beforeEach(async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
 });
 
+test('axe: the check itself reports a serious violation when there is one', async ({ page }) => {
+  await page.goto('/sign-in');
+  await expectRemoteReady(page, routes.find((r) => r.path === '/sign-in')!.heading.en);
+  await page.evaluate(() => {
+    const unnamed = document.createElement('button');
+    unnamed.id = 'e2e-unnamed';
+    document.querySelector('main')!.append(unnamed);
+  });
+  expect(await seriousViolations(page)).toEqual([expect.stringContaining('button-name (critical)')]);
+});
+
 // Redirects ('/', '/cabinet', '/cabinet/pools') end on pages checked on their own.
 for (const route of routes.filter((r) => r.path === r.settlesAt)) {
   test(`axe: ${route.path} in light and dark`, async ({ page, signIn }) => {

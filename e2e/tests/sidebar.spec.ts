@@ -97,3 +97,11 @@ test('the Pools submenu opens on pool pages and closes when the user leaves them
   await expectRemoteReady(page, title('/cabinet/pools/stable'));
   await expect(pools).toHaveAttribute('aria-expanded', 'true');
 });
+
+test('on a wide window the page content is at most 1240 px wide', async ({ page, signIn }) => {
+  await signIn();
+  await page.setViewportSize({ width: 1920, height: 900 });
+  await page.goto('/cabinet/dashboard');
+  await expectRemoteReady(page, title('/cabinet/dashboard'));
+  await expect.poll(async () => (await page.getByRole('main').boundingBox())?.width).toBe(1240);
+});
