@@ -1,0 +1,122 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { apiBasePath, apiMessages as M } from '@app/contracts';
+import type { AppConfig } from './config';
+import { openDatabase, type Database } from './db/client';
+import { seed } from './db/seed';
+import { ApiError, errorHandler, unauthorized } from './http/errors';
+import { authRoutes } from './routes/auth';
+import { catalogRoutes } from './routes/catalog';
+import { daoRoutes } from './routes/dao';
+import { investRoutes } from './routes/invest';
+import { opsRoutes } from './routes/ops';
+import { profileRoutes } from './routes/profile';
+import { referralRoutes } from './routes/referrals';
+import { createServices, type Services } from './services';
+
+export type BuildOptions = {
+  /** An already open database (tests share one per file); otherwise opened from the config. */
+  database?: Database;
+  /** Pino options or false; defaults to JSON logs at the configured level. */
+  logger?: FastifyServerOptions['logger'];
+};
+
+export type App = FastifyInstance & { services: Services };
+
+/**
+ * Builds the API: opens and migrates the database, seeds reference rows, registers every route.
+ * Closing the app closes the database it opened.
+ */
+export async function buildServer(config: AppConfig, opts: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimit,
+    // Request ids in every log line and in the x-request-id answer header, to find a failure.
+    requestIdHeader: false,
+    genReqId: () => crypto.randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const database = opts.database ?? (await openDatabase(config.database));
+  if (!opts.database) app.addHook('onClose', () => database.close());
+  await seed(database.db);
+
+  const services = createServices(config, database.db, app.log);
+  app.decorate('rateLimitMultiplier', config.rateLimit.multiplier);
+  app.decorateRequest('auth', null);
+  app.decorate('authenticate', async (req) => {
+    const bearer = /^Bearer ([A-Za-z0-9._-]+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const claims = bearer ? await services.access.verify(bearer) : null;
+    if (!claims) throw unauthorized(M.loginRequired);
+    // A revoked or expired session ends its access tokens at once, not after 30 minutes.
+    const user = await services.sessions.userOf(claims.sid, claims.sub);
+    if (!user) throw unauthorized(M.sessionExpired, 'SESSION_ENDED');
+    req.auth = { user, sessionId: claims.sid };
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((req, reply) => errorHandler(new ApiError(404, M.notFound, 'NOT_FOUND'), req, reply));
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  // A call with a body schema but no body gets field messages, not a bare "expected object".
+  app.addHook('preValidation', async (req) => {
+    if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT')) req.body = {};
+  });
+
+  await app.register(helmet, {
+    // JSON API: the only HTML is the docs page, which swagger-ui gives its own policy.
+    contentSecurityPolicy: false,
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+  });
+  await app.register(cors, { origin: config.corsOrigins.length ? config.corsOrigins : false, credentials: true });
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: true,
+    max: Math.round(600 * config.rateLimit.multiplier),
+    timeWindow: '1 minute',
+    errorResponseBuilder: () => new ApiError(429, M.tooManyRequests, 'RATE_LIMITED'),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Wallet invest API', version: '1.0.0', description: 'Accounts, sessions, wallet sign-in (EIP-4361), pools.' },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  await app.register(
+    async (v1) => {
+      authRoutes(v1, services);
+      profileRoutes(v1, services);
+      catalogRoutes(v1, services);
+      investRoutes(v1, services);
+      referralRoutes(v1, services);
+      daoRoutes(v1, services);
+    },
+    { prefix: apiBasePath },
+  );
+  opsRoutes(app, services);
+
+  services.mailer.start();
+  app.addHook('onClose', () => services.mailer.stop());
+  app.decorate('services', services);
+  return app as unknown as App;
+}

@@ -1,0 +1,67 @@
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { emailCodes } from '../db/schema';
+
+export type CodePurpose = 'approve' | 'recovery';
+
+/**
+ * Single-use e-mail codes: 6 random digits, a short life, a capped number of tries. Only an HMAC
+ * is stored, keyed with the server secret, so a copy of the table does not reveal live codes.
+ */
+export function createCodes(db: Db, secret: string, lifetimeSeconds: number, maxAttempts: number) {
+  const mac = (userId: string, purpose: CodePurpose, code: string) =>
+    createHmac('sha256', secret).update(`${purpose}:${userId}:${code}`).digest();
+
+  return {
+    /** A new code; earlier unused codes of the same purpose stop working. */
+    async issue(userId: string, purpose: CodePurpose): Promise<string> {
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      await db.transaction(async (tx) => {
+        await tx
+          .update(emailCodes)
+          .set({ usedAt: sql`now()` })
+          .where(and(eq(emailCodes.userId, userId), eq(emailCodes.purpose, purpose), isNull(emailCodes.usedAt)));
+        await tx.insert(emailCodes).values({
+          userId,
+          purpose,
+          codeHash: mac(userId, purpose, code).toString('hex'),
+          expiresAt: new Date(Date.now() + lifetimeSeconds * 1000),
+        });
+      });
+      return code;
+    },
+
+    /** Spends the code when it matches; a miss counts a try, and the last allowed miss kills it. */
+    async consume(userId: string, purpose: CodePurpose, code: string): Promise<boolean> {
+      const [row] = await db
+        .select()
+        .from(emailCodes)
+        .where(
+          and(eq(emailCodes.userId, userId), eq(emailCodes.purpose, purpose), isNull(emailCodes.usedAt), gt(emailCodes.expiresAt, sql`now()`)),
+        )
+        .orderBy(desc(emailCodes.id))
+        .limit(1);
+      if (!row) return false;
+      const expected = Buffer.from(row.codeHash, 'hex');
+      const given = mac(userId, purpose, code.trim());
+      if (expected.length === given.length && timingSafeEqual(expected, given)) {
+        const spent = await db
+          .update(emailCodes)
+          .set({ usedAt: sql`now()` })
+          .where(and(eq(emailCodes.id, row.id), isNull(emailCodes.usedAt)))
+          .returning({ id: emailCodes.id });
+        return spent.length === 1;
+      }
+      await db
+        .update(emailCodes)
+        .set({
+          attempts: sql`${emailCodes.attempts} + 1`,
+          usedAt: sql`case when ${emailCodes.attempts} + 1 >= ${maxAttempts} then now() else null end`,
+        })
+        .where(eq(emailCodes.id, row.id));
+      return false;
+    },
+  };
+}
+export type Codes = ReturnType<typeof createCodes>;

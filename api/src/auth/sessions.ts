@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { refreshTokens, sessions, users } from '../db/schema';
+import { randomToken, sha256, type AccessTokens } from './tokens';
+
+export type UserRow = typeof users.$inferSelect;
+export type IssuedTokens = { token: string; refreshToken: string; sessionId: string; expiresAt: Date };
+
+/**
+ * Sessions are families of refresh tokens. Each /refresh spends one token and issues the next;
+ * spending a token twice means it leaked, so the whole family is revoked.
+ */
+export function createSessions(db: Db, access: AccessTokens, refreshLifetimeSeconds: number) {
+  async function issue(sessionId: string, userId: string, expiresAt: Date, tx: Db = db): Promise<IssuedTokens> {
+    const refreshToken = randomToken();
+    await tx.insert(refreshTokens).values({ tokenHash: sha256(refreshToken), sessionId });
+    return { token: await access.sign({ sub: userId, sid: sessionId }), refreshToken, sessionId, expiresAt };
+  }
+
+  async function revokeWhere(which: SQL, reason: string) {
+    await db
+      .update(sessions)
+      .set({ revokedAt: sql`now()`, revokedReason: reason })
+      .where(and(which, isNull(sessions.revokedAt)));
+  }
+
+  return {
+    async start(userId: string, meta: { ip?: string; userAgent?: string }): Promise<IssuedTokens> {
+      const id = randomUUID();
+      const expiresAt = new Date(Date.now() + refreshLifetimeSeconds * 1000);
+      await db.insert(sessions).values({
+        id,
+        userId,
+        expiresAt,
+        ip: meta.ip ?? null,
+        userAgent: meta.userAgent?.slice(0, 300) ?? null,
+      });
+      return issue(id, userId, expiresAt);
+    },
+
+    /**
+     * Spends a refresh token. Answers the user and new tokens, or a reason for refusing; a reused
+     * token revokes its family.
+     */
+    async rotate(
+      refreshToken: string,
+    ): Promise<{ ok: true; user: UserRow; tokens: IssuedTokens } | { ok: false; reason: 'unknown' | 'reused' | 'ended' }> {
+      const hash = sha256(refreshToken);
+      return db.transaction(async (tx) => {
+        // Marking it used in the same statement that checks it: two concurrent uses cannot both win.
+        const spent = await tx
+          .update(refreshTokens)
+          .set({ usedAt: sql`now()` })
+          .where(and(eq(refreshTokens.tokenHash, hash), isNull(refreshTokens.usedAt)))
+          .returning({ sessionId: refreshTokens.sessionId });
+        const sessionId = spent[0]?.sessionId;
+        if (!sessionId) {
+          const [known] = await tx
+            .select({ sessionId: refreshTokens.sessionId })
+            .from(refreshTokens)
+            .where(eq(refreshTokens.tokenHash, hash));
+          if (!known) return { ok: false, reason: 'unknown' } as const;
+          await tx
+            .update(sessions)
+            .set({ revokedAt: sql`now()`, revokedReason: 'refresh token reused' })
+            .where(and(eq(sessions.id, known.sessionId), isNull(sessions.revokedAt)));
+          return { ok: false, reason: 'reused' } as const;
+        }
+        const [row] = await tx
+          .select({ session: sessions, user: users })
+          .from(sessions)
+          .innerJoin(users, eq(users.id, sessions.userId))
+          .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)));
+        if (!row) return { ok: false, reason: 'ended' } as const;
+        const tokens = await issue(sessionId, row.user.id, row.session.expiresAt, tx as unknown as Db);
+        return { ok: true, user: row.user, tokens } as const;
+      });
+    },
+
+    /** The user of a live session, for authenticating an access token. */
+    async userOf(sessionId: string, userId: string): Promise<UserRow | undefined> {
+      const [row] = await db
+        .select({ user: users })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(
+          and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)),
+        );
+      return row?.user;
+    },
+
+    revoke: (sessionId: string, reason: string) => revokeWhere(eq(sessions.id, sessionId), reason),
+
+    async sessionOfRefreshToken(refreshToken: string): Promise<string | undefined> {
+      const [row] = await db
+        .select({ sessionId: refreshTokens.sessionId })
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, sha256(refreshToken)));
+      return row?.sessionId;
+    },
+
+    revokeAllOfUser: (userId: string, reason: string) => revokeWhere(eq(sessions.userId, userId), reason),
+  };
+}
+export type Sessions = ReturnType<typeof createSessions>;

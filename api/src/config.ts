@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as z from 'zod';
+import { brandRegistrySchema, defaultBrandRegistry, type BrandRegistry } from '@app/contracts';
+
+/** The repository root: the default data folder lives there whatever the working directory is. */
+export const repoRoot = path.resolve(__dirname, '../..');
+
+/** Minimum argon2id cost (OWASP): enforced in production whatever the environment says. */
+export const ARGON2_MIN = { memoryKiB: 19456, timeCost: 2, parallelism: 1 } as const;
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const positive = z.coerce.number().positive().max(1e9);
+
+/** The environment, as read at start. Unknown variables are ignored; a bad value stops the start. */
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  API_PORT: int(0, 65535).default(4000),
+  API_HOST: z.string().min(1).default('127.0.0.1'),
+  /** PGlite data folder; relative paths resolve against the working directory. */
+  DATA_DIR: z.string().min(1).optional(),
+  /** postgres://… : use PostgreSQL through node-postgres instead of PGlite. */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  RPC_URL: z.url().default('http://127.0.0.1:8545'),
+  /** HS256 key for access tokens, at least 32 characters. Required in production. */
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  /** Multiplies every per-IP and per-account limit, e.g. 1000 for load tests and e2e. */
+  RATE_LIMIT_MULTIPLIER: positive.default(1),
+  /** Failed sign-ins per account per window before it answers 429. */
+  LOGIN_MAX_FAILURES: int(1, 1_000_000).default(10),
+  LOGIN_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(900),
+  BRANDS_FILE: z.string().min(1).optional(),
+  /** smtp://user:pass@host:587 or smtps://…; without it mail stays in the outbox table. Required in production. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default('Invest Pools <no-reply@localhost>'),
+  /** Comma-separated origins allowed by CORS; empty (default) allows none. */
+  CORS_ORIGINS: z.string().default(''),
+  /** Fastify trustProxy: true, a hop count, or comma-separated addresses/CIDRs. */
+  TRUST_PROXY: z.string().default('loopback'),
+  BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024).default(1024 * 1024),
+  ARGON2_MEMORY_KIB: int(1024, 4 * 1024 * 1024).default(ARGON2_MIN.memoryKiB),
+  ARGON2_TIME_COST: int(1, 20).default(ARGON2_MIN.timeCost),
+  ARGON2_PARALLELISM: int(1, 16).default(ARGON2_MIN.parallelism),
+  /** Floor for the answer time of mail-sending calls, so known and unknown e-mails take as long. */
+  UNIFORM_RESPONSE_MS: int(0, 10_000).default(300),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Public address of the site, used in mail links and the referral link. */
+  PUBLIC_URL: z.url().default('http://localhost:8080'),
+  DEV_OUTBOX: bool.optional(),
+});
+export type Env = z.input<typeof envSchema>;
+
+export type AppConfig = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  database: { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string };
+  rpcUrl: string;
+  jwtSecret: string;
+  rateLimit: { multiplier: number; loginMaxFailures: number; loginFailureWindowSeconds: number };
+  brands: BrandRegistry;
+  smtpUrl: string | null;
+  mailFrom: string;
+  corsOrigins: string[];
+  trustProxy: boolean | string | ((address: string, hop: number) => boolean);
+  bodyLimit: number;
+  argon2: { memoryKiB: number; timeCost: number; parallelism: number };
+  uniformResponseMs: number;
+  logLevel: string;
+  publicUrl: string;
+  devOutbox: boolean;
+  /** Lifetimes (seconds); fixed by the spec, adjustable only by tests. */
+  lifetimes: { accessToken: number; refreshToken: number; siweNonce: number; emailCode: number };
+  emailCodeMaxAttempts: number;
+};
+
+export class ConfigError extends Error {}
+
+function readBrands(file: string | undefined): BrandRegistry {
+  if (!file) return defaultBrandRegistry;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`BRANDS_FILE ${file}: ${(e as Error).message}`);
+  }
+  const parsed = brandRegistrySchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(`BRANDS_FILE ${file}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** In development the key is made once and kept beside the data, so sessions survive restarts. */
+function devSecret(dir: string): string {
+  const file = path.join(dir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+function parseTrustProxy(v: string): AppConfig['trustProxy'] {
+  if (v === 'true' || v === 'false') return v === 'true';
+  if (/^\d+$/.test(v)) {
+    // A hop count: trust that many proxies in front of the API.
+    const hops = Number(v);
+    return (_address, hop) => hop < hops;
+  }
+  return v;
+}
+
+/** Reads the configuration from an environment; throws ConfigError with every problem listed. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  // Empty variables count as unset (a compose file often passes VAR= ).
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) throw new ConfigError(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const dataDir = path.resolve(e.DATA_DIR ?? path.join(repoRoot, '.data/api'));
+  const problems: string[] = [];
+  if (production && !e.JWT_SECRET) problems.push('JWT_SECRET is required in production');
+  if (production && !e.SMTP_URL) problems.push('SMTP_URL is required in production');
+  const argon2 = { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM };
+  if (production && (argon2.memoryKiB < ARGON2_MIN.memoryKiB || argon2.timeCost < ARGON2_MIN.timeCost)) {
+    problems.push(`argon2id cost below the minimum m=${ARGON2_MIN.memoryKiB} KiB, t=${ARGON2_MIN.timeCost} in production`);
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `✖ ${p}`).join('\n')}`);
+
+  return {
+    env: e.NODE_ENV,
+    port: e.API_PORT,
+    host: e.API_HOST,
+    database: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'pglite', dataDir },
+    rpcUrl: e.RPC_URL,
+    jwtSecret: e.JWT_SECRET ?? devSecret(dataDir),
+    rateLimit: {
+      multiplier: e.RATE_LIMIT_MULTIPLIER,
+      loginMaxFailures: e.LOGIN_MAX_FAILURES,
+      loginFailureWindowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
+    brands: readBrands(e.BRANDS_FILE),
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    corsOrigins: e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    bodyLimit: e.BODY_LIMIT_BYTES,
+    argon2,
+    uniformResponseMs: e.UNIFORM_RESPONSE_MS,
+    logLevel: e.LOG_LEVEL,
+    publicUrl: e.PUBLIC_URL.replace(/\/$/, ''),
+    // Never in production: the outbox holds codes.
+    devOutbox: !production && (e.DEV_OUTBOX ?? true),
+    lifetimes: { accessToken: 1800, refreshToken: 2592000, siweNonce: 300, emailCode: 900 },
+    emailCodeMaxAttempts: 5,
+  };
+}

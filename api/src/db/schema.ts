@@ -1,0 +1,324 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const created = () => ts('created_at').notNull().defaultNow();
+/** Money: an integer in base units (wei, token units). numeric(78,0) holds any uint256. */
+const baseUnits = (name: string) => numeric(name, { precision: 78, scale: 0 });
+/** Fiat values: exact decimals, never floats. */
+const usd = (name: string) => numeric(name, { precision: 38, scale: 8 });
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    /** Lower-cased e-mail; null for an account made by wallet sign-in. */
+    email: text('email'),
+    passwordHash: text('password_hash'),
+    name: text('name'),
+    phone: text('phone'),
+    telegram: text('telegram'),
+    avatar: text('avatar'),
+    /** Lower-cased 0x address; one account per wallet. */
+    walletAddress: text('wallet_address'),
+    /** null until the e-mail is confirmed. */
+    role: text('role'),
+    lang: text('lang').notNull().default('en'),
+    source: text('source'),
+    referralCode: text('referral_code').notNull(),
+    referrerId: uuid('referrer_id'),
+    emailConfirmedAt: ts('email_confirmed_at'),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    uniqueIndex('users_wallet_key').on(t.walletAddress),
+    uniqueIndex('users_referral_code_key').on(t.referralCode),
+    index('users_referrer_idx').on(t.referrerId),
+  ],
+);
+
+/** A login: the family of refresh tokens it rotates through. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: created(),
+    /** Absolute end of the session: rotation does not extend it. */
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    revokedReason: text('revoked_reason'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Only hashes are kept: a database leak gives no usable token. */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    createdAt: created(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
+);
+
+export const siweNonces = pgTable('siwe_nonces', {
+  nonce: text('nonce').primaryKey(),
+  createdAt: created(),
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at'),
+});
+
+/** Codes mailed for approval and recovery; kept as HMACs. */
+export const emailCodes = pgTable(
+  'email_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: created(),
+  },
+  (t) => [index('email_codes_user_purpose_idx').on(t.userId, t.purpose)],
+);
+
+/** Fixed-window counters for limits that must hold across replicas (per account). */
+export const rateCounters = pgTable('rate_counters', {
+  key: text('key').primaryKey(),
+  windowStart: ts('window_start').notNull(),
+  count: integer('count').notNull(),
+});
+
+/** Every mail goes here first; a worker sends pending ones over SMTP. */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    to: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text_body').notNull(),
+    html: text('html_body').notNull(),
+    lang: text('lang').notNull(),
+    kind: text('kind').notNull(),
+    code: text('code'),
+    /** pending (to be sent), sending, sent, failed, or local (no SMTP: kept for the dev outbox). */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: created(),
+    sentAt: ts('sent_at'),
+  },
+  (t) => [index('outbox_status_idx').on(t.status), index('outbox_to_idx').on(t.to)],
+);
+
+export const systemSettings = pgTable('system_settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+});
+
+export const currencies = pgTable('currencies', {
+  code: text('code').primaryKey(),
+  name: text('name').notNull(),
+  decimals: integer('decimals').notNull(),
+  native: boolean('native').notNull().default(false),
+  sort: integer('sort').notNull().default(0),
+  /** Fiat estimate of one whole unit. */
+  usdRate: usd('usd_rate').notNull().default('0'),
+});
+
+export const currencyAddresses = pgTable(
+  'currency_addresses',
+  {
+    currency: text('currency')
+      .notNull()
+      .references(() => currencies.code),
+    chainId: integer('chain_id').notNull(),
+    address: text('address').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.currency, t.chainId] })],
+);
+
+export const pools = pgTable('pools', {
+  name: text('name').primaryKey(),
+  title: text('title').notNull(),
+  apyBps: integer('apy_bps').notNull(),
+  riskLevel: text('risk_level').notNull(),
+  description: text('description').notNull(),
+  /** Address deposits are sent to (set per deployment). */
+  depositAddress: text('deposit_address'),
+  sort: integer('sort').notNull().default(0),
+});
+
+export const poolAssets = pgTable(
+  'pool_assets',
+  {
+    pool: text('pool')
+      .notNull()
+      .references(() => pools.name),
+    currency: text('currency')
+      .notNull()
+      .references(() => currencies.code),
+    shareBps: integer('share_bps').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.pool, t.currency] })],
+);
+
+export const poolGraph = pgTable(
+  'pool_graph',
+  {
+    pool: text('pool')
+      .notNull()
+      .references(() => pools.name),
+    day: date('day', { mode: 'string' }).notNull(),
+    apyBps: integer('apy_bps').notNull(),
+    tvlUsd: usd('tvl_usd').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.pool, t.day] })],
+);
+
+/** The columns a movement of money in or out of a pool has. */
+const poolMovement = () => ({
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
+  pool: text('pool')
+    .notNull()
+    .references(() => pools.name),
+  currency: text('currency')
+    .notNull()
+    .references(() => currencies.code),
+  amount: baseUnits('amount').notNull(),
+  createdAt: created(),
+});
+
+/** A deposit the user reports; status stays pending until the chain confirms it (later issue). */
+export const deposits = pgTable(
+  'deposits',
+  { ...poolMovement(), txHash: text('tx_hash').notNull(), status: text('status').notNull().default('pending') },
+  (t) => [uniqueIndex('deposits_tx_key').on(t.txHash), index('deposits_user_idx').on(t.userId)],
+);
+
+export const withdrawals = pgTable(
+  'withdrawals',
+  { ...poolMovement(), status: text('status').notNull().default('requested') },
+  (t) => [index('withdrawals_user_idx').on(t.userId)],
+);
+
+/** Daily compounded interest, one row per user, pool, currency and day (written by a later job). */
+export const interestAccruals = pgTable(
+  'interest_accruals',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    pool: text('pool').notNull(),
+    currency: text('currency').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    amount: baseUnits('amount').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.pool, t.currency, t.day] })],
+);
+
+export const faq = pgTable('faq', {
+  id: integer('id').primaryKey(),
+  lang: text('lang').notNull(),
+  question: text('question').notNull(),
+  answer: text('answer').notNull(),
+  sort: integer('sort').notNull().default(0),
+});
+
+export const referralLevels = pgTable('referral_levels', {
+  level: integer('level').primaryKey(),
+  rewardBps: integer('reward_bps').notNull(),
+});
+
+export const referralRanks = pgTable('referral_ranks', {
+  rank: integer('rank').primaryKey(),
+  title: text('title').notNull(),
+  capitalUsd: usd('capital_usd').notNull(),
+  bonusBps: integer('bonus_bps').notNull(),
+});
+
+export const referralRewards = pgTable(
+  'referral_rewards',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    fromUserId: uuid('from_user_id').references(() => users.id),
+    level: integer('level').notNull(),
+    currency: text('currency').notNull(),
+    amount: baseUnits('amount').notNull(),
+    /** earned, in_payment, paid */
+    status: text('status').notNull().default('earned'),
+    payoutId: integer('payout_id'),
+    createdAt: created(),
+  },
+  (t) => [index('referral_rewards_user_idx').on(t.userId)],
+);
+
+export const referralPayouts = pgTable(
+  'referral_payouts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    currency: text('currency').notNull(),
+    amount: baseUnits('amount').notNull(),
+    /** pending, paid, failed */
+    status: text('status').notNull().default('pending'),
+    createdAt: created(),
+  },
+  (t) => [
+    // At most one payout in progress per user, even with several replicas.
+    uniqueIndex('referral_payouts_one_pending').on(t.userId).where(sql`status = 'pending'`),
+  ],
+);
+
+export const daoValues = pgTable('dao_values', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const daoMembers = pgTable('dao_members', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  staked: baseUnits('staked').notNull().default('0'),
+  votingPower: baseUnits('voting_power').notNull().default('0'),
+  proposalsVoted: integer('proposals_voted').notNull().default(0),
+  rewardsEarned: baseUnits('rewards_earned').notNull().default('0'),
+  rewardsClaimed: baseUnits('rewards_claimed').notNull().default('0'),
+});

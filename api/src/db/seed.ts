@@ -1,0 +1,107 @@
+import { patterns } from '@app/contracts';
+import type { Db } from './client';
+import * as t from './schema';
+
+/**
+ * Reference rows the product starts with. Idempotent: existing rows are left as they are, so an
+ * operator's edits survive restarts. Token addresses are the main-net contracts; the local chain
+ * issue replaces them with its own deployments.
+ */
+const currencyRows = [
+  { code: 'ETH', name: 'Ether', decimals: 18, native: true, sort: 0, usdRate: '3000' },
+  { code: 'USDT', name: 'Tether USD', decimals: 6, native: false, sort: 1, usdRate: '1' },
+  { code: 'USDC', name: 'USD Coin', decimals: 6, native: false, sort: 2, usdRate: '1' },
+  { code: 'BUSD', name: 'Binance USD', decimals: 18, native: false, sort: 3, usdRate: '1' },
+  { code: 'BNB', name: 'BNB', decimals: 18, native: false, sort: 4, usdRate: '600' },
+  { code: 'SOL', name: 'Solana', decimals: 9, native: false, sort: 5, usdRate: '150' },
+  { code: 'WAVES', name: 'Waves', decimals: 8, native: false, sort: 6, usdRate: '1' },
+];
+
+const addressRows = [
+  { currency: 'USDT', chainId: 1, address: '0xdAC17F958D2ee523a2206206994597C13D831ec7' },
+  { currency: 'USDC', chainId: 1, address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' },
+  { currency: 'BUSD', chainId: 1, address: '0x4Fabb145d64652a948d72533023f6E7A623C7C53' },
+  { currency: 'BNB', chainId: 1, address: '0xB8c77482e45F1F44dE1745F52C74426C631bDD52' },
+  { currency: 'USDT', chainId: 137, address: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F' },
+  { currency: 'USDC', chainId: 137, address: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359' },
+  { currency: 'USDT', chainId: 56, address: '0x55d398326f99059fF775485246999027B3197955' },
+  { currency: 'USDC', chainId: 56, address: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d' },
+  { currency: 'BUSD', chainId: 56, address: '0xe9e7CEA3DedcA5984780Bafc599bD69ADd087D56' },
+  { currency: 'USDC', chainId: 250, address: '0x04068DA6C83AFCFA0e13ba15A6696662335D5B75' },
+];
+
+const poolRows = [
+  { name: 'stable', title: 'Stable pool', apyBps: 1200, riskLevel: 'low', sort: 0, description: 'Stablecoins lent to over-collateralised lending markets.' },
+  { name: 'coin', title: 'Coin pool', apyBps: 1800, riskLevel: 'medium', sort: 1, description: 'ETH and large coins staked and lent.' },
+  { name: 'dex', title: 'DEX pool', apyBps: 2600, riskLevel: 'high', sort: 2, description: 'Liquidity provided to decentralised exchanges.' },
+];
+
+const assetRows = [
+  { pool: 'stable', currency: 'USDT', shareBps: 4000 },
+  { pool: 'stable', currency: 'USDC', shareBps: 4000 },
+  { pool: 'stable', currency: 'BUSD', shareBps: 2000 },
+  { pool: 'coin', currency: 'ETH', shareBps: 6000 },
+  { pool: 'coin', currency: 'BNB', shareBps: 2500 },
+  { pool: 'coin', currency: 'SOL', shareBps: 1500 },
+  { pool: 'dex', currency: 'ETH', shareBps: 5000 },
+  { pool: 'dex', currency: 'USDT', shareBps: 3000 },
+  { pool: 'dex', currency: 'WAVES', shareBps: 2000 },
+];
+
+/** Thirty days of history per pool, ending on a fixed day so seeding is deterministic. */
+function graphRows() {
+  const end = Date.UTC(2026, 0, 31);
+  return poolRows.flatMap((p, pi) =>
+    Array.from({ length: 30 }, (_, i) => {
+      const day = new Date(end - (29 - i) * 86_400_000).toISOString().slice(0, 10);
+      const wobble = ((i * 37 + pi * 11) % 21) - 10;
+      return { pool: p.name, day, apyBps: p.apyBps + wobble * 5, tvlUsd: String(1_000_000 * (pi + 1) + i * 12_500) };
+    }),
+  );
+}
+
+const faqRows = [
+  { id: 1, lang: 'en', sort: 1, question: 'What is a pool?', answer: 'A pool invests deposits in one strategy: stable, coin or dex. Interest compounds once a day.' },
+  { id: 2, lang: 'en', sort: 2, question: 'How do I deposit?', answer: 'Connect your wallet on network 1, pick a pool and a currency and confirm the transaction in the wallet.' },
+  { id: 3, lang: 'en', sort: 3, question: 'How do referral rewards work?', answer: 'Invite friends with your link and earn up to 18% additional rewards over several levels.' },
+  { id: 4, lang: 'ru', sort: 1, question: 'Что такое пул?', answer: 'Пул вкладывает депозиты в одну стратегию: stable, coin или dex. Проценты начисляются раз в день.' },
+  { id: 5, lang: 'ru', sort: 2, question: 'Как сделать депозит?', answer: 'Подключите кошелёк в сети 1, выберите пул и валюту и подтвердите транзакцию в кошельке.' },
+  { id: 6, lang: 'ru', sort: 3, question: 'Как работают реферальные награды?', answer: 'Приглашайте друзей по своей ссылке и получайте до 18% дополнительных наград на нескольких уровнях.' },
+];
+
+const referralLevelRows = [
+  { level: 1, rewardBps: 1000 },
+  { level: 2, rewardBps: 500 },
+  { level: 3, rewardBps: 300 },
+];
+
+const referralRankRows = [
+  { rank: 1, title: 'Starter', capitalUsd: '0', bonusBps: 0 },
+  { rank: 2, title: 'Bronze', capitalUsd: '10000', bonusBps: 100 },
+  { rank: 3, title: 'Silver', capitalUsd: '50000', bonusBps: 200 },
+  { rank: 4, title: 'Gold', capitalUsd: '250000', bonusBps: 300 },
+];
+
+const daoValueRows = [
+  { key: 'quorumBps', value: '2000' },
+  { key: 'votingPeriodDays', value: '7' },
+  { key: 'proposalThreshold', value: '1000000000000000000000' },
+  { key: 'governanceToken', value: 'IPT' },
+];
+
+const regexpValue = Object.fromEntries(Object.entries(patterns).map(([k, re]) => [k, re.source]));
+
+export async function seed(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(t.currencies).values(currencyRows).onConflictDoNothing();
+    await tx.insert(t.currencyAddresses).values(addressRows).onConflictDoNothing();
+    await tx.insert(t.pools).values(poolRows).onConflictDoNothing();
+    await tx.insert(t.poolAssets).values(assetRows).onConflictDoNothing();
+    await tx.insert(t.poolGraph).values(graphRows()).onConflictDoNothing();
+    await tx.insert(t.faq).values(faqRows).onConflictDoNothing();
+    await tx.insert(t.referralLevels).values(referralLevelRows).onConflictDoNothing();
+    await tx.insert(t.referralRanks).values(referralRankRows).onConflictDoNothing();
+    await tx.insert(t.daoValues).values(daoValueRows).onConflictDoNothing();
+    await tx.insert(t.systemSettings).values({ key: 'regExp', value: regexpValue }).onConflictDoNothing();
+  });
+}

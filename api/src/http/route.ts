@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type * as z from 'zod';
+import { errorResponseSchema, type ApiRoutes } from '@app/contracts';
+import type { UserRow } from '../auth/sessions';
+
+type RouteDef = ApiRoutes[keyof ApiRoutes];
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Field<R, K extends string> = R extends Record<K, infer S> ? Out<S> : undefined;
+
+export type AuthInfo = { user: UserRow; sessionId: string };
+
+export type RouteContext<R extends RouteDef> = {
+  body: Field<R, 'body'>;
+  query: Field<R, 'query'>;
+  params: Field<R, 'params'>;
+  req: FastifyRequest;
+  reply: FastifyReply;
+  auth: R['auth'] extends true ? AuthInfo : AuthInfo | null;
+};
+
+export type RouteOptions = {
+  /** Per-IP limit for this route: requests per window (before the configured multiplier). */
+  rateLimit?: { max: number; timeWindow: string };
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthInfo | null;
+  }
+  interface FastifyInstance {
+    authenticate: (req: FastifyRequest) => Promise<void>;
+    rateLimitMultiplier: number;
+  }
+}
+
+const errorResponses = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema };
+
+/**
+ * Registers a call of the shared contract: its schemas validate the request, serialise the
+ * answer and document it in OpenAPI; calls marked `auth` get the bearer check first.
+ */
+export function addRoute<R extends RouteDef>(
+  app: FastifyInstance,
+  def: R,
+  handler: (ctx: RouteContext<R>) => Promise<z.input<R['response']>>,
+  opts: RouteOptions = {},
+) {
+  const d = def as RouteDef & { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType };
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: d.method,
+    url: d.path,
+    schema: {
+      summary: d.summary,
+      tags: [d.path.split('/')[1] ?? 'api'],
+      ...(d.auth ? { security: [{ bearerAuth: [] }] } : {}),
+      ...(d.body ? { body: d.body } : {}),
+      ...(d.query ? { querystring: d.query } : {}),
+      ...(d.params ? { params: d.params } : {}),
+      response: { 200: d.response, ...errorResponses },
+    },
+    config: opts.rateLimit
+      ? {
+          rateLimit: {
+            max: Math.max(1, Math.round(opts.rateLimit.max * app.rateLimitMultiplier)),
+            timeWindow: opts.rateLimit.timeWindow,
+          },
+        }
+      : {},
+    ...(d.auth ? { preHandler: app.authenticate } : {}),
+    handler: async (req, reply) =>
+      handler({
+        body: req.body as Field<R, 'body'>,
+        query: req.query as Field<R, 'query'>,
+        params: req.params as Field<R, 'params'>,
+        req,
+        reply,
+        auth: req.auth as RouteContext<R>['auth'],
+      }),
+  });
+}

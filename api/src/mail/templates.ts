@@ -1,0 +1,47 @@
+import type { Lang } from '@app/contracts';
+
+export type MailKind = 'approve' | 'recovery' | 'password-changed';
+export type MailVars = { title: string; code?: string; link?: string; minutes?: number };
+type Rendered = { subject: string; text: string };
+
+const en: Record<MailKind, (v: MailVars) => Rendered> = {
+  approve: (v) => ({
+    subject: `${v.title}: confirm your e-mail`,
+    text: `Welcome to ${v.title}!\n\nYour confirmation code is ${v.code}. It works once and for ${v.minutes} minutes.\n\nOpen ${v.link} and enter the code to finish the registration.\n\nIf you did not sign up, ignore this e-mail.`,
+  }),
+  recovery: (v) => ({
+    subject: `${v.title}: change your password`,
+    text: `Somebody asked to change the password of your ${v.title} account.\n\nYour code is ${v.code}. It works once and for ${v.minutes} minutes.\n\nOpen ${v.link} and enter the code with your new password.\n\nIf it was not you, ignore this e-mail: your password stays as it is.`,
+  }),
+  'password-changed': (v) => ({
+    subject: `${v.title}: your password was changed`,
+    text: `The password of your ${v.title} account was changed and every session was signed out.\n\nIf it was not you, recover your password at ${v.link} at once.`,
+  }),
+};
+
+const ru: Record<MailKind, (v: MailVars) => Rendered> = {
+  approve: (v) => ({
+    subject: `${v.title}: подтвердите e-mail`,
+    text: `Добро пожаловать в ${v.title}!\n\nВаш код подтверждения: ${v.code}. Он действует один раз и ${v.minutes} минут.\n\nОткройте ${v.link} и введите код, чтобы завершить регистрацию.\n\nЕсли вы не регистрировались, просто проигнорируйте это письмо.`,
+  }),
+  recovery: (v) => ({
+    subject: `${v.title}: смена пароля`,
+    text: `Кто-то запросил смену пароля вашего аккаунта ${v.title}.\n\nВаш код: ${v.code}. Он действует один раз и ${v.minutes} минут.\n\nОткройте ${v.link} и введите код и новый пароль.\n\nЕсли это были не вы, проигнорируйте письмо: пароль останется прежним.`,
+  }),
+  'password-changed': (v) => ({
+    subject: `${v.title}: пароль изменён`,
+    text: `Пароль вашего аккаунта ${v.title} изменён, все сеансы завершены.\n\nЕсли это были не вы, срочно восстановите пароль: ${v.link}`,
+  }),
+};
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+export function renderMail(kind: MailKind, lang: Lang, vars: MailVars): Rendered & { html: string } {
+  const r = (lang === 'ru' ? ru : en)[kind](vars);
+  const html = `<!doctype html><html lang="${lang}"><body style="font-family:sans-serif">${r.text
+    .split('\n\n')
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
+    .join('')}</body></html>`;
+  return { ...r, html };
+}

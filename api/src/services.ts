@@ -1,0 +1,27 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from './config';
+import type { Db } from './db/client';
+import { createCodes } from './auth/codes';
+import { createCounters } from './auth/limits';
+import { createPasswordHasher } from './auth/passwords';
+import { createSessions } from './auth/sessions';
+import { createSiwe } from './auth/siwe';
+import { createAccessTokens } from './auth/tokens';
+import { createMailer } from './mail/mailer';
+
+/** Everything a handler needs, built once per server. */
+export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger) {
+  const access = createAccessTokens(config.jwtSecret, config.lifetimes.accessToken);
+  return {
+    config,
+    db,
+    access,
+    hasher: createPasswordHasher(config.argon2),
+    sessions: createSessions(db, access, config.lifetimes.refreshToken),
+    siwe: createSiwe(db, config.brands, config.lifetimes.siweNonce),
+    codes: createCodes(db, config.jwtSecret, config.lifetimes.emailCode, config.emailCodeMaxAttempts),
+    counters: createCounters(db),
+    mailer: createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log }),
+  };
+}
+export type Services = ReturnType<typeof createServices>;

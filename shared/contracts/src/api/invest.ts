@@ -1,0 +1,95 @@
+import * as z from 'zod';
+import { apiMessages as M } from './messages';
+import { baseUnitsSchema, currencyCodeSchema, isoDateTime, patterns, poolNameSchema } from './common';
+
+export const poolParamsSchema = z.object({ pool: poolNameSchema });
+export const currencyQuerySchema = z.object({ currency: currencyCodeSchema.optional() });
+
+const dateParam = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, M.invalidValue)
+  .meta({ description: 'YYYY-MM-DD' });
+
+export const balanceQuerySchema = z.object({
+  from: dateParam.optional(),
+  to: dateParam.optional(),
+  pool: poolNameSchema.optional(),
+});
+export const balanceResponseSchema = z
+  .object({
+    items: z.array(
+      z.object({ date: z.string(), pool: z.string(), currency: z.string(), amount: baseUnitsSchema }),
+    ),
+  })
+  .meta({ id: 'Balance' });
+export type BalanceResponse = z.infer<typeof balanceResponseSchema>;
+
+/** Pools state (spec §3): coin label to address and to fiat estimate, plus the user's position. */
+export const dashboardPoolResponseSchema = z
+  .object({
+    pool: poolNameSchema,
+    title: z.string(),
+    apyBps: z.number().int().meta({ description: 'Yearly interest in basis points (1% = 100)' }),
+    addresses: z.record(z.string(), z.string()),
+    estimate: z.record(z.string(), z.string().meta({ description: 'Fiat (USD) value as a decimal string' })),
+    deposited: z.record(z.string(), baseUnitsSchema),
+    earned: z.record(z.string(), baseUnitsSchema),
+  })
+  .meta({ id: 'DashboardPool' });
+export type DashboardPoolResponse = z.infer<typeof dashboardPoolResponseSchema>;
+
+export const yieldResponseSchema = z
+  .object({
+    items: z.array(z.object({ pool: poolNameSchema, currency: z.string(), apyBps: z.number().int(), earned: baseUnitsSchema })),
+  })
+  .meta({ id: 'Yield' });
+export type YieldResponse = z.infer<typeof yieldResponseSchema>;
+
+export const withdrawBodySchema = z
+  .object({ pool: poolNameSchema, amount: baseUnitsSchema, currency: currencyCodeSchema })
+  .meta({ id: 'WithdrawBody' });
+export type WithdrawBody = z.input<typeof withdrawBodySchema>;
+
+export const depositBodySchema = z
+  .object({
+    pool: poolNameSchema,
+    amount: baseUnitsSchema,
+    currency: currencyCodeSchema,
+    transaction: z
+      .string({ error: (iss) => (iss.input === undefined ? M.required : M.invalidValue) })
+      .regex(patterns.txHash, M.invalidValue)
+      .meta({ description: 'Transaction hash' }),
+  })
+  .meta({ id: 'DepositBody' });
+export type DepositBody = z.input<typeof depositBodySchema>;
+
+export const movementResponseSchema = z
+  .object({
+    message: z.string(),
+    id: z.number().int(),
+    status: z.string(),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: 'MovementResponse' });
+export type MovementResponse = z.infer<typeof movementResponseSchema>;
+
+export const poolAssetsResponseSchema = z
+  .object({
+    pool: poolNameSchema,
+    assets: z.array(z.object({ currency: z.string(), address: z.string().nullable(), shareBps: z.number().int() })),
+  })
+  .meta({ id: 'PoolAssets' });
+export type PoolAssetsResponse = z.infer<typeof poolAssetsResponseSchema>;
+
+export const poolStrategyResponseSchema = z
+  .object({ pool: poolNameSchema, title: z.string(), description: z.string(), riskLevel: z.string() })
+  .meta({ id: 'PoolStrategy' });
+export type PoolStrategyResponse = z.infer<typeof poolStrategyResponseSchema>;
+
+export const poolGraphResponseSchema = z
+  .object({
+    pool: poolNameSchema,
+    points: z.array(z.object({ date: z.string(), apyBps: z.number().int(), tvlUsd: z.string() })),
+  })
+  .meta({ id: 'PoolGraph' });
+export type PoolGraphResponse = z.infer<typeof poolGraphResponseSchema>;

@@ -1,0 +1,148 @@
+/**
+ * Every message the API answers with, in one place, so the frontends can map them to translations
+ * and the server can answer in Russian when asked. English is the spec's wording, kept exactly.
+ * Placeholders look like {max}.
+ */
+export const apiMessages = {
+  required: "It's required field!",
+  invalidFields: 'Not all fields are filled in correctly',
+  invalidEmail: 'Please check your email',
+  maxLength: 'Max length is {max}!',
+  invalidPhone: 'Please check your phone number!',
+  invalidTelegram: 'Telegram must look like @myname',
+  invalidPassword: 'Please check your password',
+  passwordsDoNotMatch: 'Passwords do not match',
+  invalidValue: 'Invalid value',
+  invalidLogin: 'Invalid password or login',
+  incorrectLogin: 'Incorrect login',
+  loggedOut: 'You have successfully logged out!',
+  loginRequired: 'Please login to access this page!',
+  sessionExpired: 'Your session has expired. Please sign in again.',
+  forbidden: 'You are not allowed to do this',
+  notFound: 'Not found',
+  passwordChanged: 'Password changed successfully',
+  recoverySent: 'Instructions for changing your password have been successfully sent to your email!',
+  approveSent: 'Email for approve your account has been sent!',
+  accountConfirmed: 'Your account is confirmed',
+  invalidCode: 'The code is invalid or has expired',
+  metamaskLinked: 'Metamask is successfully linked to the account!',
+  metamaskInvalid: 'Metamask is not valid!',
+  walletTaken: 'This wallet is already linked to another account',
+  walletAlreadyLinked: 'Another wallet is already linked to this account',
+  walletNotRegistered: 'No account uses this wallet yet. Sign up first or follow an invite link.',
+  invalidInvite: 'The invite code is not valid',
+  siweInvalid: 'The sign-in message is not valid',
+  siweNonce: 'The sign-in request has expired or was already used. Please sign in again.',
+  siweExpired: 'The sign-in message has expired. Please sign in again.',
+  siweDomain: 'The sign-in message was made for another site',
+  siweChain: 'Only network id 1 is supported',
+  siweSignature: 'The signature does not match the wallet address',
+  notReplenished: 'You have not replenished this pool yet',
+  withdrawalSent: 'Withdrawal request has been successfully sent! Payment will be processed soon.',
+  withdrawalFailed: 'Failed to send withdrawal request. Please try again.',
+  claimInProgress: 'Please wait for the current payment to complete before making a new claim',
+  nothingToClaim: 'There is nothing to claim yet',
+  depositRecorded: 'The deposit is recorded and waits for confirmation on the chain',
+  depositDuplicate: 'This transaction is already recorded',
+  amountTooLarge: 'The amount is more than you have in this pool',
+  profileUpdated: 'Profile updated',
+  tooManyRequests: 'Too many requests. Please try again later.',
+  tooManyAttempts: 'Too many failed attempts. Please try again later.',
+  payloadTooLarge: 'The request is too large',
+  unsupportedMediaType: 'Send the request as JSON',
+  internalError: 'Something went wrong. Please try again later.',
+} as const;
+
+export type ApiMessageKey = keyof typeof apiMessages;
+
+/** Russian texts of the same keys. */
+export const apiMessagesRu: Record<ApiMessageKey, string> = {
+  required: 'Обязательное поле!',
+  invalidFields: 'Не все поля заполнены правильно',
+  invalidEmail: 'Пожалуйста, проверьте e-mail',
+  maxLength: 'Максимальная длина {max}!',
+  invalidPhone: 'Пожалуйста, проверьте номер телефона!',
+  invalidTelegram: 'Telegram должен выглядеть как @myname',
+  invalidPassword: 'Пожалуйста, проверьте пароль',
+  passwordsDoNotMatch: 'Пароли не совпадают',
+  invalidValue: 'Недопустимое значение',
+  invalidLogin: 'Неверный пароль или логин',
+  incorrectLogin: 'Некорректный логин',
+  loggedOut: 'Вы успешно вышли!',
+  loginRequired: 'Пожалуйста, войдите, чтобы открыть эту страницу!',
+  sessionExpired: 'Сессия истекла. Пожалуйста, войдите снова.',
+  forbidden: 'У вас нет прав на это действие',
+  notFound: 'Не найдено',
+  passwordChanged: 'Пароль успешно изменён',
+  recoverySent: 'Инструкции по смене пароля отправлены на ваш e-mail!',
+  approveSent: 'Письмо для подтверждения аккаунта отправлено!',
+  accountConfirmed: 'Ваш аккаунт подтверждён',
+  invalidCode: 'Код неверен или истёк',
+  metamaskLinked: 'Metamask успешно привязан к аккаунту!',
+  metamaskInvalid: 'Metamask недействителен!',
+  walletTaken: 'Этот кошелёк уже привязан к другому аккаунту',
+  walletAlreadyLinked: 'К этому аккаунту уже привязан другой кошелёк',
+  walletNotRegistered: 'С этим кошельком ещё нет аккаунта. Зарегистрируйтесь или перейдите по приглашению.',
+  invalidInvite: 'Код приглашения недействителен',
+  siweInvalid: 'Сообщение для входа недействительно',
+  siweNonce: 'Запрос на вход истёк или уже использован. Войдите снова.',
+  siweExpired: 'Сообщение для входа истекло. Войдите снова.',
+  siweDomain: 'Сообщение для входа создано для другого сайта',
+  siweChain: 'Поддерживается только сеть с id 1',
+  siweSignature: 'Подпись не соответствует адресу кошелька',
+  notReplenished: 'Вы ещё не пополняли этот пул',
+  withdrawalSent: 'Запрос на вывод отправлен! Выплата скоро будет обработана.',
+  withdrawalFailed: 'Не удалось отправить запрос на вывод. Попробуйте ещё раз.',
+  claimInProgress: 'Дождитесь завершения текущей выплаты, прежде чем запросить новую',
+  nothingToClaim: 'Пока нечего получать',
+  depositRecorded: 'Депозит записан и ждёт подтверждения в сети',
+  depositDuplicate: 'Эта транзакция уже записана',
+  amountTooLarge: 'Сумма больше, чем у вас в этом пуле',
+  profileUpdated: 'Профиль обновлён',
+  tooManyRequests: 'Слишком много запросов. Попробуйте позже.',
+  tooManyAttempts: 'Слишком много неудачных попыток. Попробуйте позже.',
+  payloadTooLarge: 'Слишком большой запрос',
+  unsupportedMediaType: 'Отправьте запрос в формате JSON',
+  internalError: 'Что-то пошло не так. Попробуйте позже.',
+};
+
+/** Fills {name} placeholders. */
+export function formatMessage(template: string, params: Record<string, string | number> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const templates = (Object.keys(apiMessages) as ApiMessageKey[]).map((key) => {
+  const names: string[] = [];
+  const source = apiMessages[key]
+    .split(/(\{\w+\})/)
+    .map((part) => {
+      const m = /^\{(\w+)\}$/.exec(part);
+      if (!m) return escapeRe(part);
+      names.push(m[1] as string);
+      return '(.+?)';
+    })
+    .join('');
+  return { key, names, re: new RegExp(`^${source}$`) };
+});
+
+/**
+ * Finds which catalogue entry an English message came from (with its placeholder values), so a
+ * message can be translated after it was formatted, e.g. by a schema.
+ */
+export function messageKeyOf(text: string): { key: ApiMessageKey; params: Record<string, string> } | undefined {
+  for (const t of templates) {
+    const m = t.re.exec(text);
+    if (m) return { key: t.key, params: Object.fromEntries(t.names.map((n, i) => [n, m[i + 1] as string])) };
+  }
+  return undefined;
+}
+
+/** Translates an English catalogue message to Russian; other texts pass through unchanged. */
+export function translateMessage(text: string, lang: 'en' | 'ru'): string {
+  if (lang === 'en') return text;
+  const found = messageKeyOf(text);
+  return found ? formatMessage(apiMessagesRu[found.key], found.params) : text;
+}

@@ -1,0 +1,68 @@
+import * as z from 'zod';
+import { messageResponseSchema } from './common';
+import * as A from './auth';
+import * as P from './profile';
+import * as C from './catalog';
+import * as I from './invest';
+import * as R from './referrals';
+import * as D from './dao';
+
+/** Base path of every call (spec §7). */
+export const apiBasePath = '/api/v1';
+
+type RouteDef = {
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  /** Needs `Authorization: Bearer <token>`. */
+  auth: boolean;
+  summary: string;
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  params?: z.ZodObject;
+  response: z.ZodType;
+};
+
+const route = <T extends RouteDef>(r: T) => r;
+
+/**
+ * Every /api/v1 call with its schemas: the server validates and documents with them, the API
+ * client parses answers with them.
+ */
+export const apiRoutes = {
+  register: route({ method: 'POST', path: '/register', auth: false, summary: 'Sign up with e-mail and password', body: A.registerBodySchema, response: A.authResponseSchema }),
+  login: route({ method: 'POST', path: '/login', auth: false, summary: 'Sign in with e-mail and password', body: A.loginBodySchema, response: A.authResponseSchema }),
+  siweNonce: route({ method: 'GET', path: '/siwe/nonce', auth: false, summary: 'A single-use nonce for a Sign-In with Ethereum message', response: A.siweNonceResponseSchema }),
+  loginV2: route({ method: 'POST', path: '/login-v2', auth: false, summary: 'Sign in with the wallet (EIP-4361)', body: A.loginV2BodySchema, response: A.authResponseSchema }),
+  logout: route({ method: 'POST', path: '/logout', auth: false, summary: 'End the session', body: A.logoutBodySchema, response: messageResponseSchema }),
+  refresh: route({ method: 'POST', path: '/refresh', auth: false, summary: 'Rotate the refresh token (body or cookie) for new tokens', body: A.refreshBodySchema, response: A.authResponseSchema }),
+  profile: route({ method: 'GET', path: '/profile', auth: true, summary: 'The profile of the signed-in user', response: P.profileSchema }),
+  userUpdate: route({ method: 'PUT', path: '/user/update', auth: true, summary: 'Change profile fields', body: P.profileUpdateBodySchema, response: P.profileSchema }),
+  sendPasswordRecovery: route({ method: 'POST', path: '/send-password-recovery', auth: false, summary: 'Mail a password recovery code (same answer for any e-mail)', body: A.loginOnlyBodySchema, response: messageResponseSchema }),
+  sendApproveEmail: route({ method: 'POST', path: '/send-approve-email', auth: false, summary: 'Mail the account approval code again', body: A.loginOnlyBodySchema, response: messageResponseSchema }),
+  connectMm: route({ method: 'POST', path: '/connect-mm', auth: true, summary: 'Link a wallet to the account (EIP-4361 proof)', body: A.connectMmBodySchema, response: A.connectMmResponseSchema }),
+  confirmLogin: route({ method: 'POST', path: '/confirm-login', auth: false, summary: 'Confirm the e-mail with the mailed code; signs in', body: A.confirmLoginBodySchema, response: A.authResponseSchema }),
+  changePasswordByCode: route({ method: 'POST', path: '/change-password-by-code', auth: false, summary: 'Set a new password with the mailed code; ends all sessions', body: A.changePasswordByCodeBodySchema, response: messageResponseSchema }),
+  balance: route({ method: 'GET', path: '/balance', auth: true, summary: 'Balance history', query: I.balanceQuerySchema, response: I.balanceResponseSchema }),
+  referrals: route({ method: 'GET', path: '/referrals', auth: true, summary: 'Referral overview', response: R.referralsResponseSchema }),
+  referralsHarvest: route({ method: 'GET', path: '/referrals/harvest', auth: true, summary: 'Referral rewards', response: R.referralHarvestResponseSchema }),
+  referralsProgress: route({ method: 'GET', path: '/referrals/progress', auth: true, summary: 'Progress to the next rank', response: R.referralProgressResponseSchema }),
+  referralsWithdraw: route({ method: 'POST', path: '/referrals/withdraw', auth: true, summary: 'Claim the available referral rewards', response: messageResponseSchema }),
+  dashboardPool: route({ method: 'GET', path: '/dashboard/pools/:pool', auth: true, summary: 'A pool with the user position', params: I.poolParamsSchema, query: I.currencyQuerySchema, response: I.dashboardPoolResponseSchema }),
+  dashboardRefreshPool: route({ method: 'POST', path: '/dashboard/refresh-pools/:pool', auth: true, summary: 'Re-read a pool', params: I.poolParamsSchema, query: I.currencyQuerySchema, response: I.dashboardPoolResponseSchema }),
+  dashboardYield: route({ method: 'GET', path: '/dashboard/yield', auth: true, summary: 'Yield per pool', response: I.yieldResponseSchema }),
+  faq: route({ method: 'GET', path: '/faq', auth: false, summary: 'Frequently asked questions', response: C.faqResponseSchema }),
+  dashboardWithdraw: route({ method: 'POST', path: '/dashboard/withdraw', auth: true, summary: 'Request a withdrawal', body: I.withdrawBodySchema, response: I.movementResponseSchema }),
+  dashboardDeposit: route({ method: 'POST', path: '/dashboard/deposit', auth: true, summary: 'Record a deposit transaction (verified on the chain later)', body: I.depositBodySchema, response: I.movementResponseSchema }),
+  currencies: route({ method: 'GET', path: '/currencies', auth: false, summary: 'Payment currencies and token addresses', response: C.currenciesResponseSchema }),
+  systemRegexp: route({ method: 'GET', path: '/system/regexp', auth: false, summary: 'Validation patterns', response: C.systemRegexpResponseSchema }),
+  poolAssets: route({ method: 'GET', path: '/pools/:pool/assets', auth: false, summary: 'Pool assets', params: I.poolParamsSchema, response: I.poolAssetsResponseSchema }),
+  poolStrategy: route({ method: 'GET', path: '/pools/:pool/strategy', auth: false, summary: 'Pool strategy', params: I.poolParamsSchema, response: I.poolStrategyResponseSchema }),
+  poolGraph: route({ method: 'GET', path: '/pools/:pool/graph', auth: false, summary: 'Pool history', params: I.poolParamsSchema, response: I.poolGraphResponseSchema }),
+  daoPersonal: route({ method: 'GET', path: '/dao/personal', auth: true, summary: 'The user in the DAO', response: D.daoPersonalResponseSchema }),
+  daoPools: route({ method: 'GET', path: '/dao/pools', auth: true, summary: 'DAO pools', response: D.daoPoolsResponseSchema }),
+  daoValues: route({ method: 'GET', path: '/dao/values', auth: true, summary: 'DAO parameters', response: D.daoValuesResponseSchema }),
+  daoRewards: route({ method: 'GET', path: '/dao/rewards', auth: true, summary: 'DAO rewards of the user', response: D.daoRewardsResponseSchema }),
+} as const;
+
+export type ApiRoutes = typeof apiRoutes;
+export type ApiRouteName = keyof ApiRoutes;
