@@ -17,9 +17,9 @@ export default {
   roots: ['<rootDir>'],
   testMatch: ['**/src/**/*.test.ts', '**/src/**/*.test.tsx', '**/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/e2e/'],
-  transform: { '^.+\\.(t|j|mj)sx?$': swc },
+  transform: { '^.+\\.(t|j|mj|cj)sx?$': swc },
   // Some dependencies ship ES modules only; let swc turn them into CommonJS for jest.
-  transformIgnorePatterns: ['/node_modules/(?!(jose|@electric-sql|siwe|@noble|@spruceid)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@electric-sql|siwe|@noble|@spruceid|@fastify/cookie|cookie|content-disposition)/)'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
   testTimeout: 30000,
 };
