@@ -25,7 +25,8 @@ export type SessionUser = z.infer<typeof sessionUserSchema>;
 
 export const sessionStateSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('unknown') }),
-  z.object({ status: z.literal('anonymous') }),
+  /** `reason: 'logout'` when the user ended the session, as opposed to never having one. */
+  z.object({ status: z.literal('anonymous'), reason: z.literal('logout').optional() }),
   z.object({ status: z.literal('authenticated'), user: sessionUserSchema }),
 ]);
 export type SessionState = z.infer<typeof sessionStateSchema>;

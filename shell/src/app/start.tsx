@@ -70,7 +70,6 @@ export async function start(): Promise<void> {
 
   const store = createStore();
   const session = createSessionService(bus, {
-    beforeLogout: () => bus.send({ type: 'navigate', to: withLocale('/sign-in', bus.locale.getValue()) }),
     onLoggedOut: (silent) => {
       if (!silent) bus.send({ type: 'notify', notification: { kind: 'success', message: i18n.t('session.loggedOut', { ns: 'shell' }) } });
     },

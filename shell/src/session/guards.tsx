@@ -22,7 +22,11 @@ export function RouteAccess({ route, children }: { route: RemoteRoute; children:
 
   if (session.status === 'unknown') return <p className="remote-loading">{t('remote.loading')}</p>;
   if (route.private) {
-    if (session.status !== 'authenticated') return <Navigate to={`${withLocale('/sign-in', locale)}?error=auth`} replace />;
+    if (session.status !== 'authenticated') {
+      // After a logout the sign-in page is simply next; otherwise say why the user is there.
+      const reason = session.status === 'anonymous' && session.reason === 'logout' ? '' : '?error=auth';
+      return <Navigate to={`${withLocale('/sign-in', locale)}${reason}`} replace />;
+    }
     if (!session.user.role) return <Navigate to={withLocale(REGISTRATION_CONFIRM, locale)} replace />;
   } else if (AUTH_PAGES.includes(route.path) && session.status === 'authenticated' && session.user.role) {
     return <Navigate to={withLocale('/cabinet/dashboard', locale)} replace />;

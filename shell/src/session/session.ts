@@ -32,8 +32,6 @@ export interface SessionService {
  * HttpOnly cookie the page cannot read), a silent refresh before expiry and on a 401.
  */
 export interface SessionHooks {
-  /** Called before the session is cleared: leave the cabinet first, so no guard bounces the user. */
-  beforeLogout?(): void;
   onLoggedOut?(silent: boolean): void;
 }
 
@@ -56,10 +54,10 @@ export function createSessionService(bus: ShellBus, hooks: SessionHooks = {}): S
     schedule(auth.token);
   };
 
-  const clear = () => {
+  const clear = (reason?: 'logout') => {
     clearTimeout(timer);
     token = null;
-    bus.session.next({ status: 'anonymous' });
+    bus.session.next(reason ? { status: 'anonymous', reason } : { status: 'anonymous' });
   };
 
   const api = createApiClient({
@@ -105,8 +103,7 @@ export function createSessionService(bus: ShellBus, hooks: SessionHooks = {}): S
       } catch {
         // The session ends here whatever the server said.
       }
-      hooks.beforeLogout?.();
-      clear();
+      clear('logout');
       hooks.onLoggedOut?.(silent);
     },
     setUser: (user) => {
