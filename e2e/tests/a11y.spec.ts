@@ -1,19 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
 import { brandURL } from '../stack.config';
+import { seriousViolations } from '../support/axe';
 import { expectRemoteReady, heading } from '../support/page';
 import { routes, shellText } from '../support/routes';
 
 test.describe.configure({ mode: 'parallel' });
-
-/** Serious and critical violations only, described so a failure says what and where. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /**
  * The page as it is, in the light theme and then in the dark one. The theme choice is
