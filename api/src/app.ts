@@ -116,7 +116,10 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
   opsRoutes(app, services);
 
   services.mailer.start();
-  app.addHook('onClose', () => services.mailer.stop());
+  app.addHook('onClose', async () => {
+    await services.background.idle();
+    await services.mailer.stop();
+  });
   app.decorate('services', services);
   return app as unknown as App;
 }

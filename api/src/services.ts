@@ -8,6 +8,7 @@ import { createSessions } from './auth/sessions';
 import { createSiwe } from './auth/siwe';
 import { createAccessTokens } from './auth/tokens';
 import { createMailer } from './mail/mailer';
+import { createBackground } from './background';
 
 /** Everything a handler needs, built once per server. */
 export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger) {
@@ -21,6 +22,7 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     siwe: createSiwe(db, config.brands, config.lifetimes.siweNonce),
     codes: createCodes(db, config.jwtSecret, config.lifetimes.emailCode, config.emailCodeMaxAttempts),
     counters: createCounters(db),
+    background: createBackground(log),
     mailer: createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log }),
   };
 }

@@ -136,7 +136,7 @@ export async function lastMail(app: App, to: string) {
 /** Builds and signs an EIP-4361 message the way a wallet would. */
 export async function siweSign(
   app: App,
-  wallet: Wallet,
+  wallet: { address: string; signMessage: (message: string) => Promise<string> },
   overrides: Partial<{ domain: string; uri: string; chainId: number; nonce: string; issuedAt: string; expirationTime: string; address: string }> = {},
 ) {
   const nonce = overrides.nonce ?? ((await call(app, 'GET', '/api/v1/siwe/nonce')).body.nonce as string);

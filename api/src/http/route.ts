@@ -67,7 +67,8 @@ export function addRoute<R extends RouteDef>(
           },
         }
       : {},
-    ...(d.auth ? { preHandler: app.authenticate } : {}),
+    // Before the body is read: a caller without a session learns nothing about the call.
+    ...(d.auth ? { onRequest: app.authenticate } : {}),
     handler: async (req, reply) =>
       handler({
         body: req.body as Field<R, 'body'>,

@@ -25,6 +25,9 @@ export function opsRoutes(app: FastifyInstance, s: Services) {
       '/api/dev/outbox',
       { schema: { tags: ['dev'], summary: 'Mails sent (development only), newest first', querystring: outboxQuerySchema, response: { 200: outboxResponseSchema } }, config: { rateLimit: false } },
       async (req) => {
+        // Mail is written after the answer of the call that sent it: wait for it, so a reader
+        // right after that call finds it.
+        await s.background.idle();
         const rows = await s.mailer.list(req.query.to);
         return {
           items: rows.map((m) => ({

@@ -5,10 +5,7 @@ import { baseUnitsSchema, currencyCodeSchema, isoDateTime, patterns, poolNameSch
 export const poolParamsSchema = z.object({ pool: poolNameSchema });
 export const currencyQuerySchema = z.object({ currency: currencyCodeSchema.optional() });
 
-const dateParam = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, M.invalidValue)
-  .meta({ description: 'YYYY-MM-DD' });
+const dateParam = z.iso.date({ error: M.invalidValue }).meta({ description: 'YYYY-MM-DD' });
 
 export const balanceQuerySchema = z.object({
   from: dateParam.optional(),

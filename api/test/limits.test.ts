@@ -1,0 +1,111 @@
+import { apiMessages as M } from '@app/contracts';
+import { HOST, ORIGIN, STRONG_PASSWORD, register, startTestApp, uniqueEmail, type TestApp } from './helpers';
+
+// The production limits (multiplier 1), and a real floor for the mail calls' answer time.
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ RATE_LIMIT_MULTIPLIER: '1', UNIFORM_RESPONSE_MS: '250' });
+});
+afterAll(() => t?.close());
+
+let ip = 10;
+/** Each test speaks from its own address, so per-IP windows do not mix. */
+const nextIp = () => `10.0.0.${++ip}`;
+
+const post = (url: string, payload: object, remoteAddress: string) =>
+  t.app.inject({ method: 'POST', url, payload, remoteAddress, headers: { host: HOST, origin: ORIGIN } });
+
+describe('rate limits', () => {
+  it('ten failed logins lock the account for its window, whatever the address, with 429', async () => {
+    const { email } = await register(t.app);
+    for (let i = 0; i < 10; i++) {
+      const r = await post('/api/v1/login', { login: email, password: 'Wrong!pass1' }, `10.1.${i}.1`);
+      expect(r.statusCode).toBe(400);
+    }
+    const locked = await post('/api/v1/login', { login: email, password: STRONG_PASSWORD }, nextIp());
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toEqual({ message: M.tooManyAttempts, code: 'TOO_MANY_ATTEMPTS' });
+    // Another account from the same place is not affected.
+    const other = await register(t.app);
+    expect((await post('/api/v1/login', { login: other.email, password: STRONG_PASSWORD }, nextIp())).statusCode).toBe(200);
+  });
+
+  it('an unknown e-mail locks the same way (the lock tells nothing)', async () => {
+    const email = uniqueEmail('ghost');
+    for (let i = 0; i < 10; i++) await post('/api/v1/login', { login: email, password: 'Wrong!pass1' }, `10.2.${i}.1`);
+    expect((await post('/api/v1/login', { login: email, password: 'Wrong!pass1' }, nextIp())).statusCode).toBe(429);
+  });
+
+  it('limits login attempts per address', async () => {
+    const addr = nextIp();
+    const codes: number[] = [];
+    for (let i = 0; i < 31; i++) codes.push((await post('/api/v1/login', { login: uniqueEmail(), password: 'Wrong!pass1' }, addr)).statusCode);
+    expect(codes.slice(0, 30).every((c) => c === 400)).toBe(true);
+    expect(codes[30]).toBe(429);
+  });
+
+  it.each([
+    ['/api/v1/send-password-recovery', 5],
+    ['/api/v1/send-approve-email', 5],
+  ])('limits %s per address', async (url, max) => {
+    const addr = nextIp();
+    const codes: number[] = [];
+    for (let i = 0; i <= max; i++) codes.push((await post(url, { login: uniqueEmail() }, addr)).statusCode);
+    expect(codes.slice(0, max)).toEqual(Array(max).fill(200));
+    const last = await post(url, { login: uniqueEmail() }, addr);
+    expect(last.statusCode).toBe(429);
+    expect(last.json()).toEqual({ message: M.tooManyRequests, code: 'RATE_LIMITED' });
+  });
+
+  it('limits code checks and registrations per address', async () => {
+    const addr = nextIp();
+    let status = 0;
+    for (let i = 0; i < 21; i++) status = (await post('/api/v1/confirm-login', { login: uniqueEmail(), code: '123456' }, addr)).statusCode;
+    expect(status).toBe(429);
+    const regAddr = nextIp();
+    for (let i = 0; i < 11; i++) status = (await post('/api/v1/register', { login: uniqueEmail(), password: STRONG_PASSWORD }, regAddr)).statusCode;
+    expect(status).toBe(429);
+  });
+
+  it('answers in Russian when asked', async () => {
+    const addr = nextIp();
+    for (let i = 0; i < 5; i++) await post('/api/v1/send-password-recovery', { login: uniqueEmail() }, addr);
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/send-password-recovery',
+      payload: { login: uniqueEmail() },
+      remoteAddress: addr,
+      headers: { 'accept-language': 'ru' },
+    });
+    expect(r.statusCode).toBe(429);
+    expect(r.json().message).toBe('Слишком много запросов. Попробуйте позже.');
+  });
+});
+
+describe('no enumeration by timing', () => {
+  it('recovery answers as fast for a known as for an unknown e-mail (the mail is sent afterwards)', async () => {
+    const { email } = await register(t.app);
+    const time = async (login: string) => {
+      const start = process.hrtime.bigint();
+      const r = await post('/api/v1/send-password-recovery', { login }, nextIp());
+      expect(r.statusCode).toBe(200);
+      return Number(process.hrtime.bigint() - start) / 1e6;
+    };
+    const known = [await time(email), await time(email)];
+    const unknown = [await time(uniqueEmail()), await time(uniqueEmail())];
+    const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    // No database work happens before the answer, so only scheduling noise separates them.
+    expect(Math.abs(avg(known) - avg(unknown))).toBeLessThan(40);
+  });
+
+  it('a wrong code takes as long for a known as for an unknown e-mail (answer-time floor)', async () => {
+    const { email } = await register(t.app);
+    const time = async (login: string) => {
+      const start = process.hrtime.bigint();
+      const r = await post('/api/v1/confirm-login', { login, code: '000000' }, nextIp());
+      expect(r.statusCode).toBe(400);
+      return Number(process.hrtime.bigint() - start) / 1e6;
+    };
+    for (const ms of [await time(email), await time(uniqueEmail())]) expect(ms).toBeGreaterThanOrEqual(245);
+  });
+});

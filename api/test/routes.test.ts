@@ -1,0 +1,205 @@
+import { apiMessages as M, apiRoutes, apiBasePath } from '@app/contracts';
+import { sql } from 'drizzle-orm';
+import { deposits, referralRewards } from '../src/db/schema';
+import { call, register, startTestApp, uniqueEmail, type TestApp } from './helpers';
+
+let t: TestApp;
+let token: string;
+let userId: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  const r = await register(t.app);
+  token = r.token;
+  userId = (r.user as { id: string }).id;
+});
+afterAll(() => t?.close());
+
+const TX = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+
+describe('every call of the contract', () => {
+  it('exists under /api/v1 and answers 401 without a token when it needs one', async () => {
+    for (const r of Object.values(apiRoutes)) {
+      const url = apiBasePath + r.path.replace(':pool', 'stable');
+      const res = await t.app.inject({ method: r.method, url, payload: r.method === 'GET' ? undefined : {} });
+      expect([url, res.statusCode === 404 && res.json().code === 'NOT_FOUND']).toEqual([url, false]);
+      if (r.auth) expect([url, res.statusCode]).toEqual([url, 401]);
+    }
+  });
+
+  it('is documented in the OpenAPI document at /api/docs', async () => {
+    const doc = await call(t.app, 'GET', '/api/docs/json');
+    expect(doc.status).toBe(200);
+    const paths = Object.keys(doc.body.paths as object);
+    for (const r of Object.values(apiRoutes)) expect(paths).toContain(apiBasePath + r.path.replace(':pool', '{pool}'));
+    const ui = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(ui.statusCode).toBe(200);
+    expect(ui.headers['content-type']).toMatch(/text\/html/);
+  });
+});
+
+describe('reference data from the tables', () => {
+  it('GET /system/regexp answers the validation patterns', async () => {
+    const r = await call(t.app, 'GET', '/api/v1/system/regexp');
+    expect(r.status).toBe(200);
+    const re = r.body.regExp as Record<string, string>;
+    expect(new RegExp(re.password as string).test('Str0ng!pass')).toBe(true);
+    expect(new RegExp(re.password as string).test('weak')).toBe(false);
+    expect(new RegExp(re.email as string).test('a@b.co')).toBe(true);
+  });
+
+  it('GET /currencies lists the seven currencies with decimals and token addresses by chain', async () => {
+    const r = await call(t.app, 'GET', '/api/v1/currencies');
+    const list = r.body.currencies as { code: string; decimals: number; native: boolean; addresses: Record<string, string> }[];
+    expect(list.map((c) => c.code).sort()).toEqual(['BNB', 'BUSD', 'ETH', 'SOL', 'USDC', 'USDT', 'WAVES']);
+    expect(list.find((c) => c.code === 'ETH')).toMatchObject({ decimals: 18, native: true });
+    expect(Object.keys(list.find((c) => c.code === 'USDT')?.addresses ?? {}).sort()).toEqual(['1', '137', '56']);
+  });
+
+  it('GET /faq answers in the asked language', async () => {
+    const en = await call(t.app, 'GET', '/api/v1/faq');
+    const ru = await call(t.app, 'GET', '/api/v1/faq', { headers: { 'accept-language': 'ru' } });
+    expect((en.body.items as unknown[]).length).toBeGreaterThan(0);
+    expect((ru.body.items as { question: string }[])[0]?.question).toMatch(/[а-я]/);
+  });
+
+  it('GET /pools/{pool}/assets, /strategy, /graph', async () => {
+    const assets = await call(t.app, 'GET', '/api/v1/pools/stable/assets');
+    expect(assets.body.assets).toEqual(expect.arrayContaining([expect.objectContaining({ currency: 'USDT', shareBps: 4000 })]));
+    const strategy = await call(t.app, 'GET', '/api/v1/pools/coin/strategy');
+    expect(strategy.body).toMatchObject({ pool: 'coin', riskLevel: 'medium' });
+    const graph = await call(t.app, 'GET', '/api/v1/pools/dex/graph');
+    expect((graph.body.points as unknown[]).length).toBe(30);
+    const bad = await call(t.app, 'GET', '/api/v1/pools/gold/assets');
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields).toEqual({ pool: M.invalidValue });
+  });
+
+  it('GET /dao/values, /dao/pools, /dao/personal, /dao/rewards', async () => {
+    expect((await call(t.app, 'GET', '/api/v1/dao/values', { token })).body.values).toMatchObject({ quorumBps: '2000' });
+    const pools = await call(t.app, 'GET', '/api/v1/dao/pools', { token });
+    expect((pools.body.items as { pool: string }[]).map((p) => p.pool)).toEqual(['stable', 'coin', 'dex']);
+    expect((await call(t.app, 'GET', '/api/v1/dao/personal', { token })).body).toEqual({ votingPower: '0', staked: '0', proposalsVoted: 0 });
+    expect((await call(t.app, 'GET', '/api/v1/dao/rewards', { token })).body).toEqual({ currency: 'IPT', earned: '0', claimed: '0' });
+  });
+});
+
+describe('dashboard', () => {
+  it('records a deposit as pending, once per transaction', async () => {
+    const body = { pool: 'coin', amount: '1500000000000000000', currency: 'ETH', transaction: TX(1) };
+    const r = await call(t.app, 'POST', '/api/v1/dashboard/deposit', { token, body });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ message: M.depositRecorded, status: 'pending' });
+    const again = await call(t.app, 'POST', '/api/v1/dashboard/deposit', { token, body });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(M.depositDuplicate);
+  });
+
+  it('refuses amounts that are not integers in base units', async () => {
+    for (const amount of ['1.5', '-1', 1.5, '1e18', '']) {
+      const r = await call(t.app, 'POST', '/api/v1/dashboard/deposit', { token, body: { pool: 'coin', amount, currency: 'ETH', transaction: TX(2) } });
+      expect(r.status).toBe(400);
+      expect(Object.keys(r.body.fields as object)).toEqual(['amount']);
+    }
+    const r = await call(t.app, 'POST', '/api/v1/dashboard/deposit', { token, body: { pool: 'x', amount: '1', currency: 'DOGE', transaction: '0x1' } });
+    expect(r.body.fields).toEqual({ pool: M.invalidValue, currency: M.invalidValue, transaction: M.invalidValue });
+  });
+
+  it('withdraw: refused before any confirmed deposit, then accepted up to the balance', async () => {
+    const body = { pool: 'stable', amount: '1000000', currency: 'USDT' };
+    const before = await call(t.app, 'POST', '/api/v1/dashboard/withdraw', { token, body });
+    expect(before.status).toBe(400);
+    expect(before.body.message).toBe(M.notReplenished);
+    // The chain job (a later issue) confirms deposits; here the row is written as it would.
+    await t.app.services.db.insert(deposits).values({ userId, pool: 'stable', currency: 'USDT', amount: '5000000', txHash: TX(3), status: 'confirmed' });
+    const ok = await call(t.app, 'POST', '/api/v1/dashboard/withdraw', { token, body });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ message: M.withdrawalSent, status: 'requested' });
+    const tooMuch = await call(t.app, 'POST', '/api/v1/dashboard/withdraw', { token, body: { ...body, amount: '4000001' } });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.fields).toEqual({ amount: M.amountTooLarge });
+    const pool = await call(t.app, 'GET', '/api/v1/dashboard/pools/stable?currency=USDT', { token });
+    expect(pool.body).toMatchObject({ pool: 'stable', deposited: { USDT: '4000000' }, earned: { USDT: '0' }, estimate: { USDT: '1.00000000' } });
+    expect(Object.keys(pool.body.addresses as object)).toEqual(['USDT']);
+    const balance = await call(t.app, 'GET', '/api/v1/balance?pool=stable', { token });
+    expect(balance.body.items).toEqual([expect.objectContaining({ pool: 'stable', currency: 'USDT', amount: '5000000' })]);
+    expect((await call(t.app, 'GET', '/api/v1/balance?from=2001-13-01', { token })).status).toBe(400);
+  });
+
+  it('GET /dashboard/pools/{pool} without currency lists every asset; ETH has the zero address', async () => {
+    const r = await call(t.app, 'POST', '/api/v1/dashboard/refresh-pools/coin', { token });
+    expect(r.status).toBe(200);
+    expect((r.body.addresses as Record<string, string>).ETH).toBe('0x0000000000000000000000000000000000000000');
+    const y = await call(t.app, 'GET', '/api/v1/dashboard/yield', { token });
+    expect((y.body.items as unknown[]).length).toBe(9);
+  });
+});
+
+describe('referrals', () => {
+  it('overview, rewards, progress and a claim that blocks the next one', async () => {
+    const me = await register(t.app);
+    const myToken = me.token;
+    const myId = (me.user as { id: string }).id;
+    const overview = await call(t.app, 'GET', '/api/v1/referrals', { token: myToken });
+    expect(overview.body).toMatchObject({ members: 0, capitalAttractedUsd: '0.00', bonusesUsd: '0.00' });
+    expect(overview.body.referralLink).toContain(`invite=${overview.body.referralId as string}`);
+    expect((await call(t.app, 'GET', '/api/v1/referrals/progress', { token: myToken })).body).toMatchObject({ rank: 1, nextRank: 2 });
+    expect((await call(t.app, 'POST', '/api/v1/referrals/withdraw', { token: myToken })).body.message).toBe(M.nothingToClaim);
+    await t.app.services.db.insert(referralRewards).values({ userId: myId, level: 1, currency: 'USDT', amount: '2500000' });
+    const harvest = await call(t.app, 'GET', '/api/v1/referrals/harvest', { token: myToken });
+    expect(harvest.body).toEqual({ currency: 'USDT', allTime: '2500000', earned: '2500000', availableToClaim: '2500000', inPayment: '0', alreadyPaid: '0' });
+    const claim = await call(t.app, 'POST', '/api/v1/referrals/withdraw', { token: myToken });
+    expect(claim.body).toEqual({ message: M.withdrawalSent });
+    await t.app.services.db.insert(referralRewards).values({ userId: myId, level: 1, currency: 'USDT', amount: '1' });
+    const blocked = await call(t.app, 'POST', '/api/v1/referrals/withdraw', { token: myToken });
+    expect(blocked.status).toBe(409);
+    expect(blocked.body.message).toBe(M.claimInProgress);
+    expect((await call(t.app, 'GET', '/api/v1/referrals/harvest', { token: myToken })).body).toMatchObject({ inPayment: '2500000', availableToClaim: '1' });
+  });
+});
+
+describe('operations', () => {
+  it('GET /api/health reports the database', async () => {
+    const r = await call(t.app, 'GET', '/api/health');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: 'ok', database: 'up' });
+  });
+
+  it('GET /api/dev/outbox lists mails newest first and filters by ?to=', async () => {
+    const email = uniqueEmail();
+    await register(t.app, email);
+    await call(t.app, 'POST', '/api/v1/send-approve-email', { body: { login: email } });
+    const mine = await call(t.app, 'GET', `/api/dev/outbox?to=${encodeURIComponent(email.toUpperCase())}`);
+    const items = mine.body.items as { id: number; to: string; kind: string }[];
+    expect(items.length).toBe(2);
+    expect(items.every((m) => m.to === email)).toBe(true);
+    expect(items[0]!.id).toBeGreaterThan(items[1]!.id);
+    const all = await call(t.app, 'GET', '/api/dev/outbox');
+    expect((all.body.items as unknown[]).length).toBeGreaterThan(2);
+  });
+
+  it('answers unknown paths with a JSON 404, sets security headers and a request id, keeps CORS closed', async () => {
+    const r = await t.app.inject({ method: 'GET', url: '/api/v1/nope', headers: { origin: 'https://evil.example' } });
+    expect(r.statusCode).toBe(404);
+    expect(r.json()).toEqual({ message: M.notFound, code: 'NOT_FOUND' });
+    expect(r.headers['x-content-type-options']).toBe('nosniff');
+    expect(r.headers['x-request-id']).toEqual(expect.any(String));
+    expect(r.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('refuses an over-large body with 413', async () => {
+    const r = await t.app.inject({ method: 'POST', url: '/api/v1/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ login: 'a'.repeat(2 * 1024 * 1024) }) });
+    expect(r.statusCode).toBe(413);
+    expect(r.json().message).toBe(M.payloadTooLarge);
+  });
+
+  it('answers an unexpected failure with a generic message and no details', async () => {
+    const spy = jest.spyOn(t.app.services.db, 'select').mockImplementationOnce(() => {
+      throw new Error('boom: secret detail');
+    });
+    const r = await call(t.app, 'GET', '/api/v1/currencies');
+    spy.mockRestore();
+    expect(r.status).toBe(500);
+    expect(r.body).toEqual({ message: M.internalError, code: 'INTERNAL' });
+    await t.app.services.db.execute(sql`select 1`);
+  });
+});
