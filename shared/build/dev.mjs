@@ -24,7 +24,7 @@ const server = new WebpackDevServer(
     historyApiFallback: true,
     headers: { 'Access-Control-Allow-Origin': '*' },
     static: isShell ? [{ directory: join(repoRoot, 'shell/remotes'), publicPath: '/' }] : false,
-    proxy: isShell ? [{ context: ['/api'], target: process.env.API_URL ?? 'http://127.0.0.1:4000' }] : [],
+    proxy: [{ context: ['/api'], target: process.env.API_URL ?? 'http://127.0.0.1:4000' }],
     // Rebuilds on save; reload the page by hand (no dev-server client in the page).
     webSocketServer: false,
     liveReload: false,

@@ -14,6 +14,26 @@ export interface RemoteBus {
   send(command: BusCommand): void;
 }
 
+/** A deposit transfer the wallet is asked to send (amount in base units, as a decimal string). */
+export interface WalletTransfer {
+  currency: 'ETH' | 'USDT' | 'USDC' | 'WAVES' | 'BUSD' | 'SOL' | 'BNB';
+  /** The pool's receiving address for the currency. */
+  to: string;
+  units: string;
+}
+
+/**
+ * What remotes may ask of the wallet. The shell holds the provider; a remote never touches it.
+ * Errors: a rejection by the person has `code` 4001; others carry the wallet's message.
+ */
+export interface RemoteWallet {
+  /** Sends the transfer (ETH natively, a token with transfer()), resolving with the hash. */
+  sendTransfer(transfer: WalletTransfer): Promise<{ hash: string }>;
+  /** Resolves when the transaction has this many confirmations. */
+  waitForConfirmations(hash: string, confirmations: number): Promise<void>;
+  refreshBalances(): Promise<void>;
+}
+
 /**
  * The props the shell hands a remote's parcel. (single-spa reserves `name`, so it is not used.)
  */
@@ -24,6 +44,7 @@ export interface RemoteProps {
   i18n: I18n;
   /** The API client with the session's token; answers that sign in update the session. */
   api: ApiClient;
+  wallet: RemoteWallet;
   contractVersion: string;
   /** The remote reports a render error here so the shell can show its fallback panel. */
   onRemoteError(error: unknown): void;

@@ -1,6 +1,6 @@
 import './styles.css';
 import i18next from 'i18next';
-import type { RemoteModule, RemoteProps } from '@app/contracts';
+import { createApiClient, type RemoteModule, type RemoteProps } from '@app/contracts';
 import { createBus, disconnectedWallet, routeFromLocation } from './bus';
 
 /**
@@ -33,6 +33,18 @@ export async function runHarness(remote: RemoteModule): Promise<void> {
     bus: bus.remoteView,
     basename: locale === 'ru' ? '/ru' : '',
     i18n,
+    // The harness has no session of its own: calls go to the API (proxied by the dev server)
+    // with the token of a sign-in made from the remote, if any.
+    api: (() => {
+      let token: string | null = null;
+      return createApiClient({ accessToken: () => token, refresh: async () => null, onAuthenticated: (auth) => (token = auth.token), language: () => locale });
+    })(),
+    // No wallet in the harness: wallet actions fail as they would with none connected.
+    wallet: {
+      sendTransfer: () => Promise.reject(new Error('Metamask not connection')),
+      waitForConfirmations: () => Promise.reject(new Error('Metamask not connection')),
+      refreshBalances: async () => undefined,
+    },
     contractVersion: remote.contractVersion,
     onRemoteError: (error) => console.error('[harness] remote error', error),
     domElement,

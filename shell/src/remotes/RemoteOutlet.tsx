@@ -19,7 +19,7 @@ type OutletState =
  * the same panel with a Retry button, and never reaches the header, sidebar or navigation.
  */
 export function RemoteOutlet({ remote }: { remote: RemoteEntry }) {
-  const { bus, i18n, session } = useShell();
+  const { bus, i18n, session, wallet } = useShell();
   const { t } = useTranslation('shell');
   const locale = useObservable(bus.locale, bus.locale.getValue());
   const [state, setState] = useState<OutletState>({ status: 'loading' });
@@ -60,6 +60,7 @@ export function RemoteOutlet({ remote }: { remote: RemoteEntry }) {
       basename,
       i18n,
       api: session.api,
+      wallet: wallet.forRemotes,
       contractVersion: CONTRACT_VERSION,
       domElement,
       onRemoteError: (error) => {
@@ -75,7 +76,7 @@ export function RemoteOutlet({ remote }: { remote: RemoteEntry }) {
       const finished = parcel.getStatus() === 'MOUNTED' ? parcel.unmount() : parcel.mountPromise.then(() => parcel.unmount());
       Promise.resolve(finished).catch(() => undefined).finally(() => domElement.remove());
     };
-  }, [state, remote.name, bus, i18n, session, basename, fail]);
+  }, [state, remote.name, bus, i18n, session, wallet, basename, fail]);
 
   if (state.status === 'failed') {
     return (

@@ -3,7 +3,8 @@
 import { BrowserProvider, getAddress, hexlify, toUtf8Bytes } from 'ethers';
 import { SiweMessage } from 'siwe';
 import { toChainId } from '@app/web3';
-import { readBalances } from '@app/web3/wallet';
+import { readBalances, sendDeposit } from '@app/web3/wallet';
+import type { WalletTransfer } from '@app/contracts';
 import type { Eip1193Provider } from './discovery';
 
 export async function readWalletBalances(provider: Eip1193Provider, account: string, chainId: number): Promise<Record<string, string>> {
@@ -42,4 +43,17 @@ export async function signInWithEthereum(provider: Eip1193Provider, request: Siw
 
 export function checksum(address: string): string {
   return getAddress(address);
+}
+
+/** A deposit from the connected account, resolving with the hash once the wallet sent it. */
+export async function sendTransfer(provider: Eip1193Provider, chainId: number, transfer: WalletTransfer): Promise<{ hash: string }> {
+  const chain = toChainId(chainId);
+  if (!chain) throw new Error(`Network id ${chainId} is not supported`);
+  const signer = await new BrowserProvider(provider, chainId, { cacheTimeout: -1 }).getSigner();
+  const tx = await sendDeposit(signer, { currency: transfer.currency, chainId: chain, to: getAddress(transfer.to), units: BigInt(transfer.units) });
+  return { hash: tx.hash };
+}
+
+export async function waitForConfirmations(provider: Eip1193Provider, chainId: number, hash: string, confirmations: number): Promise<void> {
+  await new BrowserProvider(provider, chainId, { cacheTimeout: -1, pollingInterval: 1000 }).waitForTransaction(hash, confirmations);
 }

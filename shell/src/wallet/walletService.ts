@@ -1,7 +1,7 @@
 import { combineLatest, distinctUntilChanged, map } from 'rxjs';
 import type { i18n as I18n } from 'i18next';
 import type { ShellBus } from '@app/ui';
-import { ApiError } from '@app/contracts';
+import { ApiError, type RemoteWallet } from '@app/contracts';
 import type { SessionService } from '../session/session';
 import { withLocale } from '../locale/locale';
 import { isUserRejection, shouldPromptWalletBrowser, startProviderDiscovery, type Eip1193Provider } from './discovery';
@@ -168,6 +168,26 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: De
     else if (command.type === 'session/wallet-sign-in') void signInWithWallet(command.invite, command.source);
   });
 
-  return { connect, switchNetwork, refreshBalances };
+  /** The wallet as remotes may use it (parcel props). */
+  const forRemotes: RemoteWallet = {
+    sendTransfer: async (transfer) => {
+      const { chainId } = bus.wallet.getValue();
+      if (!provider || !bus.wallet.getValue().connected || chainId === null) throw new Error('Metamask not connection');
+      const { sendTransfer } = await chainOps();
+      const sent = await sendTransfer(provider, chainId, transfer);
+      void refreshBalances();
+      return sent;
+    },
+    waitForConfirmations: async (hash, confirmations) => {
+      const { chainId } = bus.wallet.getValue();
+      if (!provider || chainId === null) throw new Error('Metamask not connection');
+      const { waitForConfirmations } = await chainOps();
+      await waitForConfirmations(provider, chainId, hash, confirmations);
+      void refreshBalances();
+    },
+    refreshBalances,
+  };
+
+  return { connect, switchNetwork, refreshBalances, forRemotes };
 }
 export type WalletService = ReturnType<typeof createWalletService>;
