@@ -73,6 +73,11 @@ export function renderPage(ui: ReactElement, setup: PageSetup): RenderedPage {
     bus: { ...bus.remoteView, send },
     basename,
     i18n,
+    wallet: {
+      sendTransfer: () => Promise.reject(new Error('no wallet in these tests')),
+      waitForConfirmations: () => Promise.reject(new Error('no wallet in these tests')),
+      refreshBalances: async () => undefined,
+    },
     api,
     contractVersion: 'test',
     onRemoteError: () => undefined,
