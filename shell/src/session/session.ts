@@ -35,7 +35,7 @@ export interface SessionHooks {
   onLoggedOut?(silent: boolean): void;
 }
 
-export function createSessionService(bus: ShellBus, hooks: SessionHooks = {}): SessionService {
+export function createSessionService(bus: ShellBus, hooks: SessionHooks = {}, fetchImpl?: typeof fetch): SessionService {
   let token: string | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inflight: Promise<string | null> | null = null;
@@ -65,6 +65,7 @@ export function createSessionService(bus: ShellBus, hooks: SessionHooks = {}): S
     refresh: () => refresh(),
     onAuthenticated: establish,
     language: () => bus.locale.getValue(),
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
   });
 
   const refreshOnce = async (): Promise<string | null> => {
