@@ -1,21 +1,19 @@
 import { Navigate, Route, Routes, useParams } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
-import { Page } from '@app/ui';
+import { isPoolKind } from '@app/web3';
+import { PoolPage } from './pool';
 
-const poolKinds = ['stable', 'coin', 'dex'] as const;
-
-function PoolPage() {
-  const { t } = useTranslation();
+function PoolRoute() {
   const { name } = useParams();
-  if (!poolKinds.includes(name as (typeof poolKinds)[number])) return <Navigate to="/cabinet/pools/stable" replace />;
-  return <Page title={t('pool.title', { pool: t(`kinds.${name}`) })} />;
+  if (!isPoolKind(name)) return <Navigate to="/cabinet/pools/stable" replace />;
+  // A new pool is a new page: its forms and deposits in progress start afresh.
+  return <PoolPage key={name} pool={name} />;
 }
 
 export function App() {
   return (
     <Routes>
       <Route path="/cabinet/pools" element={<Navigate to="/cabinet/pools/stable" replace />} />
-      <Route path="/cabinet/pools/:name" element={<PoolPage />} />
+      <Route path="/cabinet/pools/:name" element={<PoolRoute />} />
     </Routes>
   );
 }

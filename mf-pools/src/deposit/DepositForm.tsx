@@ -1,0 +1,146 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { WalletState } from '@app/contracts';
+import { SUPPORTED_CHAIN_ID, USD_INPUT_PREFIX, unitsToUsd } from '@app/web3';
+import { useObservable, useRemote } from '@app/ui';
+import { isDepositable, type PoolCoin } from '../pool/poolCoins';
+import { ETH_GAS_RESERVE, depositDecimals, depositUnits, formatCoin, formatUsd, maxUsd, parseUsdInput, usdInputText } from './amounts';
+import { walletBalance } from './checks';
+import type { DepositBusy, useDepositFlow } from './useDepositFlow';
+
+const disconnected: WalletState = { connected: false, chainId: null, account: null, balances: {} };
+
+interface Props {
+  coins: readonly PoolCoin[];
+  flow: ReturnType<typeof useDepositFlow>;
+}
+
+const busyLabel: Record<Exclude<DepositBusy, null>, string> = { wallet: 'deposit.busyWallet', recording: 'deposit.busyRecording' };
+
+/** The deposit tab: a coin, a dollar amount, what it becomes in the coin, and the send. */
+export function DepositForm({ coins, flow }: Props) {
+  const { t, i18n } = useTranslation();
+  const { bus } = useRemote();
+  const wallet = useObservable(bus.wallet$, disconnected);
+  const [currency, setCurrency] = useState(coins[0]!.currency);
+  const [usd, setUsd] = useState('');
+  const coin = coins.find((c) => c.currency === currency) ?? coins[0]!;
+  const { refusal, clearRefusal } = flow;
+
+  // A coin list that changed (the pool loaded) keeps the choice when it still exists.
+  useEffect(() => {
+    if (!coins.some((c) => c.currency === currency)) setCurrency(coins[0]!.currency);
+  }, [coins, currency]);
+  // A warning about the wallet goes once the wallet is fixed.
+  useEffect(() => clearRefusal(), [wallet.connected, wallet.chainId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const units = useMemo(() => (isDepositable(coin) ? depositUnits(usd, coin) : null), [usd, coin]);
+  const onSupportedChain = wallet.connected && wallet.chainId === SUPPORTED_CHAIN_ID;
+  const balance = walletBalance(wallet, coin.currency);
+  // Like a vault page: an amount over the balance is said beside the field as it is typed.
+  const overBalance = onSupportedChain && units !== null && units > balance;
+
+  let amountError = '';
+  if (refusal?.reason === 'amountRequired') amountError = t('deposit.required');
+  else if (overBalance || refusal?.reason === 'notEnoughMoney') amountError = t('deposit.notEnoughMoney', { coin: coin.currency });
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (await flow.submit(wallet, usd, coin)) setUsd('');
+  };
+
+  const balanceText = !wallet.connected
+    ? t('deposit.noWallet')
+    : /[1-9]/.test(coin.toFiat) && onSupportedChain
+      ? t('deposit.balanceUsd', { amount: formatCoin(balance, coin.currency), usd: formatUsd(unitsToUsd(balance, coin.toFiat, depositDecimals(coin.currency)), i18n.language) })
+      : t('deposit.balance', { amount: formatCoin(balance, coin.currency) });
+
+  const describedBy = ['deposit-amount-preview', 'deposit-amount-balance', amountError ? 'deposit-amount-error' : ''].filter(Boolean).join(' ');
+  const busy = flow.busy !== null;
+
+  return (
+    <form className="form pool-form" noValidate onSubmit={onSubmit} aria-busy={busy}>
+      <div className="field">
+        <label htmlFor="deposit-currency">{t('deposit.currency')}</label>
+        <select
+          id="deposit-currency"
+          value={coin.currency}
+          onChange={(e) => {
+            setCurrency(e.target.value as PoolCoin['currency']);
+            clearRefusal();
+          }}
+        >
+          {coins.map((c) => (
+            <option key={c.currency} value={c.currency}>
+              {c.currency}
+            </option>
+          ))}
+        </select>
+        {!isDepositable(coin) ? <p className="field__hint">{t('deposit.coinUnavailable', { coin: coin.currency })}</p> : null}
+      </div>
+
+      <div className={amountError ? 'field field--invalid' : 'field'}>
+        <div className="pool-form__label-row">
+          <label htmlFor="deposit-amount">{t('deposit.amount')}</label>
+          <button
+            type="button"
+            className="btn btn--outline btn--xs"
+            disabled={!onSupportedChain || !isDepositable(coin) || busy}
+            onClick={() => {
+              setUsd(maxUsd(balance, coin));
+              clearRefusal();
+            }}
+          >
+            {t('deposit.max')}
+          </button>
+        </div>
+        <input
+          id="deposit-amount"
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder={`${USD_INPUT_PREFIX}0.0`}
+          value={usdInputText(usd)}
+          aria-invalid={amountError ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(e) => {
+            setUsd(parseUsdInput(e.target.value));
+            clearRefusal();
+          }}
+        />
+        <p id="deposit-amount-preview" className="pool-form__preview" aria-live="polite">
+          {units !== null ? t('deposit.preview', { amount: formatCoin(units, coin.currency) }) : t('deposit.previewNone')}
+        </p>
+        <p id="deposit-amount-balance" className="field__hint">
+          {balanceText}
+          {coin.currency === 'ETH' && onSupportedChain ? ` ${t('deposit.gasReserve', { amount: formatCoin(ETH_GAS_RESERVE, 'ETH') })}` : ''}
+        </p>
+        {amountError ? (
+          <p id="deposit-amount-error" className="field__error">
+            {amountError}
+          </p>
+        ) : null}
+      </div>
+
+      {refusal?.reason === 'notConnected' ? (
+        <div className="alert alert--warning pool-form__alert" role="alert">
+          <span>{t('deposit.notConnected')}</span>
+          <button type="button" className="btn btn--primary btn--sm" onClick={() => bus.send({ type: 'wallet/connect' })}>
+            {t('deposit.connect')}
+          </button>
+        </div>
+      ) : null}
+      {refusal?.reason === 'unsupportedNetwork' ? (
+        <div className="alert alert--warning pool-form__alert" role="alert">
+          {t('deposit.unsupportedNetwork', { id: refusal.chainId ?? '?' })}
+        </div>
+      ) : null}
+
+      <div className="form__actions">
+        <button type="submit" className="btn btn--primary" disabled={busy}>
+          {flow.busy ? t(busyLabel[flow.busy]) : t('deposit.submit')}
+        </button>
+      </div>
+    </form>
+  );
+}

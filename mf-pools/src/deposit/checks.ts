@@ -1,0 +1,32 @@
+// The checks before a deposit is sent, in the order the person meets them (spec §5, §8): a wallet
+// first, then the network, then an amount, then a pool that can take the coin, then enough money.
+import type { WalletState } from '@app/contracts';
+import { SUPPORTED_CHAIN_ID } from '@app/web3';
+import { isDepositable, type PoolCoin } from '../pool/poolCoins';
+import { depositUnits } from './amounts';
+
+export type DepositRefusal =
+  | { reason: 'notConnected' }
+  | { reason: 'unsupportedNetwork'; chainId: number | null }
+  | { reason: 'amountRequired' }
+  | { reason: 'coinUnavailable'; coin: string }
+  | { reason: 'notEnoughMoney'; coin: string };
+
+export type DepositCheck = { ok: true; units: bigint } | ({ ok: false } & DepositRefusal);
+
+/** The wallet's balance of a currency in base units (spec §3: a missing balance is 0). */
+export function walletBalance(wallet: WalletState, currency: string): bigint {
+  const text = wallet.balances[currency];
+  return text && /^\d+$/.test(text) ? BigInt(text) : 0n;
+}
+
+export function checkDeposit(wallet: WalletState, usd: string, coin: PoolCoin): DepositCheck {
+  if (!wallet.connected || !wallet.account) return { ok: false, reason: 'notConnected' };
+  if (wallet.chainId !== SUPPORTED_CHAIN_ID) return { ok: false, reason: 'unsupportedNetwork', chainId: wallet.chainId };
+  if (!/[1-9]/.test(usd)) return { ok: false, reason: 'amountRequired' };
+  if (!isDepositable(coin)) return { ok: false, reason: 'coinUnavailable', coin: coin.currency };
+  const units = depositUnits(usd, coin);
+  if (units === null) return { ok: false, reason: 'coinUnavailable', coin: coin.currency };
+  if (units > walletBalance(wallet, coin.currency)) return { ok: false, reason: 'notEnoughMoney', coin: coin.currency };
+  return { ok: true, units };
+}

@@ -1,0 +1,1 @@
+export { PoolPage } from './PoolPage';
