@@ -1,0 +1,247 @@
+/** @jest-environment jsdom */
+import '../testing/jsdomGlobals';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { WalletState } from '@app/contracts';
+import { deferred, poolAnswer, renderPool, shellApiError } from '../testing/renderPool';
+import { PoolPage } from './PoolPage';
+
+const POOL_ETH = '0x00000000000000000000000000000000000000e1';
+const POOL_USDT = '0x00000000000000000000000000000000000000a1';
+const HASH = `0x${'ab'.repeat(32)}`;
+const ETH = 10n ** 18n;
+const ready: WalletState = { connected: true, chainId: 1, account: '0xabc', balances: { ETH: (2n * ETH).toString(), USDT: '50000000' } };
+const coinPool = poolAnswer('coin', { ETH: { address: POOL_ETH, price: '3000' } });
+const stablePool = poolAnswer('stable', { USDT: { address: POOL_USDT, price: '1' } });
+const movement = { message: 'The deposit is recorded and waits for confirmation on the chain', id: 1, status: 'pending', createdAt: '2026-11-22T12:00:00.000Z' };
+
+async function openPool(setup: Parameters<typeof renderPool>[1] & { pool?: 'coin' | 'stable' }) {
+  const page = renderPool(<PoolPage pool={setup.pool ?? 'coin'} />, {
+    ...setup,
+    api: { dashboardPool: async () => (setup.pool === 'stable' ? stablePool : coinPool), balance: async () => ({ items: [] }), ...setup.api },
+  });
+  await screen.findByRole('tab', { name: setup.lang === 'ru' ? 'Пополнить' : 'Deposit' });
+  return page;
+}
+
+const typeAmount = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const submit = async (name = 'Deposit') => {
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name }));
+  });
+};
+const describedBy = (input: HTMLElement) =>
+  (input.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' | ');
+
+describe('deposit checks (spec §5, §8), in order', () => {
+  it('asks for a wallet first, and offers to connect one', async () => {
+    const sendTransfer = jest.fn();
+    const page = await openPool({ walletApi: { sendTransfer } });
+    await submit();
+    expect(page.notifications()).toEqual([{ kind: 'warning', message: 'Metamask not connection' }]);
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('Metamask not connection');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Connect wallet' }));
+    expect(page.commands).toContainEqual({ type: 'wallet/connect' });
+    expect(sendTransfer).not.toHaveBeenCalled();
+    // Connected: the warning goes.
+    page.setWallet(ready);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('then the network, before the amount', async () => {
+    const page = await openPool({ wallet: { ...ready, chainId: 56 } });
+    await submit();
+    expect(page.notifications()).toEqual([{ kind: 'warning', message: 'Network id 56 is not supported now. Work is in progress.' }]);
+    expect(screen.getByRole('alert').textContent).toBe('Network id 56 is not supported now. Work is in progress.');
+  });
+
+  it('then an amount, beside its field', async () => {
+    const page = await openPool({ wallet: ready });
+    await submit();
+    const input = screen.getByLabelText('Amount in US dollars');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(input)).toContain("It's required field!");
+    expect(page.notifications()).toEqual([]);
+  });
+
+  it('then the balance: the coin is named, beside the field and in a warning', async () => {
+    const sendTransfer = jest.fn();
+    const page = await openPool({ wallet: ready, walletApi: { sendTransfer } });
+    typeAmount('Amount in US dollars', '6000.1');
+    expect(describedBy(screen.getByLabelText('Amount in US dollars'))).toContain("You don't have enough money in your Metamask account by coin ETH");
+    await submit();
+    expect(page.notifications()).toEqual([{ kind: 'warning', message: "You don't have enough money in your Metamask account by coin ETH" }]);
+    expect(sendTransfer).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    [{ connected: false, chainId: null, account: null, balances: {} }, 'Metamask не подключен'],
+    [{ ...ready, chainId: 137 }, 'Сеть с id 137 пока не поддерживается. Работа над этим идёт.'],
+    [ready, 'На вашем аккаунте Metamask недостаточно средств в монете ETH'],
+  ] as const)('says it in Russian under /ru', async (wallet, message) => {
+    const page = await openPool({ lang: 'ru', wallet });
+    typeAmount('Сумма в долларах США', '$ 99999');
+    await submit('Пополнить');
+    expect(page.notifications()).toEqual([{ kind: 'warning', message }]);
+  });
+});
+
+describe('a deposit', () => {
+  it('shows the coin amount before sending, and Max fills the balance in dollars', async () => {
+    await openPool({ pool: 'stable', wallet: ready });
+    typeAmount('Amount in US dollars', '$ 12.34');
+    expect((screen.getByLabelText('Amount in US dollars') as HTMLInputElement).value).toBe('$ 12.3');
+    expect(describedBy(screen.getByLabelText('Amount in US dollars'))).toContain('≈ 12.3 USDT');
+    expect(describedBy(screen.getByLabelText('Amount in US dollars'))).toContain('Wallet balance: 50 USDT (≈ $ 50)');
+    fireEvent.click(screen.getByRole('button', { name: 'Max' }));
+    expect((screen.getByLabelText('Amount in US dollars') as HTMLInputElement).value).toBe('$ 50');
+  });
+
+  it('sends ETH rounded up, notifies the hash with an explorer link, records it and follows it to credited', async () => {
+    const transfer = deferred<{ hash: string }>();
+    const sendTransfer = jest.fn(() => transfer.promise);
+    const waitForConfirmations = jest.fn(async () => undefined);
+    let credited = false;
+    const page = await openPool({
+      wallet: ready,
+      walletApi: { sendTransfer, waitForConfirmations },
+      api: {
+        dashboardPool: async () => (credited ? { ...coinPool, deposited: { ETH: '33333333333333334' } } : coinPool),
+        dashboardDeposit: async () => {
+          credited = true;
+          return movement;
+        },
+        balance: async () => ({ items: credited ? [{ date: '2026-11-22', pool: 'coin', currency: 'ETH', amount: '33333333333333334' }] : [] }),
+      },
+    });
+    typeAmount('Amount in US dollars', '100');
+    expect(describedBy(screen.getByLabelText('Amount in US dollars'))).toContain('≈ 0.033333 ETH');
+    await submit();
+
+    // One click, one transaction: the button is busy and disabled while the wallet asks.
+    const busy = screen.getByRole('button', { name: 'Confirm in your wallet…' });
+    expect((busy as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(busy);
+    expect(sendTransfer).toHaveBeenCalledTimes(1);
+    expect(sendTransfer).toHaveBeenCalledWith({ currency: 'ETH', to: POOL_ETH, units: '33333333333333334' });
+
+    await act(async () => transfer.resolve({ hash: HASH }));
+    expect(page.notifications()[0]).toEqual({
+      kind: 'success',
+      message: `Transaction sent: ${HASH}`,
+      link: { href: `https://etherscan.io/tx/${HASH}`, label: 'View on Etherscan' },
+    });
+    expect(page.calls.find((c) => c.name === 'dashboardDeposit')?.request).toEqual({
+      body: { pool: 'coin', amount: '33333333333333334', currency: 'ETH', transaction: HASH },
+    });
+    await waitFor(() => expect(screen.getByTestId('deposit-progress').textContent).toContain('Credited'));
+    expect(waitForConfirmations).toHaveBeenCalledWith(HASH, 1);
+    expect(screen.getByTestId('deposit-row').textContent).toContain('0.033333 ETH');
+    expect((screen.getByLabelText('Amount in US dollars') as HTMLInputElement).value).toBe('');
+  });
+
+  it('sends USDT scaled by 6 decimals', async () => {
+    const sendTransfer = jest.fn(async () => ({ hash: HASH }));
+    await openPool({ pool: 'stable', wallet: ready, walletApi: { sendTransfer }, api: { dashboardDeposit: async () => movement } });
+    typeAmount('Amount in US dollars', '25.5');
+    await submit();
+    expect(sendTransfer).toHaveBeenCalledWith({ currency: 'USDT', to: POOL_USDT, units: '25500000' });
+  });
+
+  it('changes nothing when the person rejects the transaction (4001)', async () => {
+    const rejection = Object.assign(new Error('user rejected action'), { code: 'ACTION_REJECTED', info: { error: { code: 4001 } } });
+    const page = await openPool({ wallet: ready, walletApi: { sendTransfer: async () => Promise.reject(rejection) } });
+    typeAmount('Amount in US dollars', '100');
+    await submit();
+    expect(page.notifications()).toEqual([{ kind: 'warning', message: 'You declined the transaction in your wallet. Nothing was sent.' }]);
+    expect(page.calls.map((c) => c.name)).not.toContain('dashboardDeposit');
+    expect(screen.queryByTestId('deposit-progress')).toBeNull();
+    expect((screen.getByLabelText('Amount in US dollars') as HTMLInputElement).value).toBe('$ 100');
+    expect((screen.getByRole('button', { name: 'Deposit' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('warns with the wallet’s message when the transaction fails', async () => {
+    const failure = Object.assign(new Error('long text'), { shortMessage: 'insufficient funds for intrinsic transaction cost' });
+    const page = await openPool({ wallet: ready, walletApi: { sendTransfer: async () => Promise.reject(failure) } });
+    typeAmount('Amount in US dollars', '100');
+    await submit();
+    expect(page.notifications()).toEqual([{ kind: 'warning', message: 'insufficient funds for intrinsic transaction cost' }]);
+  });
+
+  it('warns with the server’s message when the record fails, and can record again', async () => {
+    let attempts = 0;
+    const page = await openPool({
+      wallet: ready,
+      walletApi: { sendTransfer: async () => ({ hash: HASH }) },
+      api: {
+        dashboardDeposit: async () => {
+          attempts++;
+          if (attempts === 1) throw shellApiError(409, 'This transaction is already recorded');
+          return movement;
+        },
+      },
+    });
+    typeAmount('Amount in US dollars', '100');
+    await submit();
+    expect(page.notifications()[1]).toEqual({ kind: 'warning', message: 'This transaction is already recorded' });
+    expect(screen.getByTestId('deposit-progress').textContent).toContain('Not recorded yet');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Record again' }));
+    });
+    expect(attempts).toBe(2);
+    await waitFor(() => expect(screen.getByTestId('deposit-progress').textContent).toMatch(/Confirming|Credited/));
+  });
+});
+
+describe('withdraw', () => {
+  async function openWithdraw(answer: () => Promise<unknown>) {
+    const page = await openPool({ api: { dashboardPool: async () => ({ ...coinPool, deposited: { ETH: (ETH / 10n).toString() } }), dashboardWithdraw: answer } });
+    fireEvent.click(screen.getByRole('tab', { name: 'Withdraw' }));
+    expect(screen.getByRole('tab', { name: 'Withdraw' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByText('In this pool: 0.1 ETH')).toBeTruthy();
+    return page;
+  }
+
+  it('sends the request in base units and shows the server’s answer', async () => {
+    const page = await openWithdraw(async () => ({ ...movement, message: 'Withdrawal request has been successfully sent! Payment will be processed soon.', status: 'requested' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Max' }));
+    await submit('Request withdrawal');
+    expect(page.calls.find((c) => c.name === 'dashboardWithdraw')?.request).toEqual({ body: { pool: 'coin', amount: (ETH / 10n).toString(), currency: 'ETH' } });
+    expect(page.notifications()).toEqual([{ kind: 'success', message: 'Withdrawal request has been successfully sent! Payment will be processed soon.' }]);
+  });
+
+  it('shows the server’s refusal: nothing deposited', async () => {
+    const page = await openWithdraw(async () => Promise.reject(shellApiError(400, 'You have not replenished this pool yet')));
+    fireEvent.change(screen.getByLabelText('Amount in ETH'), { target: { value: '0.05' } });
+    await submit('Request withdrawal');
+    expect(page.notifications()).toEqual([{ kind: 'warning', message: 'You have not replenished this pool yet' }]);
+    expect(describedBy(screen.getByLabelText('Amount in ETH'))).toContain('You have not replenished this pool yet');
+  });
+
+  it('says the request failed when the server does not answer', async () => {
+    const page = await openWithdraw(async () => Promise.reject(shellApiError(0, 'Something went wrong. Please try again later.')));
+    fireEvent.change(screen.getByLabelText('Amount in ETH'), { target: { value: '0.05' } });
+    await submit('Request withdrawal');
+    expect(page.notifications()).toEqual([{ kind: 'error', message: 'Failed to send withdrawal request. Please try again.' }]);
+  });
+});
+
+it('moves between the tabs with the arrow keys', async () => {
+  await openPool({});
+  const deposit = screen.getByRole('tab', { name: 'Deposit' });
+  deposit.focus();
+  fireEvent.keyDown(deposit, { key: 'ArrowRight' });
+  const withdraw = screen.getByRole('tab', { name: 'Withdraw' });
+  expect(document.activeElement).toBe(withdraw);
+  expect(withdraw.getAttribute('aria-selected')).toBe('true');
+  expect(screen.getByRole('tabpanel').id).toBe('pool-panel-withdraw');
+  expect(withdraw.tabIndex).toBe(0);
+  expect(deposit.tabIndex).toBe(-1);
+});
+
+it('offers ETH only, and refuses it, when the server has no such pool (spec §3)', async () => {
+  await openPool({ api: { dashboardPool: async () => Promise.reject(shellApiError(404, 'Not found')) } });
+  const select = within(screen.getByRole('tabpanel')).getByLabelText('Currency') as HTMLSelectElement;
+  expect([...select.options].map((o) => o.value)).toEqual(['ETH']);
+  expect(screen.getByText('This pool does not take ETH deposits right now.')).toBeTruthy();
+});
