@@ -19,12 +19,18 @@ export function useAuthForm<S extends z.ZodType<FieldValues, FieldValues>>(schem
     mode: 'onTouched',
     defaultValues,
   });
-  const { register, setError, setFocus, formState } = form;
+  const { register, setError, setFocus, trigger, getFieldState, formState } = form;
 
   /** What a field needs to show: its registration and its message, in the page's language. */
   const field = (name: Path<z.input<S>>): { registration: UseFormRegisterReturn; error?: string } => {
     const text = (get(formState.errors, name) as { message?: string } | undefined)?.message;
-    return { registration: register(name), error: text ? message(text) : undefined };
+    // A message put there by the server or by a button's own check goes as soon as the field is
+    // changed, not only when it is left: leaving it for the button below would move the button
+    // under the pointer mid-click.
+    const onChange = async () => {
+      if (getFieldState(name).invalid) await trigger(name);
+    };
+    return { registration: register(name, { onChange }), error: text ? message(text) : undefined };
   };
 
   /**
