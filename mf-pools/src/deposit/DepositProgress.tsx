@@ -13,6 +13,8 @@ function statusText(t: (key: string, options?: Record<string, unknown>) => strin
       return t('progress.confirming', { n: d.confirmations, total: d.required });
     case 'credited':
       return t('progress.credited');
+    case 'refused':
+      return d.reason ? t('progress.refusedBecause', { reason: d.reason }) : t('progress.refused');
   }
 }
 

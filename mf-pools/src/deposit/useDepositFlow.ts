@@ -2,22 +2,24 @@
 // hash, POST /dashboard/deposit, then confirmations on the chain and the server's credit.
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { WalletState } from '@app/contracts';
+import type { DepositStatus, WalletState } from '@app/contracts';
 import { SUPPORTED_CHAIN_ID, explorerTxUrl, type PoolKind } from '@app/web3';
 import { useRemote } from '@app/ui';
 import { errorMessage, isApiError, isUserRejection } from '../errors';
 import { useNotify } from '../notify';
 import type { PoolCoin } from '../pool/poolCoins';
+import { fetchDepositStatus } from '../pool/server';
 import { checkDeposit, type DepositRefusal } from './checks';
 
-/** Confirmations the server waits for before crediting (1 on the local chain; 12 in production). */
-export const DEFAULT_CONFIRMATIONS = 1;
-/** How often the server is asked whether a confirmed deposit is credited yet. */
-export const CREDIT_POLL_MS = 1000;
-/** How long to keep asking before leaving the deposit as "confirming" (the list shows it later). */
-export const CREDIT_POLL_LIMIT = 60;
+/** How often the server is asked about a deposit it has not credited yet. */
+export const STATUS_POLL_MS = 1500;
+/** How many times to ask before leaving the deposit to the list (which shows it when credited). */
+export const STATUS_POLL_LIMIT = 400;
+/** The server refuses a transaction it cannot see in a block yet: wait for one, then ask again. */
+const NOT_YET_ON_CHAIN = new Set(['TX_NOT_MINED', 'TX_NOT_FOUND']);
+const RECORD_ATTEMPTS = 3;
 
-export type DepositStage = 'recording' | 'recordFailed' | 'confirming' | 'credited';
+export type DepositStage = 'recording' | 'recordFailed' | 'confirming' | 'credited' | 'refused';
 
 /** A deposit sent from this page, followed until the server credits it. */
 export interface TrackedDeposit {
@@ -26,27 +28,25 @@ export interface TrackedDeposit {
   units: bigint;
   stage: DepositStage;
   confirmations: number;
+  /** Confirmations the server waits for before crediting (1 locally, 12 in production). */
   required: number;
-  /** The user's credited amount of the coin in the pool before this deposit, as the server said. */
-  baseline: bigint;
+  /** Why the server did not credit it (its message). */
+  reason?: string;
 }
 
 export type DepositBusy = null | 'wallet' | 'recording';
 
 export interface DepositFlowDeps {
   pool: PoolKind;
-  /** The user's credited amount of a coin in the pool now (to tell when this deposit is added). */
-  baseline(currency: PoolCoin['currency']): bigint;
-  /** Resolves true once the server counts the deposit (credited). */
-  isCredited(deposit: TrackedDeposit): Promise<boolean>;
-  /** Called when the deposit is recorded and again when it is credited. */
+  /** Called when a deposit is recorded and again when it is credited or refused. */
   onChanged(): void;
   sleep?(ms: number): Promise<void>;
 }
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const errorCode = (error: unknown) => (typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined);
 
-export function useDepositFlow({ pool, baseline, isCredited, onChanged, sleep = wait }: DepositFlowDeps) {
+export function useDepositFlow({ pool, onChanged, sleep = wait }: DepositFlowDeps) {
   const { t } = useTranslation();
   const { api, wallet: walletApi } = useRemote();
   const notify = useNotify();
@@ -60,50 +60,79 @@ export function useDepositFlow({ pool, baseline, isCredited, onChanged, sleep = 
     setTracked((list) => list.map((d) => (d.hash === hash ? { ...d, ...patch } : d)));
   }, []);
 
+  /** Applies the server's view; true when the deposit reached its end (credited or refused). */
+  const apply = useCallback(
+    (hash: string, status: DepositStatus | null, chainConfirmations: number): boolean => {
+      if (!status) return false;
+      const confirmations = Math.min(Math.max(status.confirmations, chainConfirmations), status.confirmationsRequired);
+      if (status.status === 'pending') {
+        update(hash, { stage: 'confirming', confirmations, required: status.confirmationsRequired });
+        return false;
+      }
+      update(hash, {
+        stage: status.status,
+        confirmations: status.status === 'credited' ? status.confirmationsRequired : confirmations,
+        required: status.confirmationsRequired,
+        reason: status.reason ?? undefined,
+      });
+      onChanged();
+      if (status.status === 'credited') void walletApi.refreshBalances().catch(() => undefined);
+      return true;
+    },
+    [update, onChanged, walletApi],
+  );
+
+  /** Confirmations from the chain (through the wallet) and the credit from the server. */
   const follow = useCallback(
-    async (deposit: TrackedDeposit) => {
+    async (hash: string, start: DepositStatus) => {
+      let chain = start.confirmations;
+      let status: DepositStatus | null = start;
       try {
-        for (let n = 1; n <= deposit.required; n++) {
-          await walletApi.waitForConfirmations(deposit.hash, n);
-          update(deposit.hash, { confirmations: n });
-        }
-        for (let attempt = 0; attempt < CREDIT_POLL_LIMIT; attempt++) {
-          if (await isCredited(deposit)) {
-            update(deposit.hash, { stage: 'credited' });
-            onChanged();
-            void walletApi.refreshBalances().catch(() => undefined);
-            return;
+        for (let attempt = 0; attempt < STATUS_POLL_LIMIT; attempt++) {
+          if (apply(hash, status, chain)) return;
+          const required = status?.confirmationsRequired ?? start.confirmationsRequired;
+          if (chain < required) {
+            await walletApi.waitForConfirmations(hash, chain + 1);
+            chain += 1;
+            if (status) apply(hash, { ...status, confirmations: Math.max(status.confirmations, chain) }, chain);
+          } else {
+            await sleep(STATUS_POLL_MS);
           }
-          await sleep(CREDIT_POLL_MS);
+          status = (await fetchDepositStatus(api, hash)) ?? status;
         }
       } catch (error) {
         // The chain or the server did not answer: the deposit stays "confirming"; the list from the
-        // server shows it once credited.
+        // server shows where it is after a reload.
         console.warn('deposit progress', error);
       }
     },
-    [walletApi, update, isCredited, onChanged, sleep],
+    [api, walletApi, apply, sleep],
   );
 
   const record = useCallback(
     async (deposit: TrackedDeposit) => {
       update(deposit.hash, { stage: 'recording' });
-      try {
-        await api.call('dashboardDeposit', {
-          body: { pool, amount: deposit.units.toString(), currency: deposit.currency, transaction: deposit.hash },
-        });
-      } catch (error) {
-        // Spec §8: a warning with the server's message, else the error's message.
-        notify({ kind: 'warning', message: (isApiError(error) ? error.message : errorMessage(error)) || t('deposit.recordFailed') });
-        update(deposit.hash, { stage: 'recordFailed' });
-        return false;
+      const body = { pool, amount: deposit.units.toString(), currency: deposit.currency, transaction: deposit.hash, chainId: SUPPORTED_CHAIN_ID };
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const answer = await api.call('dashboardDeposit', { body });
+          onChanged();
+          void follow(deposit.hash, answer.deposit);
+          return true;
+        } catch (error) {
+          if (attempt < RECORD_ATTEMPTS && NOT_YET_ON_CHAIN.has(String(errorCode(error)))) {
+            // Sent but not in a block yet: the server reads the chain, so wait for the block.
+            await walletApi.waitForConfirmations(deposit.hash, 1).catch(() => sleep(STATUS_POLL_MS));
+            continue;
+          }
+          // Spec §8: a warning with the server's message, else the error's message.
+          notify({ kind: 'warning', message: (isApiError(error) ? error.message : errorMessage(error)) || t('deposit.recordFailed') });
+          update(deposit.hash, { stage: 'recordFailed' });
+          return false;
+        }
       }
-      update(deposit.hash, { stage: 'confirming' });
-      onChanged();
-      void follow({ ...deposit, stage: 'confirming' });
-      return true;
     },
-    [api, pool, notify, t, update, onChanged, follow],
+    [api, pool, notify, t, update, onChanged, follow, walletApi, sleep],
   );
 
   const submit = useCallback(
@@ -134,15 +163,7 @@ export function useDepositFlow({ pool, baseline, isCredited, onChanged, sleep = 
           message: t('deposit.sent', { hash }),
           link: { href: explorerTxUrl(SUPPORTED_CHAIN_ID, hash), label: t('deposit.explorer') },
         });
-        const deposit: TrackedDeposit = {
-          hash,
-          currency: coin.currency,
-          units: check.units,
-          stage: 'recording',
-          confirmations: 0,
-          required: DEFAULT_CONFIRMATIONS,
-          baseline: baseline(coin.currency),
-        };
+        const deposit: TrackedDeposit = { hash, currency: coin.currency, units: check.units, stage: 'recording', confirmations: 0, required: 1 };
         setTracked((list) => [deposit, ...list]);
         setBusy('recording');
         await record(deposit);
@@ -152,7 +173,7 @@ export function useDepositFlow({ pool, baseline, isCredited, onChanged, sleep = 
         setBusy(null);
       }
     },
-    [walletApi, notify, t, record, baseline],
+    [walletApi, notify, t, record],
   );
 
   const retry = useCallback(

@@ -13,11 +13,16 @@ const ready: WalletState = { connected: true, chainId: 1, account: '0xabc', bala
 const coinPool = poolAnswer('coin', { ETH: { address: POOL_ETH, price: '3000' } });
 const stablePool = poolAnswer('stable', { USDT: { address: POOL_USDT, price: '1' } });
 const movement = { message: 'The deposit is recorded and waits for confirmation on the chain', id: 1, status: 'pending', createdAt: '2026-11-22T12:00:00.000Z' };
+const depositStatus = (status: 'pending' | 'credited' | 'refused', confirmations: number, amount = '33333333333333334', currency = 'ETH') => ({
+  id: 1, pool: 'coin', currency, amount, transaction: HASH, logIndex: -1, from: '0xabc', to: POOL_ETH, status, confirmations,
+  confirmationsRequired: 2, blockNumber: 10, reason: null as string | null, createdAt: '2026-11-22T12:00:00.000Z', creditedAt: null as string | null,
+});
+const recorded = (status = depositStatus('pending', 0)) => ({ ...movement, deposit: status });
 
 async function openPool(setup: Parameters<typeof renderPool>[1] & { pool?: 'coin' | 'stable' }) {
   const page = renderPool(<PoolPage pool={setup.pool ?? 'coin'} />, {
     ...setup,
-    api: { dashboardPool: async () => (setup.pool === 'stable' ? stablePool : coinPool), balance: async () => ({ items: [] }), ...setup.api },
+    api: { dashboardPool: async () => (setup.pool === 'stable' ? stablePool : coinPool), dashboardDeposits: async () => ({ items: [], confirmationsRequired: 1 }), ...setup.api },
   });
   await screen.findByRole('tab', { name: setup.lang === 'ru' ? 'Пополнить' : 'Deposit' });
   return page;
@@ -100,18 +105,18 @@ describe('a deposit', () => {
   it('sends ETH rounded up, notifies the hash with an explorer link, records it and follows it to credited', async () => {
     const transfer = deferred<{ hash: string }>();
     const sendTransfer = jest.fn(() => transfer.promise);
-    const waitForConfirmations = jest.fn(async () => undefined);
-    let credited = false;
+    const confirmation = [deferred<void>(), deferred<void>()];
+    const waitForConfirmations = jest.fn((_hash: string, n: number) => confirmation[n - 1]!.promise);
+    let server: ReturnType<typeof depositStatus> | null = null;
     const page = await openPool({
       wallet: ready,
       walletApi: { sendTransfer, waitForConfirmations },
       api: {
-        dashboardPool: async () => (credited ? { ...coinPool, deposited: { ETH: '33333333333333334' } } : coinPool),
         dashboardDeposit: async () => {
-          credited = true;
-          return movement;
+          server = depositStatus('pending', 0);
+          return recorded(server);
         },
-        balance: async () => ({ items: credited ? [{ date: '2026-11-22', pool: 'coin', currency: 'ETH', amount: '33333333333333334' }] : [] }),
+        dashboardDeposits: async () => ({ items: server ? [server] : [], confirmationsRequired: 2 }),
       },
     });
     typeAmount('Amount in US dollars', '100');
@@ -132,17 +137,58 @@ describe('a deposit', () => {
       link: { href: `https://etherscan.io/tx/${HASH}`, label: 'View on Etherscan' },
     });
     expect(page.calls.find((c) => c.name === 'dashboardDeposit')?.request).toEqual({
-      body: { pool: 'coin', amount: '33333333333333334', currency: 'ETH', transaction: HASH },
+      body: { pool: 'coin', amount: '33333333333333334', currency: 'ETH', transaction: HASH, chainId: 1 },
     });
-    await waitFor(() => expect(screen.getByTestId('deposit-progress').textContent).toContain('Credited'));
-    expect(waitForConfirmations).toHaveBeenCalledWith(HASH, 1);
-    expect(screen.getByTestId('deposit-row').textContent).toContain('0.033333 ETH');
+    const progress = () => screen.getByTestId('deposit-progress').textContent;
+    await waitFor(() => expect(progress()).toContain('Confirming (0 of 2)'));
+    await act(async () => confirmation[0]!.resolve());
+    await waitFor(() => expect(progress()).toContain('Confirming (1 of 2)'));
+    server = { ...depositStatus('credited', 2), creditedAt: '2026-11-22T12:01:00.000Z' };
+    await act(async () => confirmation[1]!.resolve());
+    await waitFor(() => expect(progress()).toContain('Credited'));
+    expect(waitForConfirmations.mock.calls).toEqual([[HASH, 1], [HASH, 2]]);
+    await waitFor(() => expect(screen.getByTestId('deposit-row').textContent).toContain('0.033333 ETH'));
+    expect(screen.getByTestId('deposit-row').textContent).toContain('Credited');
     expect((screen.getByLabelText('Amount in US dollars') as HTMLInputElement).value).toBe('');
+  });
+
+  it('waits for the block when the server cannot see the transaction yet, then records it', async () => {
+    let attempts = 0;
+    const waitForConfirmations = jest.fn(async () => undefined);
+    const page = await openPool({
+      wallet: ready,
+      walletApi: { sendTransfer: async () => ({ hash: HASH }), waitForConfirmations },
+      api: {
+        dashboardDeposit: async () => {
+          if (++attempts === 1) throw Object.assign(shellApiError(409, 'The transaction is not in a block yet. Please try again in a moment.'), { code: 'TX_NOT_MINED' });
+          return recorded(depositStatus('credited', 2));
+        },
+      },
+    });
+    typeAmount('Amount in US dollars', '100');
+    await submit();
+    await waitFor(() => expect(screen.getByTestId('deposit-progress').textContent).toContain('Credited'));
+    expect(attempts).toBe(2);
+    expect(waitForConfirmations).toHaveBeenCalledWith(HASH, 1);
+    expect(page.notifications().map((n) => n.kind)).toEqual(['success']);
+  });
+
+  it('shows the server’s reason when it does not credit a deposit', async () => {
+    await openPool({
+      wallet: ready,
+      walletApi: { sendTransfer: async () => ({ hash: HASH }) },
+      api: { dashboardDeposit: async () => recorded({ ...depositStatus('refused', 0), reason: 'The transaction disappeared from the chain (reorganisation) and was not credited' }) },
+    });
+    typeAmount('Amount in US dollars', '100');
+    await submit();
+    await waitFor(() =>
+      expect(screen.getByTestId('deposit-progress').textContent).toContain('Not credited: The transaction disappeared from the chain (reorganisation) and was not credited'),
+    );
   });
 
   it('sends USDT scaled by 6 decimals', async () => {
     const sendTransfer = jest.fn(async () => ({ hash: HASH }));
-    await openPool({ pool: 'stable', wallet: ready, walletApi: { sendTransfer }, api: { dashboardDeposit: async () => movement } });
+    await openPool({ pool: 'stable', wallet: ready, walletApi: { sendTransfer }, api: { dashboardDeposit: async () => recorded(depositStatus('pending', 0, '25500000', 'USDT')) } });
     typeAmount('Amount in US dollars', '25.5');
     await submit();
     expect(sendTransfer).toHaveBeenCalledWith({ currency: 'USDT', to: POOL_USDT, units: '25500000' });
@@ -177,7 +223,7 @@ describe('a deposit', () => {
         dashboardDeposit: async () => {
           attempts++;
           if (attempts === 1) throw shellApiError(409, 'This transaction is already recorded');
-          return movement;
+          return recorded();
         },
       },
     });

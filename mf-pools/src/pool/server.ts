@@ -1,5 +1,5 @@
 // The pool's server calls, in one place: the answers' shapes are the contracts'.
-import type { ApiClient, DashboardPoolResponse } from '@app/contracts';
+import type { ApiClient, DashboardPoolResponse, DepositStatus, DepositsResponse } from '@app/contracts';
 import type { PoolKind } from '@app/web3';
 import { isApiError } from '../errors';
 
@@ -13,20 +13,13 @@ export async function fetchPool(api: ApiClient, pool: PoolKind, signal?: AbortSi
   }
 }
 
-/** One line of the user's deposits in a pool, as the server keeps them. */
-export interface DepositRecord {
-  key: string;
-  date: string;
-  currency: string;
-  /** Base units, decimal string. */
-  amount: string;
-  credited: boolean;
+/** The user's deposits in the pool with their progress, newest first (they are there after a reload). */
+export function fetchDeposits(api: ApiClient, pool: PoolKind, signal?: AbortSignal): Promise<DepositsResponse> {
+  return api.call('dashboardDeposits', { query: { pool }, signal });
 }
 
-/** The user's credited deposits in the pool (GET /balance: per day and currency). */
-export async function fetchDeposits(api: ApiClient, pool: PoolKind, signal?: AbortSignal): Promise<DepositRecord[]> {
-  const { items } = await api.call('balance', { query: { pool }, signal });
-  return items
-    .map((item) => ({ key: `${item.date}:${item.currency}`, date: item.date, currency: item.currency, amount: item.amount, credited: true }))
-    .reverse();
+/** One deposit's progress as the server sees it; null while it does not know the transaction. */
+export async function fetchDepositStatus(api: ApiClient, transaction: string): Promise<DepositStatus | null> {
+  const { items } = await api.call('dashboardDeposits', { query: { transaction } });
+  return items[0] ?? null;
 }
