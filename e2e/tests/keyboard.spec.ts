@@ -83,3 +83,25 @@ test('the sidebar toggle and every menu item are reachable and usable by Tab and
   await page.keyboard.press('Enter');
   await expectRemoteReady(page, title('/cabinet/settings'));
 });
+
+test('on a narrow window the menu overlay takes focus when opened and gives it back when closed', async ({ page, signIn }) => {
+  await signIn();
+  await page.setViewportSize({ width: 600, height: 800 });
+  await page.goto('/cabinet/dashboard');
+  await expectRemoteReady(page, title('/cabinet/dashboard'));
+  const sidebar = page.getByTestId('sidebar');
+  const open = page.getByRole('banner').getByRole('button', { name: 'Open menu' });
+
+  await tabTo(page, open);
+  await page.keyboard.press('Enter');
+  await expect(sidebar).toBeVisible();
+  // Focus moves into the overlay, on its close button, rather than being lost on the page below.
+  await expect(sidebar.getByRole('button', { name: 'Close menu' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(sidebar.getByRole('link', { name: 'Dashboard' })).toBeFocused();
+
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Enter');
+  await expect(sidebar).toBeHidden();
+  await expect(open).toBeFocused();
+});

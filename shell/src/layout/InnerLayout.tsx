@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useObservable } from '@app/ui';
@@ -20,6 +20,18 @@ export function InnerLayout() {
   const toggle = useCallback(() => (compact ? setExpandedCompact((e) => !e) : setExpandedWide((e) => !e)), [compact]);
   // On a phone or a narrow window the menu covers the page, so it closes after a choice.
   const onNavigate = useCallback(() => compact && setExpandedCompact(false), [compact]);
+  // When the overlay closes, the focus it held would be lost on a hidden element: it goes back
+  // to the button that opens the menu.
+  const openMenuRef = useRef<HTMLButtonElement>(null);
+  const overlayWasOpen = useRef(false);
+  useEffect(() => {
+    const overlayOpen = compact && expanded;
+    if (overlayWasOpen.current && !overlayOpen) {
+      const focused = document.activeElement;
+      if (!focused || focused === document.body || document.getElementById('sidebar')?.contains(focused)) openMenuRef.current?.focus();
+    }
+    overlayWasOpen.current = overlayOpen;
+  }, [compact, expanded]);
 
   const session = useObservable(bus.session, bus.session.getValue());
   const wallet = useObservable(bus.wallet, bus.wallet.getValue());
@@ -32,7 +44,7 @@ export function InnerLayout() {
       <div className="inner-layout__main">
         <header className="header">
           {compact && !expanded ? (
-            <button type="button" className="btn btn--icon" aria-expanded={false} aria-controls="sidebar" onClick={toggle}>
+            <button ref={openMenuRef} type="button" className="btn btn--icon" aria-expanded={false} aria-controls="sidebar" onClick={toggle}>
               <span aria-hidden="true">☰</span>
               <span className="visually-hidden">{t('nav.openMenu')}</span>
             </button>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { useSetAtom } from 'jotai';
@@ -33,6 +33,12 @@ export function Sidebar({ expanded, compact, onToggle, onNavigate }: { expanded:
   const onPools = path.startsWith('/cabinet/pools');
   const [poolsOpen, setPoolsOpen] = useState(onPools);
   const submenuId = useId();
+  // Opened over the page, the overlay takes the focus, so the keyboard user is inside the menu.
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const overlayOpen = compact && expanded;
+  useEffect(() => {
+    if (overlayOpen) toggleRef.current?.focus();
+  }, [overlayOpen]);
 
   // A submenu closes by itself when the user leaves its pages.
   useEffect(() => {
@@ -55,7 +61,7 @@ export function Sidebar({ expanded, compact, onToggle, onNavigate }: { expanded:
       hidden={compact && !expanded}
     >
       <div className="sidebar__top">
-        <button type="button" className="btn btn--icon sidebar__toggle" aria-expanded={expanded} aria-controls="sidebar" onClick={onToggle}>
+        <button ref={toggleRef} type="button" className="btn btn--icon sidebar__toggle" aria-expanded={expanded} aria-controls="sidebar" onClick={onToggle}>
           <span aria-hidden="true">☰</span>
           <span className="visually-hidden">{expanded ? t('nav.closeMenu') : t('nav.openMenu')}</span>
         </button>
