@@ -50,7 +50,7 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
   });
   const database = opts.database ?? (await openDatabase(config.database));
   if (!opts.database) app.addHook('onClose', () => database.close());
-  await seed(database.db);
+  await seed(database.db, { localChain: config.env !== 'production' });
 
   const services = createServices(config, database.db, app.log);
   app.decorate('rateLimitMultiplier', config.rateLimit.multiplier);
@@ -116,7 +116,11 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
   opsRoutes(app, services);
 
   services.mailer.start();
+  // Starts once listening (or ready, in tests): a pending deposit is credited after a restart too.
+  app.addHook('onReady', async () => services.depositJob.start());
   app.addHook('onClose', async () => {
+    await services.depositJob.stop();
+    services.chain.destroy();
     await services.background.idle();
     await services.mailer.stop();
   });

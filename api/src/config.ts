@@ -53,6 +53,14 @@ export const envSchema = z.object({
   DEV_OUTBOX: bool.optional(),
 });
 export type Env = z.input<typeof envSchema>;
+  /** Blocks a deposit needs (its own included) before it is credited; default 1, or 12 in production. */
+  DEPOSIT_CONFIRMATIONS: int(1, 1000).optional(),
+  /** How often the deposit job looks at pending deposits; 0 turns it off (e.g. a replica that only answers). */
+  DEPOSIT_JOB_INTERVAL_MS: int(0, 3_600_000).default(1000),
+  /** A deposit whose transaction has vanished (reorg) this long is refused. */
+  DEPOSIT_DROP_AFTER_SECONDS: int(0, 30 * 86_400).default(3600),
+  /** Which source's rows in coin_prices give the pools' USD estimates. */
+  PRICE_SOURCE: z.string().min(1).max(64).default('local'),
 
 export type AppConfig = {
   env: 'development' | 'production' | 'test';
@@ -79,6 +87,9 @@ export type AppConfig = {
 };
 
 export class ConfigError extends Error {}
+  /** On-chain deposits (chain id 1 only: spec §9). */
+  deposits: { chainId: 1; confirmations: number; jobIntervalMs: number; dropAfterSeconds: number; batchSize: number; leaseSeconds: number };
+  priceSource: string;
 
 function readBrands(file: string | undefined): BrandRegistry {
   if (!file) return defaultBrandRegistry;
@@ -160,3 +171,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     emailCodeMaxAttempts: 5,
   };
 }
+    deposits: {
+      chainId: 1,
+      confirmations: e.DEPOSIT_CONFIRMATIONS ?? (production ? 12 : 1),
+      jobIntervalMs: e.DEPOSIT_JOB_INTERVAL_MS,
+      dropAfterSeconds: e.DEPOSIT_DROP_AFTER_SECONDS,
+      batchSize: 100,
+      leaseSeconds: 30,
+    },
+    priceSource: e.PRICE_SOURCE,

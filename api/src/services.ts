@@ -9,10 +9,15 @@ import { createSiwe } from './auth/siwe';
 import { createAccessTokens } from './auth/tokens';
 import { createMailer } from './mail/mailer';
 import { createBackground } from './background';
+import { rpcChainReader } from './deposits/chain';
+import { createDepositJob } from './deposits/job';
+import { createDeposits } from './deposits/service';
+import { tablePriceSource } from './pricing/prices';
 
 /** Everything a handler needs, built once per server. */
 export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger) {
   const access = createAccessTokens(config.jwtSecret, config.lifetimes.accessToken);
+  const chain = rpcChainReader(config.rpcUrl);
   return {
     config,
     db,
@@ -24,6 +29,10 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     counters: createCounters(db),
     background: createBackground(log),
     mailer: createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log }),
+    chain,
+    deposits: createDeposits(db, chain, config.deposits),
+    depositJob: createDepositJob(db, chain, config.deposits, log),
+    prices: tablePriceSource(db, config.priceSource),
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -91,7 +91,38 @@ const daoValueRows = [
 
 const regexpValue = Object.fromEntries(Object.entries(patterns).map(([k, re]) => [k, re.source]));
 
-export async function seed(db: Db): Promise<void> {
+/**
+ * Local stack only: where each pool receives each currency on the local chain (chain id 1). Addresses
+ * of the public test mnemonic at m/44'/60'/0'/0/100..102: not the dev accounts that deposit, and
+ * never to be used on a real network (anyone has the keys), hence never seeded in production.
+ */
+export const LOCAL_POOL_ADDRESSES = {
+  stable: '0x8c3229ec621644789d7f61faa82c6d0e5f97d43d',
+  coin: '0x9586a4833970847aef259ad5bfb7aa8901ddf746',
+  dex: '0x0e9971c0005d91336c1441b8f03c1c4fe5fb4584',
+} as const;
+const poolCurrencies = {
+  stable: ['USDT', 'USDC', 'BUSD'],
+  coin: ['ETH', 'BNB', 'SOL', 'WAVES'],
+  dex: ['ETH', 'USDT', 'USDC', 'BUSD', 'BNB', 'SOL', 'WAVES'],
+} as const;
+const poolAddressRows = Object.entries(poolCurrencies).flatMap(([pool, list]) =>
+  list.map((currency) => ({ pool, currency, chainId: 1, address: LOCAL_POOL_ADDRESSES[pool as keyof typeof LOCAL_POOL_ADDRESSES] })),
+);
+/** The local price source ('local'): fixed USD prices so estimates work without a feed. */
+const localPriceRows = [
+  { currency: 'ETH', usd: '3000' },
+  { currency: 'USDT', usd: '1' },
+  { currency: 'USDC', usd: '1' },
+  { currency: 'BUSD', usd: '1' },
+  { currency: 'BNB', usd: '600' },
+  { currency: 'SOL', usd: '150' },
+  { currency: 'WAVES', usd: '1.25' },
+].map((r) => ({ ...r, source: 'local' }));
+
+export type SeedOptions = { /** Seed the local chain's pool addresses and prices (never in production). */ localChain?: boolean };
+
+export async function seed(db: Db, opts: SeedOptions = {}): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.insert(t.currencies).values(currencyRows).onConflictDoNothing();
     await tx.insert(t.currencyAddresses).values(addressRows).onConflictDoNothing();
@@ -103,5 +134,9 @@ export async function seed(db: Db): Promise<void> {
     await tx.insert(t.referralRanks).values(referralRankRows).onConflictDoNothing();
     await tx.insert(t.daoValues).values(daoValueRows).onConflictDoNothing();
     await tx.insert(t.systemSettings).values({ key: 'regExp', value: regexpValue }).onConflictDoNothing();
+    if (opts.localChain) {
+      await tx.insert(t.poolAddresses).values(poolAddressRows).onConflictDoNothing();
+      await tx.insert(t.coinPrices).values(localPriceRows).onConflictDoNothing();
+    }
   });
 }

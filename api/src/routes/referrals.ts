@@ -25,7 +25,7 @@ export function referralRoutes(app: FastifyInstance, s: Services) {
           select t.level, count(distinct t.id) as members,
                  sum(d.amount / power(10::numeric, c.decimals) * c.usd_rate) as capital
           from tree t
-          left join deposits d on d.user_id = t.id and d.status = 'confirmed'
+          left join deposits d on d.user_id = t.id and d.status = 'credited'
           left join currencies c on c.code = d.currency
           group by t.level order by t.level`,
     );

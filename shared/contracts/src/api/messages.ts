@@ -51,6 +51,21 @@ export const apiMessages = {
   payloadTooLarge: 'The request is too large',
   unsupportedMediaType: 'Send the request as JSON',
   internalError: 'Something went wrong. Please try again later.',
+  depositNoWallet: 'Link your wallet to your account before making a deposit',
+  depositWrongNetwork: 'The deposit must be made on network id 1',
+  depositNotFound: 'The transaction was not found on the chain',
+  depositNotMined: 'The transaction is not in a block yet. Please try again in a moment.',
+  depositTxFailed: 'The transaction failed on the chain',
+  depositNotYourWallet: 'The transaction was sent from a wallet other than the one linked to your account',
+  depositWrongRecipient: "The transaction was not sent to this pool's {currency} address",
+  depositTokenNotAllowed: 'This token is not accepted',
+  depositWrongCurrency: 'The transaction does not transfer {currency}',
+  depositPoolCurrency: 'This pool does not accept {currency}',
+  depositAmountCorrected: 'The deposit is recorded with the amount the transaction carries and waits for confirmation on the chain',
+  depositReorged: 'The transaction disappeared from the chain (reorganisation) and was not credited',
+  depositFailedOnRecheck: 'The transaction failed when it was checked again and was not credited',
+  depositUnverified: 'The deposit was recorded before on-chain checks and was not credited',
+  chainUnavailable: 'The blockchain node cannot be reached right now. Please try again later.',
 } as const;
 
 export type ApiMessageKey = keyof typeof apiMessages;
@@ -104,6 +119,21 @@ export const apiMessagesRu: Record<ApiMessageKey, string> = {
   payloadTooLarge: 'Слишком большой запрос',
   unsupportedMediaType: 'Отправьте запрос в формате JSON',
   internalError: 'Что-то пошло не так. Попробуйте позже.',
+  depositNoWallet: 'Привяжите кошелёк к аккаунту, прежде чем делать депозит',
+  depositWrongNetwork: 'Депозит нужно делать в сети с id 1',
+  depositNotFound: 'Транзакция не найдена в сети',
+  depositNotMined: 'Транзакция ещё не попала в блок. Попробуйте ещё раз через минуту.',
+  depositTxFailed: 'Транзакция завершилась ошибкой в сети',
+  depositNotYourWallet: 'Транзакция отправлена не с того кошелька, что привязан к вашему аккаунту',
+  depositWrongRecipient: 'Транзакция отправлена не на адрес этого пула для {currency}',
+  depositTokenNotAllowed: 'Этот токен не принимается',
+  depositWrongCurrency: 'Транзакция не переводит {currency}',
+  depositPoolCurrency: 'Этот пул не принимает {currency}',
+  depositAmountCorrected: 'Депозит записан с суммой, которую несёт транзакция, и ждёт подтверждения в сети',
+  depositReorged: 'Транзакция исчезла из сети (реорганизация) и не зачислена',
+  depositFailedOnRecheck: 'Транзакция завершилась ошибкой при повторной проверке и не зачислена',
+  depositUnverified: 'Депозит был записан до проверок в сети и не зачислен',
+  chainUnavailable: 'Узел блокчейна сейчас недоступен. Попробуйте позже.',
 };
 
 /** Fills {name} placeholders. */

@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { queryRows } from '../db/rows';
+import { deposits } from '../db/schema';
+import type { ChainReader } from './chain';
+import { stillCredits } from './verify';
+
+export type JobSettings = { confirmations: number; jobIntervalMs: number; dropAfterSeconds: number; batchSize: number; leaseSeconds: number };
+export type TickResult = { checked: number; credited: number; refused: number; waiting: number };
+
+type Claimed = {
+  id: number;
+  tx_hash: string;
+  log_index: number;
+  token_address: string | null;
+  from_address: string | null;
+  to_address: string | null;
+  amount: string;
+  missing_since: Date | string | null;
+};
+
+/**
+ * Credits pending deposits once they have N confirmations, re-reading each receipt first so a
+ * transaction that vanished in a reorganisation, or now failed, is never credited.
+ *
+ * Safe with several API replicas on one PostgreSQL: each tick claims due rows with a lease
+ * (UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED)), so replicas work on different rows, a
+ * crashed replica's rows come back when its lease ends, and the credit itself is a single
+ * UPDATE … WHERE status = 'pending' AND lease_owner = me: a deposit is credited at most once even
+ * if two replicas somehow read it at once. State lives only in the database, so pending deposits
+ * survive restarts. On PGlite (one process) the same statements run unchanged.
+ */
+export function createDepositJob(db: Db, chain: ChainReader, settings: JobSettings, log: FastifyBaseLogger) {
+  const owner = randomUUID();
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<TickResult> | null = null;
+  let again = false;
+  let stopped = true;
+
+  async function tick(): Promise<TickResult> {
+    const result: TickResult = { checked: 0, credited: 0, refused: 0, waiting: 0 };
+    const latest = await chain.blockNumber();
+    const n = settings.confirmations;
+    // Progress for the ones not due yet: arithmetic only, no chain reads.
+    await db.execute(sql`
+      update deposits set confirmations = greatest(0, ${latest} - block_number + 1), updated_at = now()
+      where status = 'pending' and block_number is not null and confirmations <> greatest(0, ${latest} - block_number + 1)`);
+    // Due: enough blocks on top (or vanished, to look for it again).
+    const claimed = await queryRows<Claimed>(
+      db,
+      sql`
+      update deposits set lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${settings.leaseSeconds})
+      where id in (
+        select id from deposits
+        where status = 'pending'
+          and (block_number is null or block_number <= ${latest - n + 1})
+          and (lease_until is null or lease_until < now())
+        order by id
+        limit ${settings.batchSize}
+        for update skip locked)
+      returning id, tx_hash, log_index, token_address, from_address, to_address, amount::text as amount, missing_since`,
+    );
+    await Promise.all(claimed.map((row) => check(row, n, result)));
+    return result;
+  }
+
+  const mine = (id: number) => and(eq(deposits.id, id), eq(deposits.status, 'pending'), eq(deposits.leaseOwner, owner));
+  const release = { leaseOwner: null, leaseUntil: null, updatedAt: new Date() };
+
+  async function check(row: Claimed, n: number, result: TickResult) {
+    result.checked++;
+    try {
+      const receipt = await chain.receipt(row.tx_hash);
+      const latest = await chain.blockNumber();
+      if (!receipt) {
+        // Gone from the canonical chain (reorg): not credited; refused once the grace period ends.
+        const since = row.missing_since ? new Date(row.missing_since) : new Date();
+        const expired = Date.now() - since.getTime() >= settings.dropAfterSeconds * 1000;
+        await db
+          .update(deposits)
+          .set({ ...release, blockNumber: null, blockHash: null, confirmations: 0, missingSince: since, ...(expired ? { status: 'refused', reason: 'REORGED' } : {}) })
+          .where(mine(row.id));
+        if (expired) result.refused++;
+        else result.waiting++;
+        return;
+      }
+      const logIndex = stillCredits(receipt, {
+        logIndex: row.log_index,
+        tokenAddress: row.token_address,
+        fromAddress: row.from_address,
+        toAddress: row.to_address,
+        amount: row.amount,
+      });
+      if (logIndex === null) {
+        await db.update(deposits).set({ ...release, status: 'refused', reason: 'TX_FAILED' }).where(mine(row.id));
+        result.refused++;
+        return;
+      }
+      const confirmations = Math.max(0, latest - receipt.blockNumber + 1);
+      const block = { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, confirmations, missingSince: null, logIndex };
+      if (confirmations >= n) {
+        const done = await db
+          .update(deposits)
+          .set({ ...release, ...block, status: 'credited', creditedAt: new Date() })
+          .where(mine(row.id))
+          .returning({ id: deposits.id });
+        if (done.length) result.credited++;
+      } else {
+        // Re-included in a later block: wait for its confirmations there.
+        await db.update(deposits).set({ ...release, ...block }).where(mine(row.id));
+        result.waiting++;
+      }
+    } catch (err) {
+      // The node is down or answered oddly: leave the row pending; the lease ends and it is tried again.
+      log.warn({ err, deposit: row.id }, 'deposit check failed');
+    }
+  }
+
+  function schedule(delay: number) {
+    if (stopped || timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void runOnce().finally(() => schedule(settings.jobIntervalMs));
+    }, delay);
+    timer.unref?.();
+  }
+
+  /** One tick; overlapping calls share the running one and ask for another right after. */
+  function runOnce(): Promise<TickResult> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = tick()
+      .catch((err) => {
+        log.warn({ err }, 'deposit job tick failed');
+        return { checked: 0, credited: 0, refused: 0, waiting: 0 };
+      })
+      .finally(() => {
+        running = null;
+        if (again && !stopped) {
+          again = false;
+          void runOnce();
+        }
+      });
+    return running;
+  }
+
+  return {
+    owner,
+    tick: runOnce,
+    /** Starts the interval (settings.jobIntervalMs; 0 leaves it off). */
+    start() {
+      if (!settings.jobIntervalMs || !stopped) return;
+      stopped = false;
+      schedule(0);
+    },
+    /** Runs a tick soon, e.g. after a deposit was recorded with its confirmations already reached. */
+    kick() {
+      if (stopped) return;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      again = false;
+      if (running) await running;
+    },
+  };
+}
+export type DepositJob = ReturnType<typeof createDepositJob>;

@@ -1,0 +1,127 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { apiMessages as M, formatMessage, type DepositStatus, type PoolName } from '@app/contracts';
+import type { Db } from '../db/client';
+import { deposits, poolAddresses } from '../db/schema';
+import { ChainUnavailable, type ChainReader } from './chain';
+import { DepositRefused, verifyDeposit } from './verify';
+
+export type DepositRow = typeof deposits.$inferSelect;
+export type DepositSettings = { chainId: 1; confirmations: number };
+
+const reasonMessages: Record<string, string> = {
+  REORGED: M.depositReorged,
+  TX_FAILED: M.depositFailedOnRecheck,
+  UNVERIFIED: M.depositUnverified,
+};
+
+/** A row as the API shows it. */
+export function depositStatus(row: DepositRow, required: number): DepositStatus {
+  return {
+    id: row.id,
+    pool: row.pool as PoolName,
+    currency: row.currency,
+    amount: String(row.amount),
+    transaction: row.txHash,
+    logIndex: row.logIndex,
+    from: row.fromAddress,
+    to: row.toAddress,
+    status: row.status as DepositStatus['status'],
+    confirmations: row.status === 'credited' ? Math.max(row.confirmations, required) : row.confirmations,
+    confirmationsRequired: required,
+    blockNumber: row.blockNumber,
+    reason: row.reason ? (reasonMessages[row.reason] ?? row.reason) : null,
+    createdAt: row.createdAt.toISOString(),
+    creditedAt: row.creditedAt?.toISOString() ?? null,
+  };
+}
+
+/** Where a pool receives a currency on a chain (operator configuration), lower-case; undefined if it does not. */
+export async function poolAddressOf(db: Db, pool: string, currency: string, chainId: number): Promise<string | undefined> {
+  const [row] = await db
+    .select({ address: poolAddresses.address })
+    .from(poolAddresses)
+    .where(and(eq(poolAddresses.pool, pool), eq(poolAddresses.currency, currency), eq(poolAddresses.chainId, chainId)));
+  return row?.address.toLowerCase();
+}
+
+export type DepositRequest = { pool: PoolName; currency: string; amount: string; transaction: string; chainId?: number | undefined };
+
+export function createDeposits(db: Db, chain: ChainReader, settings: DepositSettings) {
+  return {
+    settings,
+    /**
+     * Reads the reported transaction from the chain and records what it credits, once per (chain,
+     * transaction, log) whoever reports it. Throws DepositRefused with the reason otherwise.
+     */
+    async record(user: { id: string; walletAddress: string | null }, req: DepositRequest) {
+      if (!user.walletAddress) throw new DepositRefused(M.depositNoWallet, 'NO_LINKED_WALLET');
+      if (req.chainId !== undefined && req.chainId !== settings.chainId) throw new DepositRefused(M.depositWrongNetwork, 'WRONG_NETWORK');
+      const poolAddress = await poolAddressOf(db, req.pool, req.currency, settings.chainId);
+      if (!poolAddress) throw new DepositRefused(formatMessage(M.depositPoolCurrency, { currency: req.currency }), 'POOL_CURRENCY');
+      const hash = req.transaction.toLowerCase();
+      let found;
+      try {
+        found = await verifyDeposit(chain, { chainId: settings.chainId, hash, currency: req.currency, poolAddress, wallet: user.walletAddress.toLowerCase() });
+      } catch (err) {
+        if (err instanceof ChainUnavailable) throw new DepositRefused(M.chainUnavailable, 'CHAIN_UNAVAILABLE', 503);
+        throw err;
+      }
+      // One statement: concurrent reports of one transaction meet at the unique key, one row wins.
+      const rows = await db
+        .insert(deposits)
+        .values(
+          found.transfers.map((t) => ({
+            userId: user.id,
+            pool: req.pool,
+            currency: req.currency,
+            amount: t.amount.toString(),
+            claimedAmount: req.amount,
+            txHash: hash,
+            chainId: settings.chainId,
+            logIndex: t.logIndex,
+            fromAddress: t.from,
+            toAddress: t.to,
+            tokenAddress: t.tokenAddress,
+            blockNumber: found.blockNumber,
+            blockHash: found.blockHash,
+            confirmations: found.confirmations,
+          })),
+        )
+        .onConflictDoNothing({ target: [deposits.chainId, deposits.txHash, deposits.logIndex] })
+        .returning();
+      const first = rows[0];
+      if (!first) throw new DepositRefused(M.depositDuplicate, 'DEPOSIT_DUPLICATE', 409);
+      const total = found.transfers.reduce((s, t) => s + t.amount, 0n);
+      const corrected = BigInt(req.amount) !== total;
+      return { row: first, rows, corrected, status: depositStatus(first, settings.confirmations) };
+    },
+
+    async list(userId: string, filter: { pool?: string | undefined; id?: number | undefined; transaction?: string | undefined }) {
+      const rows = await db
+        .select()
+        .from(deposits)
+        .where(
+          and(
+            eq(deposits.userId, userId),
+            filter.pool ? eq(deposits.pool, filter.pool) : undefined,
+            filter.id ? eq(deposits.id, filter.id) : undefined,
+            filter.transaction ? eq(deposits.txHash, filter.transaction.toLowerCase()) : undefined,
+          ),
+        )
+        .orderBy(desc(deposits.id))
+        .limit(200);
+      return rows.map((r) => depositStatus(r, settings.confirmations));
+    },
+
+    /** Sum of pending deposits per currency in a pool (shown apart from the credited balance). */
+    async pendingSums(userId: string, pool: string): Promise<Map<string, bigint>> {
+      const rows = await db
+        .select({ currency: deposits.currency, total: sql<string>`sum(${deposits.amount})` })
+        .from(deposits)
+        .where(and(eq(deposits.userId, userId), eq(deposits.pool, pool), eq(deposits.status, 'pending')))
+        .groupBy(deposits.currency);
+      return new Map(rows.map((r) => [r.currency, BigInt(r.total ?? '0')]));
+    },
+  };
+}
+export type Deposits = ReturnType<typeof createDeposits>;
