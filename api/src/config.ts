@@ -180,3 +180,23 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       leaseSeconds: 30,
     },
     priceSource: e.PRICE_SOURCE,
+  /** Blocks a deposit needs (its own included) before it is credited; default 1, or 12 in production. */
+  DEPOSIT_CONFIRMATIONS: int(1, 1000).optional(),
+  /** How often the deposit job looks at pending deposits; 0 turns it off (e.g. a replica that only answers). */
+  DEPOSIT_JOB_INTERVAL_MS: int(0, 3_600_000).default(1000),
+  /** A deposit whose transaction has vanished (reorg) this long is refused. */
+  DEPOSIT_DROP_AFTER_SECONDS: int(0, 30 * 86_400).default(3600),
+  /** Which source's rows in coin_prices give the pools' USD estimates. */
+  PRICE_SOURCE: z.string().min(1).max(64).default('local'),
+  /** On-chain deposits (chain id 1 only: spec §9). */
+  deposits: { chainId: 1; confirmations: number; jobIntervalMs: number; dropAfterSeconds: number; batchSize: number; leaseSeconds: number };
+  priceSource: string;
+    deposits: {
+      chainId: 1,
+      confirmations: e.DEPOSIT_CONFIRMATIONS ?? (production ? 12 : 1),
+      jobIntervalMs: e.DEPOSIT_JOB_INTERVAL_MS,
+      dropAfterSeconds: e.DEPOSIT_DROP_AFTER_SECONDS,
+      batchSize: 100,
+      leaseSeconds: 30,
+    },
+    priceSource: e.PRICE_SOURCE,

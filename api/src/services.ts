@@ -36,3 +36,12 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
   };
 }
 export type Services = ReturnType<typeof createServices>;
+import { rpcChainReader } from './deposits/chain';
+import { createDepositJob } from './deposits/job';
+import { createDeposits } from './deposits/service';
+import { tablePriceSource } from './pricing/prices';
+  const chain = rpcChainReader(config.rpcUrl);
+    chain,
+    deposits: createDeposits(db, chain, config.deposits),
+    depositJob: createDepositJob(db, chain, config.deposits, log),
+    prices: tablePriceSource(db, config.priceSource),

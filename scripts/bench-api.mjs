@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// Benchmark of the API (issue 3): autocannon in this process, each server in its own child
+// process, all on loopback. Prints requests/s and latency for
+//   - a Fastify hello-world (the ceiling on this machine, measured in the same run),
+//   - GET /api/v1/profile with a bearer token (JWT check + session lookup + serialisation),
+//   - POST /api/v1/login (argon2id at the production cost: slow on purpose).
+// Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_LOGIN_CONNECTIONS
+// (default 10), DATABASE_URL (optional: bench against PostgreSQL instead of PGlite).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const loginConnections = Number(process.env.BENCH_LOGIN_CONNECTIONS ?? 10);
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+const children = [];
+function start(args, env, readyUrl) {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  return (async () => {
+    for (let i = 0; i < 600; i++) {
+      if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+      try {
+        if ((await fetch(readyUrl)).ok) return child;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${readyUrl} did not come up`);
+  })();
+}
+
+const HELLO = `
+  const app = require('fastify')({ logger: false });
+  app.get('/', async () => ({ hello: 'world' }));
+  app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+`;
+
+function run(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ duration, connections, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
+try {
+  const [helloPort, apiPort] = [await freePort(), await freePort()];
+  const api = `http://127.0.0.1:${apiPort}`;
+  await Promise.all([
+    start(['-e', HELLO], { PORT: String(helloPort) }, `http://127.0.0.1:${helloPort}/`),
+    start(['--import', 'tsx', 'api/src/main.ts'], {
+      API_PORT: String(apiPort),
+      API_HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      // The load comes from one address: lift the per-IP limits, keep everything else as shipped.
+      RATE_LIMIT_MULTIPLIER: '1000000',
+    }, `${api}/api/health`),
+  ]);
+
+  const email = `bench.${Date.now()}@example.com`;
+  const password = 'Bench!pass1';
+  const reg = await fetch(`${api}/api/v1/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: email, password }),
+  });
+  if (!reg.ok) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+  const { token } = await reg.json();
+
+  const rows = [];
+  const measure = async (name, opts) => {
+    // A short warm-up so JIT and caches are not part of the numbers.
+    await run({ ...opts, duration: 2 });
+    const r = await run(opts);
+    const non2xx = r.non2xx + r.errors + r.timeouts;
+    rows.push({ name, conns: opts.connections ?? connections, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: non2xx });
+  };
+
+  await measure('Fastify hello-world', { url: `http://127.0.0.1:${helloPort}/` });
+  await measure('GET /api/v1/profile', { url: `${api}/api/v1/profile`, headers: { authorization: `Bearer ${token}` } });
+  await measure('POST /api/v1/login', {
+    url: `${api}/api/v1/login`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: email, password }),
+    connections: loginConnections,
+  });
+
+  const hello = rows[0].rps;
+  const pad = (s, n) => String(s).padEnd(n);
+  const num = (v, n) => String(v).padStart(n);
+  console.log(`\nAPI benchmark: ${duration}s per case, ${os.cpus().length} CPUs, Node ${process.version}, database ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}\n`);
+  console.log(`${pad('case', 24)} ${num('conns', 5)} ${num('req/s', 10)} ${num('p50 ms', 8)} ${num('p99 ms', 8)} ${num('% hello', 8)} ${num('non-2xx', 8)}`);
+  for (const r of rows) {
+    console.log(
+      `${pad(r.name, 24)} ${num(r.conns, 5)} ${num(r.rps.toFixed(0), 10)} ${num(r.p50, 8)} ${num(r.p99, 8)} ${num(((100 * r.rps) / hello).toFixed(1), 8)} ${num(r.bad, 8)}`,
+    );
+  }
+  const profile = rows[1];
+  console.log(
+    `\nTargets for /profile at ${connections} connections: >= 40% of hello-world req/s (${((100 * profile.rps) / hello).toFixed(1)}%), p99 < 20 ms (${profile.p99} ms).`,
+  );
+} finally {
+  for (const c of children) c.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 300));
+  rmSync(dataDir, { recursive: true, force: true });
+}
