@@ -47,12 +47,12 @@ export const envSchema = z.object({
   ARGON2_PARALLELISM: int(1, 16).default(ARGON2_MIN.parallelism),
   /** Floor for the answer time of mail-sending calls, so known and unknown e-mails take as long. */
   UNIFORM_RESPONSE_MS: int(0, 10_000).default(300),
+  /** How long a checked session is trusted without asking the database again (0: always ask). */
+  AUTH_CACHE_MS: int(0, 60_000).default(2000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Public address of the site, used in mail links and the referral link. */
   PUBLIC_URL: z.url().default('http://localhost:8080'),
   DEV_OUTBOX: bool.optional(),
-});
-export type Env = z.input<typeof envSchema>;
   /** Blocks a deposit needs (its own included) before it is credited; default 1, or 12 in production. */
   DEPOSIT_CONFIRMATIONS: int(1, 1000).optional(),
   /** How often the deposit job looks at pending deposits; 0 turns it off (e.g. a replica that only answers). */
@@ -61,6 +61,8 @@ export type Env = z.input<typeof envSchema>;
   DEPOSIT_DROP_AFTER_SECONDS: int(0, 30 * 86_400).default(3600),
   /** Which source's rows in coin_prices give the pools' USD estimates. */
   PRICE_SOURCE: z.string().min(1).max(64).default('local'),
+});
+export type Env = z.input<typeof envSchema>;
 
 export type AppConfig = {
   env: 'development' | 'production' | 'test';
@@ -78,18 +80,19 @@ export type AppConfig = {
   bodyLimit: number;
   argon2: { memoryKiB: number; timeCost: number; parallelism: number };
   uniformResponseMs: number;
+  authCacheMs: number;
   logLevel: string;
   publicUrl: string;
   devOutbox: boolean;
   /** Lifetimes (seconds); fixed by the spec, adjustable only by tests. */
   lifetimes: { accessToken: number; refreshToken: number; siweNonce: number; emailCode: number };
   emailCodeMaxAttempts: number;
-};
-
-export class ConfigError extends Error {}
   /** On-chain deposits (chain id 1 only: spec §9). */
   deposits: { chainId: 1; confirmations: number; jobIntervalMs: number; dropAfterSeconds: number; batchSize: number; leaseSeconds: number };
   priceSource: string;
+};
+
+export class ConfigError extends Error {}
 
 function readBrands(file: string | undefined): BrandRegistry {
   if (!file) return defaultBrandRegistry;
@@ -163,40 +166,21 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     bodyLimit: e.BODY_LIMIT_BYTES,
     argon2,
     uniformResponseMs: e.UNIFORM_RESPONSE_MS,
+    authCacheMs: e.AUTH_CACHE_MS,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL.replace(/\/$/, ''),
     // Never in production: the outbox holds codes.
     devOutbox: !production && (e.DEV_OUTBOX ?? true),
     lifetimes: { accessToken: 1800, refreshToken: 2592000, siweNonce: 300, emailCode: 900 },
     emailCodeMaxAttempts: 5,
+    deposits: {
+      chainId: 1,
+      confirmations: e.DEPOSIT_CONFIRMATIONS ?? (production ? 12 : 1),
+      jobIntervalMs: e.DEPOSIT_JOB_INTERVAL_MS,
+      dropAfterSeconds: e.DEPOSIT_DROP_AFTER_SECONDS,
+      batchSize: 100,
+      leaseSeconds: 30,
+    },
+    priceSource: e.PRICE_SOURCE,
   };
 }
-    deposits: {
-      chainId: 1,
-      confirmations: e.DEPOSIT_CONFIRMATIONS ?? (production ? 12 : 1),
-      jobIntervalMs: e.DEPOSIT_JOB_INTERVAL_MS,
-      dropAfterSeconds: e.DEPOSIT_DROP_AFTER_SECONDS,
-      batchSize: 100,
-      leaseSeconds: 30,
-    },
-    priceSource: e.PRICE_SOURCE,
-  /** Blocks a deposit needs (its own included) before it is credited; default 1, or 12 in production. */
-  DEPOSIT_CONFIRMATIONS: int(1, 1000).optional(),
-  /** How often the deposit job looks at pending deposits; 0 turns it off (e.g. a replica that only answers). */
-  DEPOSIT_JOB_INTERVAL_MS: int(0, 3_600_000).default(1000),
-  /** A deposit whose transaction has vanished (reorg) this long is refused. */
-  DEPOSIT_DROP_AFTER_SECONDS: int(0, 30 * 86_400).default(3600),
-  /** Which source's rows in coin_prices give the pools' USD estimates. */
-  PRICE_SOURCE: z.string().min(1).max(64).default('local'),
-  /** On-chain deposits (chain id 1 only: spec §9). */
-  deposits: { chainId: 1; confirmations: number; jobIntervalMs: number; dropAfterSeconds: number; batchSize: number; leaseSeconds: number };
-  priceSource: string;
-    deposits: {
-      chainId: 1,
-      confirmations: e.DEPOSIT_CONFIRMATIONS ?? (production ? 12 : 1),
-      jobIntervalMs: e.DEPOSIT_JOB_INTERVAL_MS,
-      dropAfterSeconds: e.DEPOSIT_DROP_AFTER_SECONDS,
-      batchSize: 100,
-      leaseSeconds: 30,
-    },
-    priceSource: e.PRICE_SOURCE,

@@ -23,7 +23,7 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     db,
     access,
     hasher: createPasswordHasher(config.argon2),
-    sessions: createSessions(db, access, config.lifetimes.refreshToken),
+    sessions: createSessions(db, access, config.lifetimes.refreshToken, config.authCacheMs),
     siwe: createSiwe(db, config.brands, config.lifetimes.siweNonce),
     codes: createCodes(db, config.jwtSecret, config.lifetimes.emailCode, config.emailCodeMaxAttempts),
     counters: createCounters(db),
@@ -36,12 +36,3 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
   };
 }
 export type Services = ReturnType<typeof createServices>;
-import { rpcChainReader } from './deposits/chain';
-import { createDepositJob } from './deposits/job';
-import { createDeposits } from './deposits/service';
-import { tablePriceSource } from './pricing/prices';
-  const chain = rpcChainReader(config.rpcUrl);
-    chain,
-    deposits: createDeposits(db, chain, config.deposits),
-    depositJob: createDepositJob(db, chain, config.deposits, log),
-    prices: tablePriceSource(db, config.priceSource),

@@ -11,18 +11,32 @@ export type IssuedTokens = { token: string; refreshToken: string; sessionId: str
  * Sessions are families of refresh tokens. Each /refresh spends one token and issues the next;
  * spending a token twice means it leaked, so the whole family is revoked.
  */
-export function createSessions(db: Db, access: AccessTokens, refreshLifetimeSeconds: number) {
+export function createSessions(db: Db, access: AccessTokens, refreshLifetimeSeconds: number, cacheMs = 0) {
+  /**
+   * Live sessions seen in the last `cacheMs`, so an authenticated call costs no query. Every
+   * change made here drops the entries it affects at once; another replica notices within
+   * `cacheMs` at most (the bound on how long a revoked session may still be served elsewhere).
+   */
+  const cache = new Map<string, { user: UserRow; until: number }>();
+  const CACHE_MAX = 10_000;
+  const forget = (match: (sessionId: string, user: UserRow) => boolean) => {
+    for (const [sid, e] of cache) if (match(sid, e.user)) cache.delete(sid);
+  };
+
   async function issue(sessionId: string, userId: string, expiresAt: Date, tx: Db = db): Promise<IssuedTokens> {
     const refreshToken = randomToken();
     await tx.insert(refreshTokens).values({ tokenHash: sha256(refreshToken), sessionId });
     return { token: await access.sign({ sub: userId, sid: sessionId }), refreshToken, sessionId, expiresAt };
   }
 
-  async function revokeWhere(which: SQL, reason: string) {
+  async function revokeWhere(which: SQL, reason: string, drop: (sessionId: string, user: UserRow) => boolean) {
+    forget(drop);
     await db
       .update(sessions)
       .set({ revokedAt: sql`now()`, revokedReason: reason })
       .where(and(which, isNull(sessions.revokedAt)));
+    // Again: a check that was running during the update may have cached the session meanwhile.
+    forget(drop);
   }
 
   return {
@@ -65,6 +79,7 @@ export function createSessions(db: Db, access: AccessTokens, refreshLifetimeSeco
             .update(sessions)
             .set({ revokedAt: sql`now()`, revokedReason: 'refresh token reused' })
             .where(and(eq(sessions.id, known.sessionId), isNull(sessions.revokedAt)));
+          cache.delete(known.sessionId);
           return { ok: false, reason: 'reused' } as const;
         }
         const [row] = await tx
@@ -80,17 +95,31 @@ export function createSessions(db: Db, access: AccessTokens, refreshLifetimeSeco
 
     /** The user of a live session, for authenticating an access token. */
     async userOf(sessionId: string, userId: string): Promise<UserRow | undefined> {
+      const now = Date.now();
+      const hit = cache.get(sessionId);
+      if (hit && hit.until > now && hit.user.id === userId) return hit.user;
       const [row] = await db
-        .select({ user: users })
+        .select({ user: users, expiresAt: sessions.expiresAt })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
         .where(
           and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)),
         );
-      return row?.user;
+      if (!row) {
+        cache.delete(sessionId);
+        return undefined;
+      }
+      if (cacheMs > 0) {
+        if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+        cache.set(sessionId, { user: row.user, until: Math.min(now + cacheMs, row.expiresAt.getTime()) });
+      }
+      return row.user;
     },
 
-    revoke: (sessionId: string, reason: string) => revokeWhere(eq(sessions.id, sessionId), reason),
+    /** Drops cached copies of a user after its row changed. */
+    forgetUser: (userId: string) => forget((_sid, u) => u.id === userId),
+
+    revoke: (sessionId: string, reason: string) => revokeWhere(eq(sessions.id, sessionId), reason, (sid) => sid === sessionId),
 
     async sessionOfRefreshToken(refreshToken: string): Promise<string | undefined> {
       const [row] = await db
@@ -100,7 +129,8 @@ export function createSessions(db: Db, access: AccessTokens, refreshLifetimeSeco
       return row?.sessionId;
     },
 
-    revokeAllOfUser: (userId: string, reason: string) => revokeWhere(eq(sessions.userId, userId), reason),
+    revokeAllOfUser: (userId: string, reason: string) =>
+      revokeWhere(eq(sessions.userId, userId), reason, (_sid, u) => u.id === userId),
   };
 }
 export type Sessions = ReturnType<typeof createSessions>;

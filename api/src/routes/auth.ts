@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, eq, isNull } from 'drizzle-orm';
 import { apiMessages as M, apiRoutes } from '@app/contracts';
 import { requestHost } from '../auth/siwe';
+import { afterReply } from '../background';
 import { uniqueViolation } from '../db/errors';
 import { users } from '../db/schema';
 import { ApiError, badRequest, unauthorized } from '../http/errors';
@@ -213,11 +214,15 @@ export function authRoutes(app: FastifyInstance, s: Services) {
   addRoute(
     app,
     apiRoutes.sendApproveEmail,
-    async ({ body, req }) => {
-      s.background.run('approve mail', async () => {
-        const user = await userByEmail(s, body.login);
-        if (user && !user.role) await mailCode(req, user, 'approve');
-      });
+    async ({ body, req, reply }) => {
+      s.background.run(
+        'approve mail',
+        async () => {
+          const user = await userByEmail(s, body.login);
+          if (user && !user.role) await mailCode(req, user, 'approve');
+        },
+        afterReply(reply),
+      );
       return { message: M.approveSent };
     },
     { rateLimit: limits.mail },
@@ -226,11 +231,15 @@ export function authRoutes(app: FastifyInstance, s: Services) {
   addRoute(
     app,
     apiRoutes.sendPasswordRecovery,
-    async ({ body, req }) => {
-      s.background.run('recovery mail', async () => {
-        const user = await userByEmail(s, body.login);
-        if (user) await mailCode(req, user, 'recovery');
-      });
+    async ({ body, req, reply }) => {
+      s.background.run(
+        'recovery mail',
+        async () => {
+          const user = await userByEmail(s, body.login);
+          if (user) await mailCode(req, user, 'recovery');
+        },
+        afterReply(reply),
+      );
       return { message: M.recoverySent };
     },
     { rateLimit: limits.mail },
@@ -250,6 +259,7 @@ export function authRoutes(app: FastifyInstance, s: Services) {
           .set({ role: u.role ?? 'user', emailConfirmedAt: new Date(), updatedAt: new Date() })
           .where(eq(users.id, u.id))
           .returning();
+        s.sessions.forgetUser(u.id);
         return confirmed as UserRow;
       });
       return signIn(s, req, reply, user);
@@ -296,6 +306,7 @@ export function authRoutes(app: FastifyInstance, s: Services) {
           .where(and(eq(users.id, auth.user.id), isNull(users.walletAddress)))
           .returning();
         if (!u) throw new ApiError(409, M.walletAlreadyLinked, 'WALLET_ALREADY_LINKED');
+        s.sessions.forgetUser(u.id);
         return { message: M.metamaskLinked, user: toAuthUser(u) };
       } catch (err) {
         if (uniqueViolation(err) === 'users_wallet_key') {

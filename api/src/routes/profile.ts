@@ -44,6 +44,7 @@ export function profileRoutes(app: FastifyInstance, s: Services) {
       .set({ ...set, updatedAt: new Date() })
       .where(eq(users.id, auth.user.id))
       .returning();
+    s.sessions.forgetUser(auth.user.id);
     return toProfile(u as UserRow);
   });
 }
