@@ -1,0 +1,199 @@
+// Deposits and withdrawals from the pool page, with the test wallet on the local chain and the real
+// API verifying and crediting (1 confirmation locally).
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { signedUpAndConfirmed } from '../support/accounts';
+import { TestWallet } from '../support/testWallet';
+
+const USDT = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
+/** The local tokens' minter (chain/src/tokens.ts); the node signs for it once impersonated. */
+const MINTER = '0x000000000000000000000000000000000000a11c';
+const word = (value: bigint) => value.toString(16).padStart(64, '0');
+
+/**
+ * 100 ETH and 100,000 USDT for the test wallet. (TestWallet.fund() imports the chain package
+ * dynamically, which Playwright's loader refuses here, so the same two steps are done over RPC.)
+ */
+async function fund(wallet: TestWallet): Promise<void> {
+  await wallet.chain.send('anvil_setBalance', [wallet.address, `0x${(100n * 10n ** 18n).toString(16)}`]);
+  await wallet.chain.send('anvil_impersonateAccount', [MINTER]);
+  await wallet.chain.send('anvil_setBalance', [MINTER, `0x${(10n ** 21n).toString(16)}`]);
+  const data = `0x40c10f19${word(BigInt(wallet.address))}${word(100_000n * 10n ** 6n)}`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const hash: string = await wallet.chain.send('eth_sendTransaction', [{ from: MINTER, to: USDT, data }]);
+      await wallet.chain.waitForTransaction(hash);
+      return;
+    } catch (error) {
+      // Another test minting at the same moment takes the minter's nonce: try again.
+      if (attempt >= 20 || !/nonce|underpriced|already known/i.test(String(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+    }
+  }
+}
+
+const notifications = (page: Page) => page.getByRole('region', { name: /Notifications|Уведомления/ });
+const notification = (page: Page, text: string | RegExp) => notifications(page).getByText(text);
+
+interface PoolVisit {
+  /** Fund the wallet with ETH and every token. */
+  fund?: boolean;
+  /** Connect the wallet from the header and wait until it is linked to the account. */
+  connect?: boolean;
+}
+
+async function openPool(page: Page, pool: 'stable' | 'coin' | 'dex', { fund: fundWallet = true, connect = true }: PoolVisit = {}) {
+  const wallet = TestWallet.random(page);
+  await wallet.install();
+  if (fundWallet) await fund(wallet);
+  await signedUpAndConfirmed(page.request);
+  await page.goto(`/cabinet/pools/${pool}`);
+  await expect(page.getByRole('tab', { name: 'Deposit' })).toHaveAttribute('aria-selected', 'true');
+  if (connect) {
+    await page.getByRole('banner').getByRole('button', { name: 'Connect wallet' }).click();
+    await expect(notification(page, 'Metamask is successfully linked to the account!')).toBeVisible();
+  }
+  return { wallet, panel: page.getByRole('tabpanel', { name: 'Deposit' }) };
+}
+
+/** Types a dollar amount, waits for the coin amount it becomes, and sends it. */
+async function deposit(panel: Locator, currency: string, usd: string): Promise<string> {
+  await panel.getByLabel('Currency').selectOption(currency);
+  await panel.getByLabel('Amount in US dollars').fill(usd);
+  await expect(panel.getByLabel('Amount in US dollars')).toHaveValue(`$ ${usd}`);
+  const preview = panel.getByText(new RegExp(`^≈ [0-9.]+ ${currency}$`));
+  await expect(preview).toBeVisible();
+  const coins = /≈ ([0-9.]+)/.exec((await preview.textContent()) ?? '')![1]!;
+  await panel.getByRole('button', { name: 'Deposit' }).click();
+  return coins;
+}
+
+/** The hash from the success notice, which links to the block explorer. */
+async function sentHash(page: Page): Promise<string> {
+  const notice = notification(page, /^Transaction sent: 0x[0-9a-f]{64}$/);
+  await expect(notice).toBeVisible();
+  const hash = /0x[0-9a-f]{64}/.exec((await notice.textContent()) ?? '')![0];
+  await expect(notifications(page).getByRole('link', { name: 'View on Etherscan' })).toHaveAttribute('href', `https://etherscan.io/tx/${hash}`);
+  return hash;
+}
+
+const row = (page: Page, hash: string) => page.getByTestId('deposit-row').filter({ has: page.locator(`a[title="${hash}"]`) });
+
+test.describe('deposit', () => {
+  test('ETH into the coin pool: the hash, the native transfer, credited after confirmation, still there after a reload', async ({ page }) => {
+    const { wallet, panel } = await openPool(page, 'coin');
+    const shown = await deposit(panel, 'ETH', '30');
+    const hash = await sentHash(page);
+
+    // What the chain carries is the dollars at the pool's estimate, in wei, rounded up.
+    const tx = await wallet.chain.getTransaction(hash);
+    expect(tx?.from).toBe(wallet.address);
+    expect(tx?.data).toBe('0x');
+    expect(Number(tx!.value) / 1e18).toBeCloseTo(Number(shown), 5);
+
+    const progress = page.getByTestId('deposit-progress').filter({ hasText: `${shown} ETH` });
+    await expect(progress).toContainText('Credited', { timeout: 30_000 });
+    await expect(row(page, hash)).toContainText('Credited');
+
+    await page.reload();
+    await expect(row(page, hash)).toContainText(`${shown} ETH`);
+    await expect(row(page, hash)).toContainText('Credited');
+  });
+
+  test('USDT into the stable pool: a token transfer, credited, still there after a reload', async ({ page }) => {
+    const { wallet, panel } = await openPool(page, 'stable');
+    const shown = await deposit(panel, 'USDT', '25');
+    expect(shown).toBe('25');
+    const hash = await sentHash(page);
+    const tx = await wallet.chain.getTransaction(hash);
+    // transfer(address,uint256) to the USDT contract, 25 * 10^6 units.
+    expect(tx?.to).toBe(USDT);
+    expect(tx?.data.slice(0, 10)).toBe('0xa9059cbb');
+    expect(BigInt(`0x${tx!.data.slice(74)}`)).toBe(25_000_000n);
+
+    await expect(page.getByTestId('deposit-progress')).toContainText('Credited', { timeout: 30_000 });
+    await page.reload();
+    await expect(row(page, hash)).toContainText('25 USDT');
+    await expect(row(page, hash)).toContainText('Credited');
+  });
+
+  test('a withdrawal is a request once something is credited; before that the server says so', async ({ page }) => {
+    const { panel } = await openPool(page, 'coin');
+    await page.getByRole('tab', { name: 'Withdraw' }).click();
+    const withdraw = page.getByRole('tabpanel', { name: 'Withdraw' });
+    await withdraw.getByLabel('Amount in ETH').fill('0.001');
+    await withdraw.getByRole('button', { name: 'Request withdrawal' }).click();
+    await expect(notification(page, 'You have not replenished this pool yet')).toBeVisible();
+    await expect(withdraw.getByText('You have not replenished this pool yet')).toBeVisible();
+
+    await page.getByRole('tab', { name: 'Deposit' }).click();
+    await deposit(panel, 'ETH', '30');
+    await sentHash(page);
+    await expect(page.getByTestId('deposit-progress')).toContainText('Credited', { timeout: 30_000 });
+
+    await page.getByRole('tab', { name: 'Withdraw' }).click();
+    await expect(withdraw.getByText(/^In this pool: 0\.0\d+ ETH$/)).toBeVisible();
+    await withdraw.getByRole('button', { name: 'Max' }).click();
+    await withdraw.getByRole('button', { name: 'Request withdrawal' }).click();
+    await expect(notification(page, 'Withdrawal request has been successfully sent! Payment will be processed soon.')).toBeVisible();
+    await expect(withdraw.getByText('In this pool: 0 ETH')).toBeVisible();
+  });
+});
+
+test.describe('deposit checks (spec §5, §8)', () => {
+  test("'Metamask not connection' without a wallet, with a way to connect one", async ({ page }) => {
+    const { wallet, panel } = await openPool(page, 'coin', { connect: false });
+    await panel.getByLabel('Amount in US dollars').fill('30');
+    await panel.getByRole('button', { name: 'Deposit' }).click();
+    await expect(notification(page, 'Metamask not connection')).toBeVisible();
+    await panel.getByRole('alert').getByRole('button', { name: 'Connect wallet' }).click();
+    await expect(notification(page, 'Metamask is successfully linked to the account!')).toBeVisible();
+    await expect(panel.getByRole('alert')).toBeHidden();
+    expect(wallet.calls).not.toContain('eth_sendTransaction');
+  });
+
+  test('the unsupported-network warning on another network', async ({ page }) => {
+    const { wallet, panel } = await openPool(page, 'coin');
+    await wallet.switchChain(56);
+    await panel.getByLabel('Amount in US dollars').fill('30');
+    await panel.getByRole('button', { name: 'Deposit' }).click();
+    await expect(panel.getByRole('alert')).toHaveText('Network id 56 is not supported now. Work is in progress.');
+    await expect(notification(page, 'Network id 56 is not supported now. Work is in progress.').first()).toBeVisible();
+    expect(wallet.calls).not.toContain('eth_sendTransaction');
+  });
+
+  test('not enough money in the wallet for the coin', async ({ page }) => {
+    const { wallet, panel } = await openPool(page, 'stable', { fund: false });
+    await panel.getByLabel('Currency').selectOption('USDT');
+    await panel.getByLabel('Amount in US dollars').fill('10');
+    const message = "You don't have enough money in your Metamask account by coin USDT";
+    await expect(panel.getByText(message)).toBeVisible();
+    await panel.getByRole('button', { name: 'Deposit' }).click();
+    await expect(notification(page, message)).toBeVisible();
+    expect(wallet.calls).not.toContain('eth_sendTransaction');
+  });
+
+  test('rejecting the transaction in the wallet (4001) changes nothing', async ({ page }) => {
+    const { wallet, panel } = await openPool(page, 'coin');
+    const before = await wallet.chain.getBalance(wallet.address);
+    wallet.rejectNextRequest('eth_sendTransaction');
+    await deposit(panel, 'ETH', '30');
+    await expect(notification(page, 'You declined the transaction in your wallet. Nothing was sent.')).toBeVisible();
+    await expect(panel.getByLabel('Amount in US dollars')).toHaveValue('$ 30');
+    await expect(panel.getByRole('button', { name: 'Deposit' })).toBeEnabled();
+    await expect(page.getByTestId('deposit-progress')).toHaveCount(0);
+    expect(await wallet.chain.getBalance(wallet.address)).toBe(before);
+    await page.reload();
+    await expect(page.getByText('No deposits yet.')).toBeVisible();
+  });
+});
+
+test('under /ru the checks speak Russian', async ({ page }) => {
+  const wallet = TestWallet.random(page);
+  await wallet.install();
+  await signedUpAndConfirmed(page.request);
+  await page.goto('/ru/cabinet/pools/coin');
+  const panel = page.getByRole('tabpanel', { name: 'Пополнить' });
+  await panel.getByLabel('Сумма в долларах США').fill('30');
+  await panel.getByRole('button', { name: 'Пополнить' }).click();
+  await expect(notification(page, 'Metamask не подключен')).toBeVisible();
+});
