@@ -10,7 +10,7 @@ const webpack = require('webpack');
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { mode: { type: 'string', default: 'production' }, label: { type: 'string', default: '' }, out: { type: 'string' } },
+  options: { mode: { type: 'string', default: 'production' }, label: { type: 'string', default: '' }, out: { type: 'string' }, stats: { type: 'string' } },
 });
 const apps = positionals.length ? positionals : Object.keys(frontends);
 for (const app of apps) if (!frontends[app]) throw new Error(`unknown app ${app}`);
@@ -34,7 +34,17 @@ const configs = apps.map((app) =>
 );
 configs.parallelism = 2;
 try {
-  await build(configs);
+  const stats = await build(configs);
+  if (values.stats) {
+    // Which modules went into which file: the size benchmark splits each file by it.
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(values.stats, { recursive: true });
+    for (const child of stats.stats) {
+      const json = child.toJson({ preset: 'normal', all: false, chunks: true, chunkModules: true, nestedModules: true, ids: true, modules: true, chunkRelations: false });
+      const chunks = json.chunks.map((c) => ({ files: c.files, modules: (c.modules ?? []).flatMap((m) => (m.modules?.length ? m.modules : [m])).map((m) => ({ name: m.name || m.identifier || '', size: m.size ?? 0 })) }));
+      writeFileSync(join(values.stats, `${child.compilation.name}.json`), JSON.stringify({ chunks }));
+    }
+  }
   console.log(`built ${apps.join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (error) {
   console.error(error.message ?? error);

@@ -79,8 +79,14 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.js', '.mjs', '.json'],
-      // zod's ESM build tree-shakes; keep the package's browser fields.
-      conditionNames: ['browser', 'import', 'module', 'default'],
+      // react-router's package exports offer only its development build (with dev-time checks
+      // and warnings); production builds take the production files directly.
+      alias: prod
+        ? {
+            'react-router$': join(repoRoot, 'node_modules/react-router/dist/production/index.mjs'),
+            'react-router/dom$': join(repoRoot, 'node_modules/react-router/dist/production/dom-export.mjs'),
+          }
+        : {},
     },
     module: {
       rules: [
