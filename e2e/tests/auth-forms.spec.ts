@@ -4,6 +4,8 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { PASSWORD, inviteCodeOf, mailedCode, signedUpAndConfirmed, uniqueEmail } from '../support/accounts';
 import { repoRoot } from '../support/paths';
 import { shellText } from '../support/routes';
+import { seriousViolations } from '../support/axe';
+import { tabTo } from '../support/page';
 import { TestWallet } from '../support/testWallet';
 
 // The mf-auth screens against the real API: every validation message of spec §5 on its field,
@@ -118,6 +120,13 @@ for (const locale of ['en', 'ru'] as const) {
       await expectFieldError(email, m.maxLength(254));
       await expectFieldError(password, m.maxLength(20));
 
+      // With every message showing, the form is still accessible in both themes.
+      for (const theme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: theme });
+        await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+        expect(await seriousViolations(page), theme).toEqual([]);
+      }
+
       // Put right, each message goes as the field is corrected.
       await email.fill(uniqueEmail('valid'));
       await password.fill(PASSWORD);
@@ -152,6 +161,21 @@ for (const locale of ['en', 'ru'] as const) {
       await submit.click();
       await expect(page).toHaveURL(at('/cabinet/dashboard'));
       await expect(page.getByText(greeting(locale, login)).first()).toBeVisible();
+    });
+
+    test('signing in works from the keyboard alone', async ({ page, request }) => {
+      const { login } = await signedUpAndConfirmed(request);
+      await page.goto(at('/sign-in'));
+      const email = field(page, locale, 'form.email');
+      await tabTo(page, email);
+      await page.keyboard.type(login);
+      await page.keyboard.press('Tab');
+      await expect(field(page, locale, 'form.password')).toBeFocused();
+      await page.keyboard.type(PASSWORD);
+      await page.keyboard.press('Tab');
+      await expect(button(page, locale, 'signIn.submit')).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(page).toHaveURL(at('/cabinet/dashboard'));
     });
 
     test('a cabinet page sends a visitor to sign in, which says why', async ({ page }) => {
