@@ -3,6 +3,8 @@ import { baseURL } from './stack.config';
 
 export default defineConfig({
   testDir: './tests',
+  // Runs on other port offsets keep their traces apart.
+  outputDir: process.env.E2E_PORT_OFFSET ? `test-results-${process.env.E2E_PORT_OFFSET}` : 'test-results',
   globalSetup: './global-setup.ts',
   fullyParallel: false,
   workers: 2,

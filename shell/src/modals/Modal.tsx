@@ -8,6 +8,9 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
  */
 export function Modal({ title, onClose, children, className }: { title: string; onClose: () => void; children: ReactNode; className?: string }) {
   const dialogRef = useRef<HTMLDivElement>(null);
+  // The latest onClose, without re-running the set-up (which moves focus) on every render.
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     const dialog = dialogRef.current!;
@@ -15,7 +18,7 @@ export function Modal({ title, onClose, children, className }: { title: string; 
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
         event.stopPropagation();
-        onClose();
+        closeRef.current();
         return;
       }
       if (event.key !== 'Tab') return;
@@ -36,7 +39,7 @@ export function Modal({ title, onClose, children, className }: { title: string; 
       document.removeEventListener('keydown', onKey);
       previous?.focus?.();
     };
-  }, [onClose]);
+  }, []);
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()} role="presentation">
       <div ref={dialogRef} className={`modal ${className ?? ''}`} role="dialog" aria-modal="true" aria-labelledby="modal-title" tabIndex={-1}>
