@@ -34,6 +34,17 @@ async function fund(wallet: TestWallet): Promise<void> {
 const notifications = (page: Page) => page.getByRole('region', { name: /Notifications|Уведомления/ });
 const notification = (page: Page, text: string | RegExp) => notifications(page).getByText(text);
 
+/**
+ * Dismisses the notices: they sit over the top of the page (and, while the shell's 3000 ms timer
+ * fails with "Illegal invocation", they do not go by themselves).
+ */
+async function dismissNotices(page: Page): Promise<void> {
+  const dismiss = notifications(page).getByRole('button', { name: 'Dismiss' });
+  for (let n = await dismiss.count(); n > 0; n = await dismiss.count()) {
+    await dismiss.first().click({ timeout: 2000 }).catch(() => undefined);
+  }
+}
+
 interface PoolVisit {
   /** Fund the wallet with ETH and every token. */
   fund?: boolean;
@@ -118,6 +129,7 @@ test.describe('deposit', () => {
 
   test('a withdrawal is a request once something is credited; before that the server says so', async ({ page }) => {
     const { panel } = await openPool(page, 'coin');
+    await dismissNotices(page);
     await page.getByRole('tab', { name: 'Withdraw' }).click();
     const withdraw = page.getByRole('tabpanel', { name: 'Withdraw' });
     await withdraw.getByLabel('Amount in ETH').fill('0.001');
@@ -125,11 +137,13 @@ test.describe('deposit', () => {
     await expect(notification(page, 'You have not replenished this pool yet')).toBeVisible();
     await expect(withdraw.getByText('You have not replenished this pool yet')).toBeVisible();
 
+    await dismissNotices(page);
     await page.getByRole('tab', { name: 'Deposit' }).click();
     await deposit(panel, 'ETH', '30');
     await sentHash(page);
     await expect(page.getByTestId('deposit-progress')).toContainText('Credited', { timeout: 30_000 });
 
+    await dismissNotices(page);
     await page.getByRole('tab', { name: 'Withdraw' }).click();
     await expect(withdraw.getByText(/^In this pool: 0\.0\d+ ETH$/)).toBeVisible();
     await withdraw.getByRole('button', { name: 'Max' }).click();
