@@ -110,6 +110,50 @@ test.describe('wallet', () => {
   });
 });
 
+test('an existing user signs in with the wallet (SIWE) after linking it', async ({ page }) => {
+  const wallet = TestWallet.random(page);
+  await wallet.install();
+  const { login } = await signedUpAndConfirmed(page.request);
+  await page.goto('/cabinet/dashboard');
+  await page.getByRole('button', { name: 'Connect wallet' }).click();
+  await expect(page.getByTestId('linked-wallet')).toBeVisible();
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  await page.getByRole('button', { name: 'Sign in with wallet' }).click();
+  await expect(page).toHaveURL(/\/cabinet\/dashboard$/);
+  await expect(page.getByText(`Hello, ${login}!`).first()).toBeVisible();
+  expect(wallet.calls.filter((c) => c === 'personal_sign')).toHaveLength(2);
+});
+
+test('a wallet no account uses cannot sign in without an invite, and says so', async ({ page }) => {
+  const wallet = TestWallet.random(page);
+  await wallet.install();
+  await page.goto('/sign-in');
+  await page.getByRole('button', { name: 'Sign in with wallet' }).click();
+  await expect(notification(page, 'No account uses this wallet yet. Sign up first or follow an invite link.')).toBeVisible();
+  await expect(page).toHaveURL(/\/sign-in$/);
+});
+
+test('the access token is renewed silently before it expires, and the page keeps working', async ({ page }) => {
+  await page.clock.install();
+  const { login } = await signedUpAndConfirmed(page.request);
+  const refreshes: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/v1/refresh')) refreshes.push(r.url());
+  });
+  await page.goto('/cabinet/dashboard');
+  await expect(page.getByText(`Hello, ${login}!`).first()).toBeVisible();
+  const atStart = refreshes.length;
+  // Past the token's 1800 s life: the session renews it a minute before, without a sign-in.
+  await page.clock.fastForward('31:00');
+  await expect.poll(() => refreshes.length).toBeGreaterThan(atStart);
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await expect(page).toHaveURL(/\/cabinet\/settings$/);
+  await expect(page.getByText(`Hello, ${login}!`).first()).toBeVisible();
+});
+
 test('the password used by these tests meets the rules', () => {
   expect(PASSWORD).toMatch(/^(?=.*[a-z])(?=.*[A-Z])(?=.*[#?!@$%^&*-]).{6,20}$/);
 });
