@@ -68,6 +68,8 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
   mkdirSync(dataDir, { recursive: true });
   const children = [];
   const servers = [];
+  // If this process dies without stop(), the chain and the API must not outlive it.
+  process.once('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
   const stop = async () => {
     await Promise.all(servers.map((s) => new Promise((r) => s.close(() => r()))));
     await Promise.all(children.reverse().map(stopChild));
