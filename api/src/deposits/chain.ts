@@ -8,7 +8,9 @@ export type ChainTx = { hash: string; from: string; to: string | null; value: bi
 export interface ChainReader {
   transaction(hash: string): Promise<ChainTx | null>;
   receipt(hash: string): Promise<ChainReceipt | null>;
-  blockNumber(): Promise<number>;
+  /** The latest block; `maxAgeMs` accepts an answer that old (concurrent callers share one request). */
+  blockNumber(maxAgeMs?: number): Promise<number>;
+  /** The node's chain id (asked once; asked again after a failure). */
   chainId(): Promise<number>;
   destroy(): void;
 }
@@ -27,6 +29,8 @@ async function guard<T>(work: () => Promise<T>): Promise<T> {
 /** JSON-RPC through ethers, without its 250 ms cache (the job reads back to back). */
 export function rpcChainReader(rpcUrl: string): ChainReader {
   const provider = new JsonRpcProvider(rpcUrl, Network.from(1), { staticNetwork: true, cacheTimeout: -1, batchMaxCount: 1 });
+  let chainId: Promise<number> | null = null;
+  let latest: { at: number; value: Promise<number> } | null = null;
   return {
     transaction: (hash) =>
       guard(async () => {
@@ -47,8 +51,23 @@ export function rpcChainReader(rpcUrl: string): ChainReader {
           logs: r.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data, index: l.index })),
         };
       }),
-    blockNumber: () => guard(() => provider.getBlockNumber()),
-    chainId: () => guard(async () => Number(await provider.send('eth_chainId', []))),
+    blockNumber: (maxAgeMs = 0) => {
+      const now = Date.now();
+      // A request in flight is always fresh enough to share; a settled one only within maxAgeMs.
+      if (latest && (latest.at < 0 || now - latest.at <= maxAgeMs)) return latest.value;
+      const entry: { at: number; value: Promise<number> } = { at: -1, value: guard(() => provider.getBlockNumber()) };
+      latest = entry;
+      entry.value.then(
+        () => (entry.at = Date.now()),
+        () => latest === entry && (latest = null),
+      );
+      return entry.value;
+    },
+    chainId: () => {
+      chainId ??= guard(async () => Number(await provider.send('eth_chainId', [])));
+      chainId.catch(() => (chainId = null));
+      return chainId;
+    },
     destroy: () => provider.destroy(),
   };
 }

@@ -39,7 +39,7 @@ export function createDepositJob(db: Db, chain: ChainReader, settings: JobSettin
   let again = false;
   let stopped = true;
 
-  async function tick(): Promise<TickResult> {
+  async function tick(): Promise<TickResult & { full: boolean }> {
     const result: TickResult = { checked: 0, credited: 0, refused: 0, waiting: 0 };
     const latest = await chain.blockNumber();
     const n = settings.confirmations;
@@ -62,18 +62,31 @@ export function createDepositJob(db: Db, chain: ChainReader, settings: JobSettin
         for update skip locked)
       returning id, tx_hash, log_index, token_address, from_address, to_address, amount::text as amount, missing_since`,
     );
-    await Promise.all(claimed.map((row) => check(row, n, result)));
-    return result;
+    await Promise.all(claimed.map((row) => check(row, n, latest, result)));
+    return { ...result, full: claimed.length === settings.batchSize };
+  }
+
+  /** Batches until one is not full (bounded), so a backlog is not held to one batch per interval. */
+  async function drain(): Promise<TickResult> {
+    const total: TickResult = { checked: 0, credited: 0, refused: 0, waiting: 0 };
+    for (let i = 0; i < 50; i++) {
+      const { full, ...r } = await tick();
+      for (const k of Object.keys(total) as (keyof TickResult)[]) total[k] += r[k];
+      // Stop at a batch that was not full, or that settled nothing (all still waiting: no busy loop).
+      if (!full || stopped || r.credited + r.refused === 0) break;
+    }
+    return total;
   }
 
   const mine = (id: number) => and(eq(deposits.id, id), eq(deposits.status, 'pending'), eq(deposits.leaseOwner, owner));
   const release = { leaseOwner: null, leaseUntil: null, updatedAt: new Date() };
 
-  async function check(row: Claimed, n: number, result: TickResult) {
+  async function check(row: Claimed, n: number, tickLatest: number, result: TickResult) {
     result.checked++;
     try {
       const receipt = await chain.receipt(row.tx_hash);
-      const latest = await chain.blockNumber();
+      // Read after `tickLatest`: the receipt may be in a newer block (re-included), never an older head.
+      const latest = Math.max(tickLatest, receipt?.blockNumber ?? 0);
       if (!receipt) {
         // Gone from the canonical chain (reorg): not credited; refused once the grace period ends.
         const since = row.missing_since ? new Date(row.missing_since) : new Date();
@@ -133,7 +146,7 @@ export function createDepositJob(db: Db, chain: ChainReader, settings: JobSettin
       again = true;
       return running;
     }
-    running = tick()
+    running = drain()
       .catch((err) => {
         log.warn({ err }, 'deposit job tick failed');
         return { checked: 0, credited: 0, refused: 0, waiting: 0 };

@@ -82,17 +82,26 @@ export function tokenTransfers(receipt: ChainReceipt, claim: DepositClaim): Foun
  * part: every figure comes from the transaction, its receipt and the token contract's logs.
  */
 export async function verifyDeposit(chain: ChainReader, claim: DepositClaim): Promise<VerifiedDeposit> {
-  const [nodeChainId, tx] = await Promise.all([chain.chainId(), chain.transaction(claim.hash)]);
+  const eth = claim.currency === 'ETH';
+  // A token deposit needs only the receipt (a mined transaction on this node has its chain id);
+  // ETH needs the transaction too, for its value. Fewer reads: the node is the bottleneck.
+  const [nodeChainId, receipt, latest, ethTx] = await Promise.all([
+    chain.chainId(),
+    chain.receipt(claim.hash),
+    chain.blockNumber(500),
+    eth ? chain.transaction(claim.hash) : null,
+  ]);
   if (nodeChainId !== claim.chainId) throw new DepositRefused(M.depositWrongNetwork, 'WRONG_NETWORK');
-  if (!tx) throw new DepositRefused(M.depositNotFound, 'TX_NOT_FOUND', 404);
+  const tx = ethTx ?? (receipt ? null : await chain.transaction(claim.hash));
+  if (!receipt && !tx) throw new DepositRefused(M.depositNotFound, 'TX_NOT_FOUND', 404);
   // Pre-EIP-155 transactions carry no chain id (0); any other id is another network's transaction.
-  if (tx.chainId !== 0n && tx.chainId !== BigInt(claim.chainId)) throw new DepositRefused(M.depositWrongNetwork, 'WRONG_NETWORK');
-  const [receipt, latest] = await Promise.all([chain.receipt(claim.hash), chain.blockNumber()]);
+  if (tx && tx.chainId !== 0n && tx.chainId !== BigInt(claim.chainId)) throw new DepositRefused(M.depositWrongNetwork, 'WRONG_NETWORK');
   if (!receipt) throw new DepositRefused(M.depositNotMined, 'TX_NOT_MINED', 409);
+  if (eth && !tx) throw new DepositRefused(M.depositNotFound, 'TX_NOT_FOUND', 404);
   if (receipt.status !== 1) throw new DepositRefused(M.depositTxFailed, 'TX_FAILED');
 
   let transfers: FoundTransfer[];
-  if (claim.currency === 'ETH') {
+  if (eth && tx) {
     if (lower(tx.to) !== claim.poolAddress) {
       // ETH claimed but the transaction went to a token contract: the currency is wrong, not the pool.
       const token = tx.to ? currencyOfToken(claim.chainId as 1, tx.to) : undefined;
@@ -109,7 +118,8 @@ export async function verifyDeposit(chain: ChainReader, claim: DepositClaim): Pr
     transfers,
     blockNumber: receipt.blockNumber,
     blockHash: receipt.blockHash,
-    confirmations: Math.max(0, latest - receipt.blockNumber + 1),
+    // `latest` may be a moment old: a mined transaction has at least its own block.
+    confirmations: Math.max(1, latest - receipt.blockNumber + 1),
   };
 }
 
