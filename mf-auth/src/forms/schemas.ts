@@ -43,9 +43,6 @@ export const signUpSchema = samePasswords(
 );
 export type SignUpValues = z.input<typeof signUpSchema>;
 
-/** The wallet path of a referral sign-up needs only the agreement. */
-export const agreementSchema = agreement;
-
 export const recoveryRequestSchema = z.object({ login: emailSchema });
 export type RecoveryRequestValues = z.input<typeof recoveryRequestSchema>;
 

@@ -1,24 +1,35 @@
-import { useCallback } from 'react';
-import { get, useForm, type DefaultValues, type FieldValues, type Path } from 'react-hook-form';
+import { useCallback, useState } from 'react';
+import { get, useForm, type DefaultValues, type FieldValues, type Path, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type * as z from 'zod';
-import type { UseFormRegisterReturn } from 'react-hook-form';
 import { failureMessage, serverFieldErrors, useMessage } from './messages';
 import { useNotify } from './notify';
+
+type Schemas = typeof import('./schemas');
+
+/**
+ * The schemas, and zod with them, load when a form is first used (focused or checked), not with
+ * the page: zod is most of this remote's weight, and the sign-in page's first load has a budget.
+ */
+export const loadSchemas = (): Promise<Schemas> => import(/* webpackChunkName: "auth-schemas" */ './schemas');
 
 /**
  * A form of these screens: validated by a schema from @app/contracts when a field is left and on
  * submit, messages shown in the page's language, and one way to report a failed request.
  */
-export function useAuthForm<S extends z.ZodType<FieldValues, FieldValues>>(schema: S, defaultValues: DefaultValues<z.input<S>>) {
+export function useAuthForm<S extends z.ZodType<FieldValues, FieldValues>>(pick: (schemas: Schemas) => S, defaultValues: DefaultValues<z.input<S>>) {
   const message = useMessage();
   const notify = useNotify();
-  const form = useForm<z.input<S>, unknown, z.output<S>>({
-    // The resolver's overloads cannot follow a generic schema; the types above are what it gives.
-    resolver: zodResolver(schema as never) as never,
-    mode: 'onTouched',
-    defaultValues,
+  // Made once: `pick` is the form's fixed choice of schema.
+  const [resolver] = useState(() => {
+    const lazy: Resolver<z.input<S>, unknown, z.output<S>> = async (values, context, options) => {
+      const schema = pick(await loadSchemas());
+      // The resolver's overloads cannot follow a generic schema; the type above is what it gives.
+      return (zodResolver(schema as never) as unknown as typeof lazy)(values, context, options);
+    };
+    return lazy;
   });
+  const form = useForm<z.input<S>, unknown, z.output<S>>({ resolver, mode: 'onTouched', defaultValues });
   const { register, setError, setFocus, trigger, getFieldState, formState } = form;
 
   /** What a field needs to show: its registration and its message, in the page's language. */
@@ -47,5 +58,8 @@ export function useAuthForm<S extends z.ZodType<FieldValues, FieldValues>>(schem
     [message, notify, setError, setFocus],
   );
 
-  return { ...form, field, fail, message, notify, busy: formState.isSubmitting };
+  /** For the form element: starts loading the schemas as soon as the person starts on the form. */
+  const formProps = { noValidate: true, onFocus: () => void loadSchemas() };
+
+  return { ...form, field, fail, message, notify, busy: formState.isSubmitting, formProps };
 }

@@ -3,14 +3,14 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { apiMessages } from '@app/contracts';
 import { Page, useRemote } from '@app/ui';
-import { EmailField, NewPasswordFields, SubmitButton, TextField, changePasswordSchema, recoveryRequestSchema, useAuthForm, useLang } from '../forms';
+import { EmailField, NewPasswordFields, SubmitButton, TextField, useAuthForm, useLang } from '../forms';
 
 /** Step 1: the e-mail to send the code to. */
 function RequestStep({ login, focus, onDone }: { login: string; focus: boolean; onDone(login: string): void }) {
   const { t } = useTranslation();
   const { api } = useRemote();
   const lang = useLang();
-  const { handleSubmit, getValues, setFocus, field, fail, message, notify, busy } = useAuthForm(recoveryRequestSchema, { login });
+  const { handleSubmit, getValues, setFocus, field, fail, message, notify, busy, formProps } = useAuthForm((s) => s.recoveryRequestSchema, { login });
   // Coming back from step 2, the keyboard continues where this form starts.
   useEffect(() => {
     if (focus) setFocus('login');
@@ -27,7 +27,7 @@ function RequestStep({ login, focus, onDone }: { login: string; focus: boolean; 
   });
 
   return (
-    <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="page-title" aria-describedby="recovery-request-intro">
+    <form className="form" {...formProps} onSubmit={onSubmit} aria-labelledby="page-title" aria-describedby="recovery-request-intro">
       <p id="recovery-request-intro">{t('recovery.requestIntro')}</p>
       <EmailField id="recovery-login" {...field('login')} />
       <div className="form__actions">
@@ -45,7 +45,7 @@ function ChangeStep({ login, onAgain }: { login: string; onAgain(login: string):
   const { t } = useTranslation();
   const { api } = useRemote();
   const navigate = useNavigate();
-  const { handleSubmit, getValues, setFocus, field, fail, message, notify, busy } = useAuthForm(changePasswordSchema, {
+  const { handleSubmit, getValues, setFocus, field, fail, message, notify, busy, formProps } = useAuthForm((s) => s.changePasswordSchema, {
     login,
     code: '',
     password: '',
@@ -65,7 +65,7 @@ function ChangeStep({ login, onAgain }: { login: string; onAgain(login: string):
   });
 
   return (
-    <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="page-title" aria-describedby="recovery-change-intro">
+    <form className="form" {...formProps} onSubmit={onSubmit} aria-labelledby="page-title" aria-describedby="recovery-change-intro">
       <p id="recovery-change-intro">{t('recovery.changeIntro')}</p>
       <EmailField id="recovery-change-login" autoComplete="username" {...field('login')} />
       <TextField id="recovery-code" label={t('form.code')} autoComplete="one-time-code" {...field('code')} />

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { apiMessages, type SessionState } from '@app/contracts';
 import { Page, useObservable, useRemote } from '@app/ui';
-import { EmailField, SubmitButton, TextField, confirmSchema, failureMessage, useAuthForm, useLang } from '../forms';
+import { EmailField, SubmitButton, TextField, failureMessage, useAuthForm, useLang } from '../forms';
 
 /**
  * The code from the approval e-mail. A signed-in user (just registered) confirms their own
@@ -15,7 +15,7 @@ function ConfirmForm({ account }: { account: string | undefined }) {
   const navigate = useNavigate();
   const lang = useLang();
   const [resending, setResending] = useState(false);
-  const { handleSubmit, trigger, getValues, field, fail, message, notify, busy } = useAuthForm(confirmSchema, { login: account ?? '', code: '' });
+  const { handleSubmit, trigger, getValues, field, fail, message, notify, busy, formProps } = useAuthForm((s) => s.confirmSchema, { login: account ?? '', code: '' });
 
   const onSubmit = handleSubmit(async (body) => {
     try {
@@ -42,7 +42,7 @@ function ConfirmForm({ account }: { account: string | undefined }) {
   };
 
   return (
-    <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="page-title" aria-describedby="confirm-intro">
+    <form className="form" {...formProps} onSubmit={onSubmit} aria-labelledby="page-title" aria-describedby="confirm-intro">
       <p id="confirm-intro">{t('confirm.intro')}</p>
       {account ? <TextField id="confirm-account" label={t('confirm.account')} value={account} readOnly /> : <EmailField id="confirm-login" {...field('login')} />}
       <TextField id="confirm-code" label={t('form.code')} autoComplete="one-time-code" {...field('code')} />

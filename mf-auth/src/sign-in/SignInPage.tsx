@@ -2,7 +2,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { apiMessages } from '@app/contracts';
 import { Page, useRemote } from '@app/ui';
-import { EmailField, SubmitButton, TextField, arrivalSource, inviteFromVisit, isWellFormedInvite, signInSchema, useAuthForm } from '../forms';
+import { EmailField, SubmitButton, TextField, arrivalSource, inviteFromVisit, isWellFormedInvite, useAuthForm } from '../forms';
 
 /** Why the visitor was sent here (?error=…), as the shell's access control and wallet service say it. */
 const arrivalErrors: Record<string, string> = {
@@ -15,7 +15,7 @@ export function SignInPage() {
   const { api, bus } = useRemote();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const { handleSubmit, field, fail, message, busy } = useAuthForm(signInSchema, { login: '', password: '' });
+  const { handleSubmit, field, fail, message, busy, formProps } = useAuthForm((s) => s.signInSchema, { login: '', password: '' });
 
   const arrivalError = arrivalErrors[params.get('error') ?? ''];
 
@@ -49,7 +49,7 @@ export function SignInPage() {
             {message(arrivalError)}
           </p>
         ) : null}
-        <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="page-title">
+        <form className="form" {...formProps} onSubmit={onSubmit} aria-labelledby="page-title">
           <EmailField id="sign-in-login" autoComplete="username" {...field('login')} />
           <TextField id="sign-in-password" label={t('form.password')} type="password" autoComplete="current-password" {...field('password')} />
           <div className="form__actions">

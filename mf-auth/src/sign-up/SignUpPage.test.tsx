@@ -72,10 +72,13 @@ describe('sign-up form', () => {
   });
 
   it('goes on to the confirmation even when the shell cannot show the notice', async () => {
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const page = renderPage(<SignUpPage />, { path: '/sign-up', api: { register: async () => auth }, notificationsThrow: true });
     fill(en, { email: 'ann@example.com', password: 'Secret#1', repeat: 'Secret#1', agree: true });
     await click(screen.getByRole('button', { name: en.submit }));
     await waitFor(() => expect(page.location()).toBe('/registration-confirm'));
+    expect(logged).toHaveBeenCalledWith('notification refused', expect.any(TypeError));
+    logged.mockRestore();
   });
 
   it('shows the server’s field messages beside their fields, the Error notification, and clears the busy flag', async () => {

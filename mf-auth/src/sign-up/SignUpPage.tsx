@@ -13,7 +13,6 @@ import {
   inviteFromVisit,
   isWellFormedInvite,
   serverFieldErrors,
-  signUpSchema,
   useAuthForm,
   useLang,
 } from '../forms';
@@ -41,7 +40,7 @@ export function SignUpPage() {
   const lang = useLang();
   const wallet = useObservable(bus.wallet$, noWallet);
   const invite = useInvite();
-  const { handleSubmit, trigger, field, fail, message, notify, busy } = useAuthForm(signUpSchema, {
+  const { handleSubmit, trigger, field, fail, message, notify, busy, formProps } = useAuthForm((s) => s.signUpSchema, {
     login: '',
     password: '',
     passwordRepeat: '',
@@ -78,7 +77,7 @@ export function SignUpPage() {
   return (
     <Page title={t('signUp.title')}>
       <div className="card auth-card">
-        <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="page-title">
+        <form className="form" {...formProps} onSubmit={onSubmit} aria-labelledby="page-title">
           {invite.code ? (
             <div className="form__invite">
               <p>{t('signUp.invited')}</p>
