@@ -2,6 +2,7 @@
 // API verifying and crediting (1 confirmation locally).
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signedUpAndConfirmed } from '../support/accounts';
+import { seriousViolations } from '../support/axe';
 import { TestWallet } from '../support/testWallet';
 
 const USDT = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
@@ -210,4 +211,23 @@ test('under /ru the checks speak Russian', async ({ page }) => {
   await panel.getByLabel('Сумма в долларах США').fill('30');
   await panel.getByRole('button', { name: 'Пополнить' }).click();
   await expect(notification(page, 'Metamask не подключен')).toBeVisible();
+});
+
+test('at 375 px, in light and dark, the pool page fits, and axe finds nothing serious', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  const { panel } = await openPool(page, 'coin');
+  await deposit(panel, 'ETH', '30');
+  await sentHash(page);
+  await expect(page.getByTestId('deposit-progress')).toContainText('Credited', { timeout: 30_000 });
+  await dismissNotices(page);
+  await panel.getByLabel('Amount in US dollars').fill('999999');
+  await expect(panel.getByText("You don't have enough money in your Metamask account by coin ETH")).toBeVisible();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, 'no sideways scrolling at 375 px').toBeLessThanOrEqual(0);
+    if (process.env.POOLS_SCREENSHOTS) await page.screenshot({ path: `${process.env.POOLS_SCREENSHOTS}/pool-375-${scheme}.png`, fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+  }
 });
