@@ -3,7 +3,7 @@ import { apiMessages as M, formatMessage, type DepositStatus, type PoolName } fr
 import type { Db } from '../db/client';
 import { deposits, poolAddresses } from '../db/schema';
 import { ChainUnavailable, type ChainReader } from './chain';
-import { DepositRefused, verifyDeposit } from './verify';
+import { DepositRefused, readDeposit, verifyDeposit } from './verify';
 
 export type DepositRow = typeof deposits.$inferSelect;
 export type DepositSettings = { chainId: 1; confirmations: number };
@@ -56,12 +56,15 @@ export function createDeposits(db: Db, chain: ChainReader, settings: DepositSett
     async record(user: { id: string; walletAddress: string | null }, req: DepositRequest) {
       if (!user.walletAddress) throw new DepositRefused(M.depositNoWallet, 'NO_LINKED_WALLET');
       if (req.chainId !== undefined && req.chainId !== settings.chainId) throw new DepositRefused(M.depositWrongNetwork, 'WRONG_NETWORK');
+      const hash = req.transaction.toLowerCase();
+      // The chain reads and the pool's address at once: the answer waits for the slower only.
+      const reads = readDeposit(chain, hash, req.currency);
+      reads.catch(() => undefined); // awaited below; a refusal about the pool must not leave it unhandled
       const poolAddress = await poolAddressOf(db, req.pool, req.currency, settings.chainId);
       if (!poolAddress) throw new DepositRefused(formatMessage(M.depositPoolCurrency, { currency: req.currency }), 'POOL_CURRENCY');
-      const hash = req.transaction.toLowerCase();
       let found;
       try {
-        found = await verifyDeposit(chain, { chainId: settings.chainId, hash, currency: req.currency, poolAddress, wallet: user.walletAddress.toLowerCase() });
+        found = await verifyDeposit(chain, { chainId: settings.chainId, hash, currency: req.currency, poolAddress, wallet: user.walletAddress.toLowerCase() }, await reads);
       } catch (err) {
         if (err instanceof ChainUnavailable) throw new DepositRefused(M.chainUnavailable, 'CHAIN_UNAVAILABLE', 503);
         throw err;

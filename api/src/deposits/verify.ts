@@ -1,6 +1,6 @@
 import { apiMessages as M, formatMessage } from '@app/contracts';
 import { TRANSFER_TOPIC, currencyOfToken } from '@app/web3';
-import type { ChainLog, ChainReader, ChainReceipt } from './chain';
+import type { ChainLog, ChainReader, ChainReceipt, ChainTx } from './chain';
 
 /** Why a deposit is refused: the message (catalogue), a stable code and the HTTP status. */
 export class DepositRefused extends Error {
@@ -77,22 +77,34 @@ export function tokenTransfers(receipt: ChainReceipt, claim: DepositClaim): Foun
   return mine.map((x) => ({ logIndex: x.log.index, from: x.t.from, to: x.t.to, tokenAddress: lower(x.log.address), amount: x.t.amount }));
 }
 
+export type ChainReads = { nodeChainId: number; receipt: ChainReceipt | null; tx: ChainTx | null; latest: number };
+
+/**
+ * The reads a deposit needs, started before the pool's address is known (they do not depend on
+ * it). A token deposit needs only the receipt (a transaction mined on this node carries its chain
+ * id); ETH needs the transaction too, for its value. Fewer reads: the node is the bottleneck.
+ */
+export async function readDeposit(chain: ChainReader, hash: string, currency: string): Promise<ChainReads> {
+  const eth = currency === 'ETH';
+  const [nodeChainId, receipt, latest, ethTx] = await Promise.all([
+    chain.chainId(),
+    chain.receipt(hash),
+    chain.blockNumber(500),
+    eth ? chain.transaction(hash) : null,
+  ]);
+  // Not mined (or unknown): the transaction says which.
+  const tx = ethTx ?? (receipt ? null : await chain.transaction(hash));
+  return { nodeChainId, receipt, tx, latest };
+}
+
 /**
  * Reads a reported deposit from the chain and answers what it credits. The client's amount plays no
  * part: every figure comes from the transaction, its receipt and the token contract's logs.
  */
-export async function verifyDeposit(chain: ChainReader, claim: DepositClaim): Promise<VerifiedDeposit> {
+export async function verifyDeposit(chain: ChainReader, claim: DepositClaim, reads?: ChainReads): Promise<VerifiedDeposit> {
+  const { nodeChainId, receipt, tx, latest } = reads ?? (await readDeposit(chain, claim.hash, claim.currency));
   const eth = claim.currency === 'ETH';
-  // A token deposit needs only the receipt (a mined transaction on this node has its chain id);
-  // ETH needs the transaction too, for its value. Fewer reads: the node is the bottleneck.
-  const [nodeChainId, receipt, latest, ethTx] = await Promise.all([
-    chain.chainId(),
-    chain.receipt(claim.hash),
-    chain.blockNumber(500),
-    eth ? chain.transaction(claim.hash) : null,
-  ]);
   if (nodeChainId !== claim.chainId) throw new DepositRefused(M.depositWrongNetwork, 'WRONG_NETWORK');
-  const tx = ethTx ?? (receipt ? null : await chain.transaction(claim.hash));
   if (!receipt && !tx) throw new DepositRefused(M.depositNotFound, 'TX_NOT_FOUND', 404);
   // Pre-EIP-155 transactions carry no chain id (0); any other id is another network's transaction.
   if (tx && tx.chainId !== 0n && tx.chainId !== BigInt(claim.chainId)) throw new DepositRefused(M.depositWrongNetwork, 'WRONG_NETWORK');

@@ -188,7 +188,7 @@ export function investRoutes(app: FastifyInstance, s: Services) {
   });
 
   addRoute(app, apiRoutes.dashboardDeposit, async ({ body, auth }) => {
-    await poolRow(body.pool);
+    // The pool is checked with its receiving address (operator configuration) in the service.
     try {
       const r = await s.deposits.record(auth.user, body);
       // Already deep enough: let the job credit it now rather than at its next tick.
