@@ -1,15 +1,16 @@
 // One deposit from the button to credited: the checks, the wallet's transfer, the notice with the
 // hash, POST /dashboard/deposit, then confirmations on the chain and the server's credit.
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DepositStatus, WalletState } from '@app/contracts';
-import { SUPPORTED_CHAIN_ID, explorerTxUrl, type PoolKind } from '@app/web3';
+import { SUPPORTED_CHAIN_ID, explorerTxUrl, isCurrency, type PoolKind } from '@app/web3';
 import { useRemote } from '@app/ui';
 import { errorMessage, isApiError, isUserRejection } from '../errors';
 import { useNotify } from '../notify';
 import type { PoolCoin } from '../pool/poolCoins';
 import { fetchDepositStatus } from '../pool/server';
 import { checkDeposit, type DepositRefusal } from './checks';
+import { forgetUnrecorded, loadUnrecorded, rememberUnrecorded } from './unrecorded';
 
 /** How often the server is asked about a deposit it has not credited yet. */
 export const STATUS_POLL_MS = 1500;
@@ -45,6 +46,9 @@ export interface DepositFlowDeps {
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const errorCode = (error: unknown) => (typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined);
+/** A refusal the server will give again (anything but no answer, a fault, or a transaction not seen yet). */
+const isFinalRefusal = (error: unknown) =>
+  isApiError(error) && error.status >= 400 && error.status < 500 && !NOT_YET_ON_CHAIN.has(String(errorCode(error)));
 
 export function useDepositFlow({ pool, onChanged, sleep = wait }: DepositFlowDeps) {
   const { t } = useTranslation();
@@ -116,6 +120,7 @@ export function useDepositFlow({ pool, onChanged, sleep = wait }: DepositFlowDep
       for (let attempt = 1; ; attempt++) {
         try {
           const answer = await api.call('dashboardDeposit', { body });
+          forgetUnrecorded(deposit.hash);
           onChanged();
           void follow(deposit.hash, answer.deposit);
           return true;
@@ -125,6 +130,7 @@ export function useDepositFlow({ pool, onChanged, sleep = wait }: DepositFlowDep
             await walletApi.waitForConfirmations(deposit.hash, 1).catch(() => sleep(STATUS_POLL_MS));
             continue;
           }
+          if (isFinalRefusal(error)) forgetUnrecorded(deposit.hash);
           // Spec §8: a warning with the server's message, else the error's message.
           notify({ kind: 'warning', message: (isApiError(error) ? error.message : errorMessage(error)) || t('deposit.recordFailed') });
           update(deposit.hash, { stage: 'recordFailed' });
@@ -163,6 +169,7 @@ export function useDepositFlow({ pool, onChanged, sleep = wait }: DepositFlowDep
           message: t('deposit.sent', { hash }),
           link: { href: explorerTxUrl(SUPPORTED_CHAIN_ID, hash), label: t('deposit.explorer') },
         });
+        rememberUnrecorded({ pool, hash, currency: coin.currency, units: check.units.toString() });
         const deposit: TrackedDeposit = { hash, currency: coin.currency, units: check.units, stage: 'recording', confirmations: 0, required: 1 };
         setTracked((list) => [deposit, ...list]);
         setBusy('recording');
@@ -173,8 +180,27 @@ export function useDepositFlow({ pool, onChanged, sleep = wait }: DepositFlowDep
         setBusy(null);
       }
     },
-    [walletApi, notify, t, record],
+    [walletApi, notify, t, record, pool],
   );
+
+  // Transactions sent from an earlier visit that the server never recorded: record them now.
+  const resumed = useRef(false);
+  useEffect(() => {
+    if (resumed.current) return;
+    resumed.current = true;
+    const earlier = loadUnrecorded().filter((d) => d.pool === pool && isCurrency(d.currency));
+    if (!earlier.length) return;
+    const deposits = earlier.map((d): TrackedDeposit => ({
+      hash: d.hash,
+      currency: d.currency as PoolCoin['currency'],
+      units: BigInt(d.units),
+      stage: 'recording',
+      confirmations: 0,
+      required: 1,
+    }));
+    setTracked((list) => [...deposits, ...list]);
+    for (const deposit of deposits) void record(deposit);
+  }, [pool, record]);
 
   const retry = useCallback(
     (hash: string) => {

@@ -19,6 +19,8 @@ const depositStatus = (status: 'pending' | 'credited' | 'refused', confirmations
 });
 const recorded = (status = depositStatus('pending', 0)) => ({ ...movement, deposit: status });
 
+beforeEach(() => localStorage.clear());
+
 async function openPool(setup: Parameters<typeof renderPool>[1] & { pool?: 'coin' | 'stable' }) {
   const page = renderPool(<PoolPage pool={setup.pool ?? 'coin'} />, {
     ...setup,
@@ -237,6 +239,28 @@ describe('a deposit', () => {
     expect(attempts).toBe(2);
     await waitFor(() => expect(screen.getByTestId('deposit-progress').textContent).toMatch(/Confirming|Credited/));
   });
+});
+
+it('records on the next visit a deposit whose record got no answer (the money left the wallet)', async () => {
+  const first = await openPool({
+    wallet: ready,
+    walletApi: { sendTransfer: async () => ({ hash: HASH }) },
+    api: { dashboardDeposit: async () => Promise.reject(shellApiError(0, 'Something went wrong. Please try again later.')) },
+  });
+  typeAmount('Amount in US dollars', '100');
+  await submit();
+  expect(first.notifications()[1]).toEqual({ kind: 'warning', message: 'Something went wrong. Please try again later.' });
+  first.unmount();
+
+  const second = await openPool({ wallet: ready, api: { dashboardDeposit: async () => recorded(depositStatus('credited', 2)) } });
+  await waitFor(() => expect(screen.getByTestId('deposit-progress').textContent).toContain('Credited'));
+  expect(second.calls.find((c) => c.name === 'dashboardDeposit')?.request).toEqual({
+    body: { pool: 'coin', amount: '33333333333333334', currency: 'ETH', transaction: HASH, chainId: 1 },
+  });
+  second.unmount();
+  // Recorded: a third visit has nothing to send.
+  const third = await openPool({ wallet: ready });
+  expect(third.calls.map((c) => c.name)).not.toContain('dashboardDeposit');
 });
 
 describe('withdraw', () => {
