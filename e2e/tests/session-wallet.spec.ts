@@ -35,6 +35,8 @@ test.describe('access control', () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await expect(notification(page, 'You have successfully logged out!')).toBeVisible();
     await expect(page).toHaveURL(/\/sign-in$/);
+    // Notifications go by themselves after 3000 ms (spec §9).
+    await expect(notification(page, 'You have successfully logged out!')).toBeHidden({ timeout: 4500 });
     await page.goto('/cabinet/dashboard');
     await expect(page).toHaveURL(/\/sign-in\?error=auth$/);
   });

@@ -10,7 +10,9 @@ export interface ShownNotification extends Notification {
   id: number;
 }
 
-export function createNotificationCenter(bus: ShellBus, timers = { setTimeout, clearTimeout }) {
+// Timers are called as plain functions: window.setTimeout called as a method of another object
+// throws 'Illegal invocation' in browsers.
+export function createNotificationCenter(bus: ShellBus, schedule: (run: () => void, ms: number) => void = (run, ms) => void setTimeout(run, ms)) {
   const shown = new BehaviorSubject<ShownNotification[]>([]);
   let nextId = 1;
   const dismiss = (id: number) => shown.next(shown.getValue().filter((n) => n.id !== id));
@@ -18,7 +20,7 @@ export function createNotificationCenter(bus: ShellBus, timers = { setTimeout, c
     const item = { ...notification, id: nextId++ };
     // The oldest gives way when a fourth arrives.
     shown.next([...shown.getValue(), item].slice(-MAX_NOTIFICATIONS));
-    timers.setTimeout(() => dismiss(item.id), NOTIFICATION_MS);
+    schedule(() => dismiss(item.id), NOTIFICATION_MS);
   };
   bus.commands$.subscribe((command) => {
     if (command.type === 'notify') show(command.notification);
