@@ -1,7 +1,11 @@
 import en from './locales/en.json';
 import ru from './locales/ru.json';
 
-/** Strings more than one part of the site shows (spec §5 and §8), in the 'common' namespace. */
+/**
+ * Strings more than one part of the site shows, in the 'common' namespace. The validation and
+ * server messages live with the API contract (shared/contracts/src/api/messages.ts), in both
+ * languages, so forms and server answers read the same.
+ */
 export const commonTranslations = { en, ru } as const;
 export const COMMON_NAMESPACE = 'common';
 
