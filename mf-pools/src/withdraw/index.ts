@@ -1,0 +1,1 @@
+export { WithdrawForm } from './WithdrawForm';
