@@ -3,3 +3,4 @@ export { DepositForm } from './DepositForm';
 export { DepositHistory } from './DepositHistory';
 export { DepositProgress } from './DepositProgress';
 export { useDepositFlow } from './useDepositFlow';
+export { depositDecimals, formatCoin } from './amounts';

@@ -6,7 +6,7 @@ import { useRemote } from '@app/ui';
 import { isApiError } from '../errors';
 import { useNotify } from '../notify';
 import type { PoolCoin } from '../pool/poolCoins';
-import { depositDecimals, formatCoin } from '../deposit/amounts';
+import { depositDecimals, formatCoin } from '../deposit';
 
 /** Digits and one point, the fraction cut to the coin's decimals. */
 export function parseCoinInput(text: string, decimals: number): string {
