@@ -1,5 +1,3 @@
-import { JsonRpcProvider, Network } from 'ethers';
-
 export type ChainLog = { address: string; topics: readonly string[]; data: string; index: number };
 export type ChainReceipt = { status: number | null; blockNumber: number; blockHash: string; from: string; to: string | null; logs: readonly ChainLog[] };
 export type ChainTx = { hash: string; from: string; to: string | null; value: bigint; chainId: bigint; blockNumber: number | null };
@@ -26,36 +24,63 @@ async function guard<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** JSON-RPC through ethers, without its 250 ms cache (the job reads back to back). */
-export function rpcChainReader(rpcUrl: string): ChainReader {
-  const provider = new JsonRpcProvider(rpcUrl, Network.from(1), { staticNetwork: true, cacheTimeout: -1, batchMaxCount: 1 });
+type RawLog = { address: string; topics: string[]; data: string; logIndex: string };
+type RawReceipt = { status?: string; blockNumber: string; blockHash: string; from: string; to: string | null; logs: RawLog[] };
+type RawTx = { hash: string; from: string; to: string | null; value: string; chainId?: string; blockNumber: string | null };
+
+/**
+ * JSON-RPC over fetch (undici's keep-alive pool): the four reads need no library, and ethers'
+ * provider opens a connection per request, which halves the throughput against a busy node.
+ */
+export function rpcChainReader(rpcUrl: string, timeoutMs = 10_000): ChainReader {
+  let nextId = 1;
   let chainId: Promise<number> | null = null;
   let latest: { at: number; value: Promise<number> } | null = null;
+  const call = <T>(method: string, params: unknown[]): Promise<T> =>
+    guard(async () => {
+      const res = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      if (!res.ok) throw new Error(`${method}: HTTP ${res.status}`);
+      const body = (await res.json()) as { result?: T; error?: { message: string } };
+      if (body.error) throw new Error(`${method}: ${body.error.message}`);
+      return body.result as T;
+    });
+  const num = (hex: string | null | undefined) => (hex ? Number(BigInt(hex)) : 0);
   return {
-    transaction: (hash) =>
-      guard(async () => {
-        const tx = await provider.getTransaction(hash);
-        if (!tx) return null;
-        return { hash: tx.hash, from: tx.from, to: tx.to, value: tx.value, chainId: tx.chainId, blockNumber: tx.blockNumber };
-      }),
-    receipt: (hash) =>
-      guard(async () => {
-        const r = await provider.getTransactionReceipt(hash);
-        if (!r) return null;
-        return {
-          status: r.status,
-          blockNumber: r.blockNumber,
-          blockHash: r.blockHash,
-          from: r.from,
-          to: r.to,
-          logs: r.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data, index: l.index })),
-        };
-      }),
+    async transaction(hash) {
+      const tx = await call<RawTx | null>('eth_getTransactionByHash', [hash]);
+      if (!tx) return null;
+      return {
+        hash: tx.hash,
+        from: tx.from,
+        to: tx.to,
+        value: BigInt(tx.value),
+        chainId: tx.chainId ? BigInt(tx.chainId) : 0n,
+        blockNumber: tx.blockNumber ? num(tx.blockNumber) : null,
+      };
+    },
+    async receipt(hash) {
+      const r = await call<RawReceipt | null>('eth_getTransactionReceipt', [hash]);
+      if (!r) return null;
+      return {
+        // Receipts before Byzantium have no status: treated as unknown (never credited).
+        status: r.status === undefined ? null : num(r.status),
+        blockNumber: num(r.blockNumber),
+        blockHash: r.blockHash,
+        from: r.from,
+        to: r.to,
+        logs: r.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data, index: num(l.logIndex) })),
+      };
+    },
     blockNumber: (maxAgeMs = 0) => {
       const now = Date.now();
       // A request in flight is always fresh enough to share; a settled one only within maxAgeMs.
       if (latest && (latest.at < 0 || now - latest.at <= maxAgeMs)) return latest.value;
-      const entry: { at: number; value: Promise<number> } = { at: -1, value: guard(() => provider.getBlockNumber()) };
+      const entry: { at: number; value: Promise<number> } = { at: -1, value: call<string>('eth_blockNumber', []).then(num) };
       latest = entry;
       entry.value.then(
         () => (entry.at = Date.now()),
@@ -64,10 +89,10 @@ export function rpcChainReader(rpcUrl: string): ChainReader {
       return entry.value;
     },
     chainId: () => {
-      chainId ??= guard(async () => Number(await provider.send('eth_chainId', [])));
+      chainId ??= call<string>('eth_chainId', []).then(num);
       chainId.catch(() => (chainId = null));
       return chainId;
     },
-    destroy: () => provider.destroy(),
+    destroy: () => undefined,
   };
 }
