@@ -35,10 +35,7 @@ async function fund(wallet: TestWallet): Promise<void> {
 const notifications = (page: Page) => page.getByRole('region', { name: /Notifications|Уведомления/ });
 const notification = (page: Page, text: string | RegExp) => notifications(page).getByText(text);
 
-/**
- * Dismisses the notices: they sit over the top of the page (and, while the shell's 3000 ms timer
- * fails with "Illegal invocation", they do not go by themselves).
- */
+/** Dismisses the notices: for their 3000 ms they sit over the top of the page (the tabs). */
 async function dismissNotices(page: Page): Promise<void> {
   const dismiss = notifications(page).getByRole('button', { name: 'Dismiss' });
   for (let n = await dismiss.count(); n > 0; n = await dismiss.count()) {
