@@ -70,12 +70,6 @@ export class TestWallet {
     });
   }
 
-  /** Funds the wallet with ETH and every token from the local chain's minter. */
-  async fund(): Promise<void> {
-    const { fundAccount } = await import('../../chain/src/index');
-    await fundAccount(rpcUrl, this.address);
-  }
-
   rejectNextRequest(method: Rejectable): void {
     this.rejectNext.add(method);
   }

@@ -10,10 +10,7 @@ const USDT = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
 const MINTER = '0x000000000000000000000000000000000000a11c';
 const word = (value: bigint) => value.toString(16).padStart(64, '0');
 
-/**
- * 100 ETH and 100,000 USDT for the test wallet. (TestWallet.fund() imports the chain package
- * dynamically, which Playwright's loader refuses here, so the same two steps are done over RPC.)
- */
+/** 100 ETH and 100,000 USDT for the test wallet, over the local chain's RPC. */
 async function fund(wallet: TestWallet): Promise<void> {
   await wallet.chain.send('anvil_setBalance', [wallet.address, `0x${(100n * 10n ** 18n).toString(16)}`]);
   await wallet.chain.send('anvil_impersonateAccount', [MINTER]);
