@@ -48,7 +48,8 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
     genReqId: () => crypto.randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
   });
-  const database = opts.database ?? (await openDatabase(config.database));
+  const database =
+    opts.database ?? (await openDatabase(config.database, { onIdleError: (err) => app.log.warn({ err }, 'idle database connection lost') }));
   if (!opts.database) app.addHook('onClose', () => database.close());
   await seed(database.db, { localChain: config.env !== 'production' });
 

@@ -48,13 +48,19 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    const open = () => openDatabase({ kind: 'postgres', url: url.toString() });
+    // Every pool opened on this database, so all are closed before it is dropped.
+    const opened: Database[] = [];
+    const open = async () => {
+      const d = await openDatabase({ kind: 'postgres', url: url.toString() }, { onIdleError: () => undefined });
+      opened.push(d);
+      return d;
+    };
     const database = await open();
     return {
       database,
       reopen: open,
       drop: async () => {
-        await database.close().catch(() => undefined);
+        for (const d of opened) await d.close().catch(() => undefined);
         const a = new Client({ connectionString: adminUrl });
         await a.connect();
         await a.query(`drop database if exists ${name} with (force)`);

@@ -14,12 +14,18 @@ export const migrationsFolder = path.resolve(__dirname, '../../drizzle');
  * Opens the database and applies the committed migrations. PGlite (embedded, one process) when
  * no URL is given: a data folder, or memory when dataDir is null. Otherwise node-postgres.
  */
-export async function openDatabase(cfg: DatabaseConfig, opts: { loadDataDir?: Blob } = {}): Promise<Database> {
+export async function openDatabase(
+  cfg: DatabaseConfig,
+  opts: { loadDataDir?: Blob; onIdleError?: (err: Error) => void } = {},
+): Promise<Database> {
   if (cfg.kind === 'postgres') {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new Pool({ connectionString: cfg.url, max: 10 });
+    // An idle connection that dies (server restart, failover, admin kill) is replaced on next use;
+    // unheard, the pool's 'error' event would crash the process.
+    pool.on('error', (err) => opts.onIdleError?.(err));
     const db = drizzle({ client: pool, schema });
     // Several replicas may start at once: the advisory lock makes one of them migrate.
     const client = await pool.connect();
