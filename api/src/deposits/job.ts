@@ -41,6 +41,9 @@ export function createDepositJob(db: Db, chain: ChainReader, settings: JobSettin
 
   async function tick(): Promise<TickResult & { full: boolean }> {
     const result: TickResult = { checked: 0, credited: 0, refused: 0, waiting: 0 };
+    // Nothing pending: no chain read at all (the API also runs, quietly, while the node is down).
+    const [any] = await db.select({ id: deposits.id }).from(deposits).where(eq(deposits.status, 'pending')).limit(1);
+    if (!any) return { ...result, full: false };
     const latest = await chain.blockNumber();
     const n = settings.confirmations;
     // Progress for the ones not due yet: arithmetic only, no chain reads.
