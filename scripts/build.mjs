@@ -40,7 +40,7 @@ try {
     const { mkdirSync, writeFileSync } = await import('node:fs');
     mkdirSync(values.stats, { recursive: true });
     for (const child of stats.stats) {
-      const json = child.toJson({ preset: 'normal', all: false, chunks: true, chunkModules: true, nestedModules: true, ids: true, modules: true, chunkRelations: false });
+      const json = child.toJson({ all: false, chunks: true, chunkModules: true, nestedModules: true, ids: true, chunkModulesSpace: 1e6, nestedModulesSpace: 1e6, modulesSpace: 1e6, dependentModules: true, excludeModules: false, cachedModules: true, runtimeModules: true, orphanModules: true });
       const chunks = json.chunks.map((c) => ({ files: c.files, modules: (c.modules ?? []).flatMap((m) => (m.modules?.length ? m.modules : [m])).map((m) => ({ name: m.name || m.identifier || '', size: m.size ?? 0 })) }));
       writeFileSync(join(values.stats, `${child.compilation.name}.json`), JSON.stringify({ chunks }));
     }
