@@ -52,7 +52,10 @@ describe('reference data from the tables', () => {
     const list = r.body.currencies as { code: string; decimals: number; native: boolean; addresses: Record<string, string> }[];
     expect(list.map((c) => c.code).sort()).toEqual(['BNB', 'BUSD', 'ETH', 'SOL', 'USDC', 'USDT', 'WAVES']);
     expect(list.find((c) => c.code === 'ETH')).toMatchObject({ decimals: 18, native: true });
-    expect(Object.keys(list.find((c) => c.code === 'USDT')?.addresses ?? {}).sort()).toEqual(['1', '137', '56']);
+    expect(Object.keys(list.find((c) => c.code === 'USDT')?.addresses ?? {}).sort()).toEqual(['1', '137', '250', '56']);
+    // The same decimals as the token table and the chain.
+    expect(list.find((c) => c.code === 'WAVES')).toMatchObject({ decimals: 18 });
+    expect(list.find((c) => c.code === 'SOL')).toMatchObject({ decimals: 9 });
   });
 
   it('GET /faq answers in the asked language', async () => {

@@ -1,4 +1,5 @@
 import { patterns } from '@app/contracts';
+import { ETH_DECIMALS, SUPPORTED_CHAIN_ID, TOKENS, decimalsOf, type Currency } from '@app/web3';
 import type { Db } from './client';
 import * as t from './schema';
 
@@ -7,28 +8,20 @@ import * as t from './schema';
  * operator's edits survive restarts. Token addresses are the main-net contracts; the local chain
  * issue replaces them with its own deployments.
  */
+/** Decimals and token contracts come from the one token table (@app/web3), never a copy. */
 const currencyRows = [
-  { code: 'ETH', name: 'Ether', decimals: 18, native: true, sort: 0, usdRate: '3000' },
-  { code: 'USDT', name: 'Tether USD', decimals: 6, native: false, sort: 1, usdRate: '1' },
-  { code: 'USDC', name: 'USD Coin', decimals: 6, native: false, sort: 2, usdRate: '1' },
-  { code: 'BUSD', name: 'Binance USD', decimals: 18, native: false, sort: 3, usdRate: '1' },
-  { code: 'BNB', name: 'BNB', decimals: 18, native: false, sort: 4, usdRate: '600' },
-  { code: 'SOL', name: 'Solana', decimals: 9, native: false, sort: 5, usdRate: '150' },
-  { code: 'WAVES', name: 'Waves', decimals: 8, native: false, sort: 6, usdRate: '1' },
-];
+  { code: 'ETH', name: 'Ether', native: true, sort: 0, usdRate: '3000' },
+  { code: 'USDT', name: 'Tether USD', native: false, sort: 1, usdRate: '1' },
+  { code: 'USDC', name: 'USD Coin', native: false, sort: 2, usdRate: '1' },
+  { code: 'BUSD', name: 'Binance USD', native: false, sort: 3, usdRate: '1' },
+  { code: 'BNB', name: 'BNB', native: false, sort: 4, usdRate: '600' },
+  { code: 'SOL', name: 'Solana', native: false, sort: 5, usdRate: '150' },
+  { code: 'WAVES', name: 'Waves', native: false, sort: 6, usdRate: '1' },
+].map((row) => ({ ...row, decimals: row.native ? ETH_DECIMALS : decimalsOf(row.code as Currency, SUPPORTED_CHAIN_ID)! }));
 
-const addressRows = [
-  { currency: 'USDT', chainId: 1, address: '0xdAC17F958D2ee523a2206206994597C13D831ec7' },
-  { currency: 'USDC', chainId: 1, address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' },
-  { currency: 'BUSD', chainId: 1, address: '0x4Fabb145d64652a948d72533023f6E7A623C7C53' },
-  { currency: 'BNB', chainId: 1, address: '0xB8c77482e45F1F44dE1745F52C74426C631bDD52' },
-  { currency: 'USDT', chainId: 137, address: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F' },
-  { currency: 'USDC', chainId: 137, address: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359' },
-  { currency: 'USDT', chainId: 56, address: '0x55d398326f99059fF775485246999027B3197955' },
-  { currency: 'USDC', chainId: 56, address: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d' },
-  { currency: 'BUSD', chainId: 56, address: '0xe9e7CEA3DedcA5984780Bafc599bD69ADd087D56' },
-  { currency: 'USDC', chainId: 250, address: '0x04068DA6C83AFCFA0e13ba15A6696662335D5B75' },
-];
+const addressRows = Object.entries(TOKENS).flatMap(([chainId, tokens]) =>
+  Object.entries(tokens).map(([currency, token]) => ({ currency, chainId: Number(chainId), address: token!.address })),
+);
 
 const poolRows = [
   { name: 'stable', title: 'Stable pool', apyBps: 1200, riskLevel: 'low', sort: 0, description: 'Stablecoins lent to over-collateralised lending markets.' },
