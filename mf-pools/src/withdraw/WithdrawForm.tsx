@@ -2,9 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DashboardPoolResponse } from '@app/contracts';
 import { formatUnits, parseUnits, type PoolKind } from '@app/web3';
-import { useRemote } from '@app/ui';
+import { useNotify, useRemote } from '@app/ui';
 import { isApiError } from '../errors';
-import { useNotify } from '../notify';
 import type { PoolCoin } from '../pool/poolCoins';
 import { depositDecimals, formatCoin } from '../deposit';
 

@@ -3,3 +3,4 @@ export { useRemote, RemoteContext } from './remote/RemoteContext';
 export { useObservable } from './useObservable';
 export { Page } from './components/Page';
 export { createBus, disconnectedWallet, routeFromLocation, type ShellBus, type BusState } from './bus';
+export { useNotify } from './useNotify';
