@@ -112,6 +112,24 @@ test.describe('wallet', () => {
   });
 });
 
+test('under /ru the wallet speaks Russian: linking, a declined request, another network, a foreign wallet', async ({ page }) => {
+  const wallet = TestWallet.random(page);
+  await wallet.install();
+  await signedUpAndConfirmed(page.request);
+  await page.goto('/ru/cabinet/dashboard');
+  wallet.rejectNextRequest('personal_sign');
+  await page.getByRole('button', { name: 'Подключить кошелёк' }).click();
+  await expect(notification(page, 'Вы отклонили запрос в кошельке. Ничего не изменилось.')).toBeVisible();
+  await page.getByRole('button', { name: 'Подключить кошелёк' }).click();
+  await expect(notification(page, 'Metamask успешно привязан к аккаунту!')).toBeVisible();
+  await wallet.switchChain(137);
+  await expect(notification(page, 'Сеть с id 137 пока не поддерживается. Работа над этим идёт.')).toBeVisible();
+  await page.getByRole('button', { name: 'Переключиться на Ethereum' }).click();
+  await wallet.changeAccount(Wallet.createRandom().privateKey);
+  await expect(page).toHaveURL(/\/ru\/sign-in$/);
+  await expect(notification(page, 'Metamask недействителен!')).toBeVisible();
+});
+
 test('an existing user signs in with the wallet (SIWE) after linking it', async ({ page }) => {
   const wallet = TestWallet.random(page);
   await wallet.install();

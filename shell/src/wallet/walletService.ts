@@ -9,6 +9,7 @@ import { isUserRejection, shouldPromptWalletBrowser, startProviderDiscovery, typ
 /** Spec §9: the only network supported now, and the delay before the mismatch error shows. */
 export const SUPPORTED_CHAIN_ID = 1;
 export const MISMATCH_ERROR_DELAY_MS = 100;
+export const SIWE_STATEMENT = 'Sign in with your wallet.';
 
 const chainOps = () => import(/* webpackChunkName: "wallet" */ './chainOps');
 
@@ -27,7 +28,7 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: De
   const discovery = startProviderDiscovery();
   let provider: Eip1193Provider | null = null;
   let listening = false;
-  let linking = false;
+  let reconciling = false;
   const t = (key: string, options?: Record<string, unknown>) => i18n.t(key, { ns: 'shell', ...options });
   const notify = (kind: 'success' | 'error' | 'warning' | 'info', message: string, title?: string) =>
     bus.send({ type: 'notify', notification: { kind, message, ...(title ? { title } : {}) } });
@@ -110,7 +111,8 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: De
       nonce: nonce.nonce,
       issuedAt: nonce.issuedAt,
       expiresAt: nonce.expiresAt,
-      statement: t('wallet.siweStatement'),
+      // EIP-4361 allows only ASCII in the statement, so it is not translated.
+      statement: SIWE_STATEMENT,
     });
   }
 
@@ -131,26 +133,30 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: De
 
   /** Spec §4, wallet linking: link a wallet to an account without one; refuse a different one. */
   async function reconcile(account: string, user: { id: string | number; metaMaskAddress?: string | null }) {
-    const linked = user.metaMaskAddress?.toLowerCase();
-    if (linked && linked !== account) {
-      await session.logout({ silent: true });
-      setTimeout(() => notify('error', t('wallet.metamask_invalid'), t('notifications.error')), MISMATCH_ERROR_DELAY_MS);
-      return;
-    }
-    if (linked || linking) return;
-    linking = true;
+    // One at a time: a connect click and the account stream may both ask at once.
+    if (reconciling) return;
+    reconciling = true;
     try {
-      const proof = await siwe(account);
-      const { checksum } = await chainOps();
-      const result = await session.api.call('connectMm', { body: { id: String(user.id), metaMaskAddress: checksum(account), ...proof } });
-      session.setUser(result.user);
-      notify('success', t('wallet.metamask_linked'));
-    } catch (error) {
-      // The person declined to sign: nothing changes. Any other failure ends the session quietly.
-      if (isUserRejection(error)) notify('warning', t('wallet.rejected'));
-      else await session.logout({ silent: true });
+      const linked = user.metaMaskAddress?.toLowerCase();
+      if (linked && linked !== account) {
+        await session.logout({ silent: true });
+        setTimeout(() => notify('error', t('wallet.metamask_invalid'), t('notifications.error')), MISMATCH_ERROR_DELAY_MS);
+        return;
+      }
+      if (linked) return;
+      try {
+        const proof = await siwe(account);
+        const { checksum } = await chainOps();
+        const result = await session.api.call('connectMm', { body: { id: String(user.id), metaMaskAddress: checksum(account), ...proof } });
+        session.setUser(result.user);
+        notify('success', t('wallet.metamask_linked'));
+      } catch (error) {
+        // The person declined to sign: nothing changes. Any other failure ends the session quietly.
+        if (isUserRejection(error)) notify('warning', t('wallet.rejected'));
+        else await session.logout({ silent: true });
+      }
     } finally {
-      linking = false;
+      reconciling = false;
     }
   }
 
@@ -164,7 +170,15 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: De
     });
 
   bus.commands$.subscribe((command) => {
-    if (command.type === 'wallet/connect') void connect();
+    if (command.type === 'wallet/connect') {
+      // Connecting again after a declined link signature must offer the link again; the
+      // account-change stream alone would not, since nothing about the pair changed.
+      void connect().then((connected) => {
+        const s = bus.session.getValue();
+        const account = bus.wallet.getValue().account;
+        if (connected && account && s.status === 'authenticated') void reconcile(account, s.user);
+      });
+    }
     else if (command.type === 'session/wallet-sign-in') void signInWithWallet(command.invite, command.source);
   });
 
