@@ -19,11 +19,12 @@ async function fund(wallet: TestWallet): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       const hash: string = await wallet.chain.send('eth_sendTransaction', [{ from: MINTER, to: USDT, data }]);
-      await wallet.chain.waitForTransaction(hash);
+      // Bounded: a mint that lost a race with another worker's must not hang the test.
+      await wallet.chain.waitForTransaction(hash, 1, 15_000);
       return;
     } catch (error) {
       // Another test minting at the same moment takes the minter's nonce: try again.
-      if (attempt >= 20 || !/nonce|underpriced|already known/i.test(String(error))) throw error;
+      if (attempt >= 20 || !/nonce|underpriced|already known|timeout/i.test(String(error))) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
     }
   }
