@@ -28,6 +28,23 @@ export default tseslint.config(
     },
   },
   {
+    // Front-end code reaches the router, rxjs and react-i18next through @app/singletons, the
+    // narrow surfaces the shell shares; importing a package itself would pull all of it into
+    // the shared copy (or a second copy into a remote).
+    files: ['shell/**/*.{ts,tsx}', 'mf-*/**/*.{ts,tsx}', 'shared/ui/**/*.{ts,tsx}', 'shared/contracts/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [
+          { name: 'react-router', message: "Import from '@app/singletons/router'." },
+          { name: 'react-router-dom', message: "Import from '@app/singletons/router'." },
+          { name: 'rxjs', message: "Import from '@app/singletons/rx'." },
+          { name: 'rxjs/operators', message: "Import from '@app/singletons/rx'." },
+          { name: 'react-i18next', message: "Import from '@app/singletons/react-i18n'." },
+        ],
+      }],
+    },
+  },
+  {
     files: ['**/*.{js,mjs,cjs}'],
     languageOptions: { globals: { ...globals.node } },
   },

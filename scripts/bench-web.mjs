@@ -23,7 +23,7 @@ if (!process.argv.includes('--no-build')) {
 }
 const stats = process.env.BENCH_STATS ?? statsDir;
 
-const SHARED = /node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|i18next|react-i18next|rxjs|jotai|single-spa|single-spa-react)\//;
+const SHARED = /node_modules\/(react|react-dom|scheduler|react-router|i18next|react-i18next|rxjs|jotai|single-spa|single-spa-react)\/|shared\/singletons\//;
 const MF = /node_modules\/@module-federation\//;
 const ETHERS = /node_modules\/(ethers|@noble|@adraffy|siwe)\//;
 

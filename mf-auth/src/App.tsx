@@ -1,4 +1,4 @@
-import { Route, Routes } from 'react-router-dom';
+import { Route, Routes } from '@app/singletons/router';
 import { SignInPage } from './sign-in';
 import { SignUpPage } from './sign-up';
 import { PasswordRecoveryPage } from './password-recovery';

@@ -1,5 +1,5 @@
-import { Navigate, Route, Routes } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { Navigate, Route, Routes } from '@app/singletons/router';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { Page } from '@app/ui';
 
 function Dashboard() {

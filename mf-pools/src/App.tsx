@@ -1,4 +1,4 @@
-import { Navigate, Route, Routes, useParams } from 'react-router-dom';
+import { Navigate, Route, Routes, useParams } from '@app/singletons/router';
 import { isPoolKind } from '@app/web3';
 import { PoolPage } from './pool';
 

@@ -29,15 +29,18 @@ export const remoteNames = Object.keys(frontends).filter((n) => n !== 'shell');
 const pkgVersion = (name) => JSON.parse(readFileSync(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')).version;
 
 // One copy of each in the browser. react-dom/client is listed apart from react-dom: sharing one
-// does not share the other (DESIGN.md), and react-router is what react-router-dom re-exports.
-const singletons = ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/client', 'react-router', 'react-router-dom',
-  'i18next', 'react-i18next', 'rxjs', 'jotai'];
+// does not share the other (DESIGN.md). The router, rxjs and react-i18next are shared through
+// @app/singletons, which lists only what the front ends use: MF shares a module whole, without
+// tree shaking, so sharing those packages themselves would load all of each on every page.
+const singletons = ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/client', 'i18next', 'jotai',
+  '@app/singletons/router', '@app/singletons/rx', '@app/singletons/react-i18n'];
+
+const packageOf = (request) => request.split('/').slice(0, request.startsWith('@') ? 2 : 1).join('/');
 
 function sharedConfig() {
   const shared = {};
   for (const name of singletons) {
-    const pkg = name.split('/')[0];
-    const version = pkgVersion(pkg);
+    const version = pkgVersion(packageOf(name));
     shared[name] = { singleton: true, requiredVersion: `^${version.split('.')[0]}.0.0`, version };
   }
   return shared;

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { TextField } from './Field';
 

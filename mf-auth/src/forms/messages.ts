@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { translateMessage, type ApiError } from '@app/contracts';
 
 export type Lang = 'en' | 'ru';

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { useNotify as useShellNotify } from '@app/ui';
 
 /** Form outcomes as notices, titled in the page's language. */

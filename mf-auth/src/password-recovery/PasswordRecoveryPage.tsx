@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from '@app/singletons/router';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { apiMessages } from '@app/contracts';
 import { Page, useRemote } from '@app/ui';
 import { EmailField, NewPasswordFields, SubmitButton, TextField, useAuthForm, useLang } from '../forms';

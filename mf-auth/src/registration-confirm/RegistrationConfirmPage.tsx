@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { useNavigate } from '@app/singletons/router';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { apiMessages, type SessionState } from '@app/contracts';
 import { Page, useObservable, useRemote } from '@app/ui';
 import { EmailField, SubmitButton, TextField, failureMessage, useAuthForm, useLang } from '../forms';

@@ -1,5 +1,5 @@
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from '@app/singletons/router';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { apiMessages } from '@app/contracts';
 import { Page, useRemote } from '@app/ui';
 import { EmailField, SubmitButton, TextField, arrivalSource, inviteFromVisit, isWellFormedInvite, useAuthForm } from '../forms';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from '@app/singletons/router';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { apiMessages, type WalletState } from '@app/contracts';
 import { Page, useObservable, useRemote } from '@app/ui';
 import {

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { render, type RenderResult } from '@testing-library/react';
-import { MemoryRouter, useLocation } from 'react-router-dom';
-import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter, useLocation } from '@app/singletons/router';
+import { I18nextProvider } from '@app/singletons/react-i18n';
 import i18next from 'i18next';
 import type { ApiClient, BusCommand, Notification, RemoteProps, SessionState, WalletState } from '@app/contracts';
 import { RemoteContext, createBus, disconnectedWallet } from '@app/ui';

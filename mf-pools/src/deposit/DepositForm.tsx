@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import type { WalletState } from '@app/contracts';
 import { SUPPORTED_CHAIN_ID, USD_INPUT_PREFIX, unitsToUsd } from '@app/web3';
 import { useObservable, useRemote } from '@app/ui';

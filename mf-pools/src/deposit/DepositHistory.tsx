@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import type { DepositStatus } from '@app/contracts';
 import { SUPPORTED_CHAIN_ID, explorerTxUrl, isCurrency, shortAddress, type PoolKind } from '@app/web3';
 import { useRemote } from '@app/ui';

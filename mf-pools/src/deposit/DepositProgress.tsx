@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { SUPPORTED_CHAIN_ID, explorerTxUrl, shortAddress } from '@app/web3';
 import { formatCoin } from './amounts';
 import type { TrackedDeposit } from './useDepositFlow';

@@ -1,7 +1,7 @@
 // One deposit from the button to credited: the checks, the wallet's transfer, the notice with the
 // hash, POST /dashboard/deposit, then confirmations on the chain and the server's credit.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import type { DepositStatus, WalletState } from '@app/contracts';
 import { SUPPORTED_CHAIN_ID, explorerTxUrl, isCurrency, type PoolKind } from '@app/web3';
 import { useNotify, useRemote } from '@app/ui';

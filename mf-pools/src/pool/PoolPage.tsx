@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import type { PoolKind } from '@app/web3';
 import { Page } from '@app/ui';
 import { DepositForm, DepositHistory, DepositProgress, useDepositFlow } from '../deposit';

@@ -1,5 +1,5 @@
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 
 export type PoolTab = 'deposit' | 'withdraw';
 const TABS: readonly PoolTab[] = ['deposit', 'withdraw'];

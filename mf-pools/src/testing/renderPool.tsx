@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { act, render, type RenderResult } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
-import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter } from '@app/singletons/router';
+import { I18nextProvider } from '@app/singletons/react-i18n';
 import i18next from 'i18next';
 import type { ApiClient, BusCommand, DashboardPoolResponse, Notification, RemoteProps, RemoteWallet, WalletState } from '@app/contracts';
 import { RemoteContext, createBus, disconnectedWallet } from '@app/ui';

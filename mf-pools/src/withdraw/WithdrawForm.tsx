@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import type { DashboardPoolResponse } from '@app/contracts';
 import { formatUnits, parseUnits, type PoolKind } from '@app/web3';
 import { useNotify, useRemote } from '@app/ui';

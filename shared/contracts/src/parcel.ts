@@ -1,5 +1,5 @@
 import type { i18n as I18n } from 'i18next';
-import type { Observable } from 'rxjs';
+import type { Observable } from '@app/singletons/rx';
 import type { ApiClient } from './client';
 import type { BusCommand, Locale, RouteState, SessionState, ThemeState, WalletState } from './bus';
 

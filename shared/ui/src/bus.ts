@@ -1,4 +1,4 @@
-import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { BehaviorSubject, Subject, type Observable } from '@app/singletons/rx';
 import {
   busCommandSchema,
   type BusCommand,

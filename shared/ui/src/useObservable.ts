@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { Observable } from 'rxjs';
+import type { Observable } from '@app/singletons/rx';
 
 // Bus state is held in BehaviorSubjects, which answer synchronously on subscribe; caching the
 // last value per observable lets useSyncExternalStore read it without re-subscribing.

@@ -1,4 +1,4 @@
-import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { Navigate, Outlet, useLocation, useRoutes, type RouteObject } from '@app/singletons/router';
 import { useAtom } from 'jotai';
 import type { RuntimeManifest } from '@app/contracts';
 import { AuthLayout } from '../layout/AuthLayout';
@@ -7,7 +7,7 @@ import { TermsModal } from '../modals/TermsModal';
 import { WalletBrowserModal } from '../modals/WalletBrowserModal';
 import { Notifications } from '../notifications/Notifications';
 import type { NotificationCenter } from '../notifications/notifications';
-import { NotFoundPage, RouteErrorPage } from '../pages/ErrorPages';
+import { NotFoundPage, RouteErrorBoundary } from '../pages/ErrorPages';
 import { RemoteOutlet } from '../remotes/RemoteOutlet';
 import { RouteAccess } from '../session/guards';
 import { useShell } from './ShellContext';
@@ -53,7 +53,6 @@ export function buildRoutes(manifest: RuntimeManifest, notifications: Notificati
   return [
     {
       element: <ShellFrame notifications={notifications} />,
-      errorElement: <RouteErrorPage />,
       children: [
         { path: '/', element: <Navigate to="/cabinet/dashboard" replace /> },
         { path: '/ru', element: <Navigate to="/ru/cabinet/dashboard" replace /> },
@@ -62,4 +61,10 @@ export function buildRoutes(manifest: RuntimeManifest, notifications: Notificati
       ],
     },
   ];
+}
+
+/** The routes, with the route error page in place of whatever throws while rendering. */
+export function ShellRoutes({ routes }: { routes: RouteObject[] }) {
+  const { pathname } = useLocation();
+  return <RouteErrorBoundary pathname={pathname}>{useRoutes(routes)}</RouteErrorBoundary>;
 }

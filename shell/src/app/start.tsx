@@ -1,6 +1,6 @@
 import { createRoot } from 'react-dom/client';
-import { RouterProvider, createBrowserRouter } from 'react-router-dom';
-import { I18nextProvider } from 'react-i18next';
+import type { Location as RouterLocation } from '@app/singletons/router';
+import { I18nextProvider } from '@app/singletons/react-i18n';
 import { Provider as JotaiProvider, createStore } from 'jotai';
 import i18next from 'i18next';
 import { CONTRACT_VERSION } from '@app/contracts';
@@ -16,7 +16,8 @@ import { ManifestError, fetchRuntimeManifest } from '../remotes/manifest';
 import { registerManifestRemotes } from '../remotes/loader';
 import { rememberArrival } from '../tracking/tracking';
 import { resolveTheme, startThemeService, storedThemeChoice } from '../theme/theme';
-import { buildRoutes } from './routes';
+import { createShellHistory } from './history';
+import { ShellRoutes, buildRoutes } from './routes';
 import { ShellContext } from './ShellContext';
 import { termsOpenAtom, walletPromptOpenAtom } from './uiState';
 import { createSessionService } from '../session/session';
@@ -78,10 +79,9 @@ export async function start(): Promise<void> {
   // The page renders at once; guarded routes wait for the session read from the refresh cookie.
   void session.restore();
 
-  const router = createBrowserRouter(buildRoutes(manifest, notifications));
-  // The router is the one history of the page; the bus mirrors it before React renders, so a
-  // remote mounting for a new route already sees that route.
-  const onLocation = (loc: typeof router.state.location) => {
+  // The bus mirrors the history before React renders, so a remote mounting for a new route
+  // already sees that route.
+  const onLocation = (loc: RouterLocation) => {
     bus.route.next(routeFromLocation(loc));
     const next = localeOfPath(loc.pathname);
     if (next !== bus.locale.getValue()) {
@@ -91,21 +91,22 @@ export async function start(): Promise<void> {
       bus.locale.next(next);
     }
   };
-  onLocation(router.state.location);
-  router.subscribe((state) => onLocation(state.location));
+  const shellHistory = createShellHistory(onLocation);
+  onLocation(shellHistory.location());
+  const routes = buildRoutes(manifest, notifications);
 
   bus.commands$.subscribe((command) => {
     switch (command.type) {
       case 'navigate':
-        void router.navigate(command.to, { replace: command.replace ?? false, state: command.state });
+        shellHistory.navigate(command.to, { replace: command.replace ?? false, state: command.state });
         break;
       case 'history/go':
-        void router.navigate(command.delta);
+        shellHistory.go(command.delta);
         break;
       case 'locale/set': {
-        const { pathname, search, hash } = router.state.location;
+        const { pathname, search, hash } = shellHistory.location();
         rememberLocale(command.locale);
-        void router.navigate(withLocale(stripLocale(pathname), command.locale) + search + hash);
+        shellHistory.navigate(withLocale(stripLocale(pathname), command.locale) + search + hash);
         break;
       }
       case 'session/logout':
@@ -124,7 +125,9 @@ export async function start(): Promise<void> {
       <ShellContext.Provider value={{ bus, i18n, manifest, brandTitle, session, wallet }}>
         <I18nextProvider i18n={i18n} defaultNS="shell">
           <JotaiProvider store={store}>
-            <RouterProvider router={router} />
+            <shellHistory.ShellRouter>
+              <ShellRoutes routes={routes} />
+            </shellHistory.ShellRouter>
           </JotaiProvider>
         </I18nextProvider>
       </ShellContext.Provider>

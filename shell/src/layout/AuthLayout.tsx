@@ -1,5 +1,5 @@
-import { Outlet } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { Outlet } from '@app/singletons/router';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { useSetAtom } from 'jotai';
 import { termsOpenAtom } from '../app/uiState';
 import { LanguageSelect } from './LanguageSelect';

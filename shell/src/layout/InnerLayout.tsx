@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Outlet } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { Outlet } from '@app/singletons/router';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { useObservable } from '@app/ui';
 import { useShell } from '../app/ShellContext';
 import { Sidebar } from './Sidebar';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { localeSchema } from '@app/contracts';
 import { useObservable } from '@app/ui';
 import { useShell } from '../app/ShellContext';

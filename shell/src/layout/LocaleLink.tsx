@@ -1,4 +1,4 @@
-import { NavLink, type NavLinkProps } from 'react-router-dom';
+import { NavLink, type NavLinkProps } from '@app/singletons/router';
 import { useObservable } from '@app/ui';
 import { useShell } from '../app/ShellContext';
 import { withLocale } from '../locale/locale';

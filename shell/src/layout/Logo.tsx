@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { useShell } from '../app/ShellContext';
 import { LocaleLink } from './LocaleLink';
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router-dom';
+import { useTranslation } from '@app/singletons/react-i18n';
+import { useLocation } from '@app/singletons/router';
 import { useSetAtom } from 'jotai';
 import { useObservable } from '@app/ui';
 import { useShell } from '../app/ShellContext';

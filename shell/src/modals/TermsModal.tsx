@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { Modal } from './Modal';
 
 /** Spec §2: 80% by 80% of the window, the host replaced with the brand title. */

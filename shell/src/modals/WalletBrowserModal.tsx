@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { Modal } from './Modal';
 
 export function WalletBrowserModal({ onClose }: { onClose: () => void }) {

@@ -1,4 +1,4 @@
-import { BehaviorSubject } from 'rxjs';
+import { BehaviorSubject } from '@app/singletons/rx';
 import type { Notification } from '@app/contracts';
 import type { ShellBus } from '@app/ui';
 

@@ -1,6 +1,5 @@
 import { Component, type ReactNode } from 'react';
-import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { LocaleLink } from '../layout/LocaleLink';
 
 /** An unknown path (spec §2). */
@@ -18,11 +17,11 @@ export function NotFoundPage() {
 }
 
 /** A route-level error: its status (or 500) and message. */
-export function RouteErrorPage() {
-  const error = useRouteError();
+export function RouteErrorPage({ error }: { error: unknown }) {
   const { t } = useTranslation('shell');
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const message = isRouteErrorResponse(error) ? error.statusText || String(error.data ?? '') : error instanceof Error ? error.message : String(error ?? '');
+  const carried = (error as { status?: unknown } | null)?.status;
+  const status = typeof carried === 'number' && carried >= 400 && carried < 600 ? carried : 500;
+  const message = error instanceof Error ? error.message : String(error ?? '');
   return (
     <LastResort>
       <section className="error-page" aria-labelledby="error-title">
@@ -35,6 +34,27 @@ export function RouteErrorPage() {
       </section>
     </LastResort>
   );
+}
+
+type BoundaryState = { error: unknown; failedAt: string | null };
+
+/**
+ * Shows the route error page when a page or layout throws, until the user goes to another
+ * path (the header and sidebar of the new page render again).
+ */
+export class RouteErrorBoundary extends Component<{ pathname: string; children: ReactNode }, BoundaryState> {
+  override state: BoundaryState = { error: undefined, failedAt: null };
+  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
+    return { error: error ?? new Error('') , failedAt: null };
+  }
+  static getDerivedStateFromProps(props: { pathname: string }, state: BoundaryState): Partial<BoundaryState> | null {
+    if (state.error === undefined) return null;
+    if (state.failedAt === null) return { failedAt: props.pathname };
+    return state.failedAt === props.pathname ? null : { error: undefined, failedAt: null };
+  }
+  override render() {
+    return this.state.error === undefined ? this.props.children : <RouteErrorPage error={this.state.error} />;
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { mountRootParcel, type Parcel } from 'single-spa';
 import { CONTRACT_VERSION, type RemoteEntry, type RemoteModule, type RemoteProps } from '@app/contracts';
 import { useShell } from '../app/ShellContext';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation } from '@app/singletons/router';
+import { useTranslation } from '@app/singletons/react-i18n';
 import type { RemoteRoute } from '@app/contracts';
 import { useObservable } from '@app/ui';
 import { useShell } from '../app/ShellContext';

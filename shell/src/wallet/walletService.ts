@@ -1,4 +1,4 @@
-import { combineLatest, distinctUntilChanged, map } from 'rxjs';
+import { combineLatest, distinctUntilChanged, map } from '@app/singletons/rx';
 import type { i18n as I18n } from 'i18next';
 import type { ShellBus } from '@app/ui';
 import { ApiError, type RemoteWallet } from '@app/contracts';

@@ -1,9 +1,9 @@
 import React, { useMemo, type ComponentType, type ReactNode } from 'react';
 import * as ReactDOMClient from 'react-dom/client';
 import singleSpaReact from 'single-spa-react';
-import { I18nextProvider } from 'react-i18next';
+import { I18nextProvider } from '@app/singletons/react-i18n';
 import { Provider as JotaiProvider, createStore } from 'jotai';
-import { Router, type Navigator } from 'react-router-dom';
+import { Router, type Navigator } from '@app/singletons/router';
 import { CONTRACT_VERSION, type RemoteModule, type RemoteProps, type RouteState } from '@app/contracts';
 import { useObservable } from '../useObservable';
 import { RemoteContext } from './RemoteContext';

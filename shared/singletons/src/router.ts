@@ -1,0 +1,25 @@
+// The router as the shell and the remotes use it. Module Federation shares a module whole, so
+// sharing react-router itself would load all of it (data routers, forms, server rendering:
+// about 65 KB gzipped) on every page; shared through this list it is about 15 KB.
+//
+// Add a name here (and bump this package's minor version) before using it anywhere: the shell's
+// copy is the one every remote gets, so a remote built against a newer list needs a newer shell.
+export {
+  Link,
+  MemoryRouter,
+  NavLink,
+  Navigate,
+  NavigationType,
+  Outlet,
+  Route,
+  Router,
+  Routes,
+  UNSAFE_createBrowserHistory as createBrowserHistory,
+  matchPath,
+  useLocation,
+  useNavigate,
+  useParams,
+  useRoutes,
+  useSearchParams,
+} from 'react-router';
+export type { Location, NavLinkProps, Navigator, RouteObject, To } from 'react-router';
