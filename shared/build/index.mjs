@@ -46,6 +46,27 @@ function sharedConfig() {
   return shared;
 }
 
+const mf = (file) => join(repoRoot, 'node_modules/@module-federation', file);
+// The MF runtime is imported as ES modules by the bundler runtime and required as CommonJS by the
+// plugin that hands it to the remotes; left alone, the shell would carry both builds (two copies
+// of runtime-core and sdk, about 15 KB gzipped). Every request takes the ES module build.
+const mfRuntimeAsModules = {
+  '@module-federation/runtime-core$': mf('runtime-core/dist/index.js'),
+  '@module-federation/sdk$': mf('sdk/dist/index.js'),
+  '@module-federation/error-codes$': mf('error-codes/dist/index.mjs'),
+  '@module-federation/error-codes/browser$': mf('error-codes/dist/browser.mjs'),
+  '@module-federation/runtime$': mf('runtime/dist/index.js'),
+  '@module-federation/runtime/core$': mf('runtime/dist/core.js'),
+  '@module-federation/runtime-tools/runtime-core$': mf('runtime-tools/dist/runtime-core.js'),
+};
+
+// react-router's package exports offer only its development build (with dev-time checks and
+// warnings); production builds take the production files directly.
+const reactRouterProduction = {
+  'react-router$': join(repoRoot, 'node_modules/react-router/dist/production/index.mjs'),
+  'react-router/dom$': join(repoRoot, 'node_modules/react-router/dist/production/dom-export.mjs'),
+};
+
 /**
  * @param {object} options
  * @param {keyof typeof frontends} options.app
@@ -67,7 +88,7 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
     mode,
     context: dir,
     entry,
-    devtool: prod ? false : 'eval-cheap-module-source-map',
+    devtool: process.env.SOURCE_MAPS ? 'source-map' : prod ? false : 'eval-cheap-module-source-map',
     output: {
       path: outDir ?? join(dir, 'dist'),
       // Remotes are served from their own origin: 'auto' resolves chunk URLs from where the
@@ -81,15 +102,10 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
       clean: true,
     },
     resolve: {
+      alias: { ...mfRuntimeAsModules, ...(prod ? reactRouterProduction : {}) },
       extensions: ['.tsx', '.ts', '.js', '.mjs', '.json'],
-      // react-router's package exports offer only its development build (with dev-time checks
-      // and warnings); production builds take the production files directly.
-      alias: prod
-        ? {
-            'react-router$': join(repoRoot, 'node_modules/react-router/dist/production/index.mjs'),
-            'react-router/dom$': join(repoRoot, 'node_modules/react-router/dist/production/dom-export.mjs'),
-          }
-        : {},
+      // rxjs's default export condition is its ES5 build, which needs tslib's class helpers.
+      conditionNames: ['es2015', '...'],
     },
     module: {
       rules: [
@@ -134,6 +150,8 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
         experiments: {
           // A dead remote must not block start-up.
           asyncStartup: true,
+          // Browser builds only: leaves out the runtime's Node loaders (about 4 KB gzipped).
+          optimization: { target: 'web' },
           // One MF runtime in the page: the shell provides it, remotes use it.
           ...(isShell || harness ? { provideExternalRuntime: true } : { externalRuntime: true }),
         },
