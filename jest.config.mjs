@@ -20,6 +20,7 @@ export default {
   transform: { '^.+\\.(t|j|mj|cj)sx?$': swc },
   // Some dependencies ship ES modules only; let swc turn them into CommonJS for jest.
   transformIgnorePatterns: ['/node_modules/(?!(jose|@electric-sql|siwe|@noble|@spruceid|@fastify/cookie|cookie|content-disposition)/)'],
+  setupFiles: ['<rootDir>/jest.setup.mjs'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
   testTimeout: 30000,
 };

@@ -1,8 +1,10 @@
 import { createRemote } from '@app/ui';
-import en from './i18n/en.json';
-import ru from './i18n/ru.json';
 import { App } from './App';
 
-const remote = createRemote({ namespace: 'cabinet', translations: { en, ru }, App });
+const remote = createRemote({
+  namespace: 'cabinet',
+  translations: { en: () => import('./i18n/en.json').then((m) => m.default), ru: () => import('./i18n/ru.json').then((m) => m.default) },
+  App,
+});
 
 export const { contractVersion, bootstrap, mount, unmount, update } = remote;

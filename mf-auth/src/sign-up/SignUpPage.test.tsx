@@ -1,5 +1,4 @@
 /** @jest-environment jsdom */
-import '../testing/jsdomGlobals';
 import { act, screen, waitFor } from '@testing-library/react';
 import { deferred, renderPage, shellApiError } from '../testing/renderPage';
 import { click, describedError, isDisabled, type } from '../testing/fields';

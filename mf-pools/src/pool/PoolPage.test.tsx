@@ -1,5 +1,4 @@
 /** @jest-environment jsdom */
-import '../testing/jsdomGlobals';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { WalletState } from '@app/contracts';
 import { deferred, poolAnswer, renderPool, shellApiError } from '../testing/renderPool';

@@ -34,6 +34,15 @@ export interface RemoteWallet {
   refreshBalances(): Promise<void>;
 }
 
+/** Loads one language's strings of an i18next namespace (a JSON file fetched on demand). */
+export type TranslationLoaders = Record<Locale, () => Promise<Record<string, unknown>>>;
+
+/** Only the visitor's language is downloaded; the shell fetches another before switching to it. */
+export interface RemoteTranslations {
+  /** Registers a remote's namespace; resolves once the current language's strings are in. */
+  register(namespace: string, loaders: TranslationLoaders): Promise<void>;
+}
+
 /**
  * The props the shell hands a remote's parcel. (single-spa reserves `name`, so it is not used.)
  */
@@ -42,6 +51,8 @@ export interface RemoteProps {
   /** '' for English, '/ru' for Russian: the remote's routes live under it. */
   basename: string;
   i18n: I18n;
+  /** Absent in shells older than lazy translations: the remote then loads every language itself. */
+  translations?: RemoteTranslations;
   /** The API client with the session's token; answers that sign in update the session. */
   api: ApiClient;
   wallet: RemoteWallet;

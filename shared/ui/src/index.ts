@@ -1,4 +1,4 @@
-export { createRemote, type RemoteDefinition, type Translations } from './remote/createRemote';
+export { createRemote, type RemoteDefinition } from './remote/createRemote';
 export { useRemote, RemoteContext } from './remote/RemoteContext';
 export { useObservable } from './useObservable';
 export { Page } from './components/Page';

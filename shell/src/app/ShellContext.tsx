@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { i18n as I18n } from 'i18next';
-import type { RuntimeManifest } from '@app/contracts';
+import type { RemoteTranslations, RuntimeManifest } from '@app/contracts';
 import type { ShellBus } from '@app/ui';
 import type { SessionService } from '../session/session';
 import type { WalletService } from '../wallet/walletService';
@@ -8,6 +8,7 @@ import type { WalletService } from '../wallet/walletService';
 export interface ShellServices {
   bus: ShellBus;
   i18n: I18n;
+  translations: RemoteTranslations;
   manifest: RuntimeManifest;
   brandTitle: string;
   session: SessionService;

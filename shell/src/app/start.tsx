@@ -6,8 +6,7 @@ import i18next from 'i18next';
 import { CONTRACT_VERSION } from '@app/contracts';
 import { createBus, disconnectedWallet, routeFromLocation } from '@app/ui';
 import { readBrandTitle } from '../brand/brand';
-import en from '../i18n/en.json';
-import ru from '../i18n/ru.json';
+import { createTranslations } from '../i18n/translations';
 import { localeOfPath, rememberLocale, rememberedLocale, stripLocale, withLocale } from '../locale/locale';
 import { createNotificationCenter } from '../notifications/notifications';
 import { LastResort } from '../pages/ErrorPages';
@@ -34,13 +33,22 @@ export async function start(): Promise<void> {
   rememberArrival(location.search);
 
   const locale = localeOfPath(location.pathname);
+  const translations = createTranslations();
+  translations.add('shell', {
+    en: () => import('../i18n/en.json').then((m) => m.default),
+    ru: () => import('../i18n/ru.json').then((m) => m.default),
+  });
   const i18n = i18next.createInstance();
-  await i18n.init({
+  // The runtime manifest is fetched while the strings load.
+  const manifestLoad = fetchRuntimeManifest().then(
+    (manifest) => ({ manifest }),
+    (error: unknown) => ({ error }),
+  );
+  await i18n.use(translations.backend).init({
     lng: locale,
     fallbackLng: 'en',
     ns: ['shell'],
     defaultNS: 'shell',
-    resources: { en: { shell: en }, ru: { shell: ru } },
     interpolation: { escapeValue: false },
   });
   rememberLocale(locale);
@@ -59,14 +67,14 @@ export async function start(): Promise<void> {
   startThemeService(bus);
   const notifications = createNotificationCenter(bus);
 
-  let manifest;
-  try {
-    manifest = await fetchRuntimeManifest();
-  } catch (error) {
+  const loaded = await manifestLoad;
+  if ('error' in loaded) {
+    const { error } = loaded;
     const kind = error instanceof ManifestError && error.message === 'malformed' ? 'malformed' : 'unreachable';
     root.render(<StartupErrorPage i18n={i18n} kind={kind} detail={error instanceof ManifestError ? error.detail : String(error)} />);
     return;
   }
+  const { manifest } = loaded;
   registerManifestRemotes(manifest.remotes);
 
   const store = createStore();
@@ -120,9 +128,10 @@ export async function start(): Promise<void> {
     }
   });
 
+  const remoteTranslations = translations.forRemotes(i18n);
   root.render(
     <LastResort>
-      <ShellContext.Provider value={{ bus, i18n, manifest, brandTitle, session, wallet }}>
+      <ShellContext.Provider value={{ bus, i18n, translations: remoteTranslations, manifest, brandTitle, session, wallet }}>
         <I18nextProvider i18n={i18n} defaultNS="shell">
           <JotaiProvider store={store}>
             <shellHistory.ShellRouter>

@@ -19,7 +19,7 @@ type OutletState =
  * the same panel with a Retry button, and never reaches the header, sidebar or navigation.
  */
 export function RemoteOutlet({ remote }: { remote: RemoteEntry }) {
-  const { bus, i18n, session, wallet } = useShell();
+  const { bus, i18n, translations, session, wallet } = useShell();
   const { t } = useTranslation('shell');
   const locale = useObservable(bus.locale, bus.locale.getValue());
   const [state, setState] = useState<OutletState>({ status: 'loading' });
@@ -59,6 +59,7 @@ export function RemoteOutlet({ remote }: { remote: RemoteEntry }) {
       bus: bus.remoteView,
       basename,
       i18n,
+      translations,
       api: session.api,
       wallet: wallet.forRemotes,
       contractVersion: CONTRACT_VERSION,
@@ -76,7 +77,7 @@ export function RemoteOutlet({ remote }: { remote: RemoteEntry }) {
       const finished = parcel.getStatus() === 'MOUNTED' ? parcel.unmount() : parcel.mountPromise.then(() => parcel.unmount());
       Promise.resolve(finished).catch(() => undefined).finally(() => domElement.remove());
     };
-  }, [state, remote.name, bus, i18n, session, wallet, basename, fail]);
+  }, [state, remote.name, bus, i18n, translations, session, wallet, basename, fail]);
 
   if (state.status === 'failed') {
     return (

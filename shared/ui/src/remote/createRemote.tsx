@@ -4,16 +4,15 @@ import singleSpaReact from 'single-spa-react';
 import { I18nextProvider } from '@app/singletons/react-i18n';
 import { Provider as JotaiProvider, createStore } from 'jotai';
 import { Router, type Navigator } from '@app/singletons/router';
-import { CONTRACT_VERSION, type RemoteModule, type RemoteProps, type RouteState } from '@app/contracts';
+import { CONTRACT_VERSION, type RemoteModule, type RemoteProps, type RouteState, type TranslationLoaders } from '@app/contracts';
 import { useObservable } from '../useObservable';
 import { RemoteContext } from './RemoteContext';
-
-export type Translations = Record<'en' | 'ru', Record<string, unknown>>;
 
 export interface RemoteDefinition {
   /** The i18next namespace the remote's strings live in. */
   namespace: string;
-  translations: Translations;
+  /** One loader per language, e.g. `() => import('./i18n/ru.json')`: only the one in use is fetched. */
+  translations: TranslationLoaders;
   App: ComponentType;
 }
 
@@ -79,8 +78,11 @@ export function createRemote(definition: RemoteDefinition): RemoteModule {
   return {
     contractVersion: CONTRACT_VERSION,
     bootstrap: async (props) => {
-      for (const lng of ['en', 'ru'] as const) {
-        props.i18n.addResourceBundle(lng, definition.namespace, definition.translations[lng], true, true);
+      if (props.translations) await props.translations.register(definition.namespace, definition.translations);
+      else {
+        for (const [lng, load] of Object.entries(definition.translations)) {
+          props.i18n.addResourceBundle(lng, definition.namespace, await load(), true, true);
+        }
       }
       return lifecycles.bootstrap(props as never);
     },
