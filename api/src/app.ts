@@ -24,6 +24,7 @@ import { opsRoutes } from './routes/ops';
 import { profileRoutes } from './routes/profile';
 import { referralRoutes } from './routes/referrals';
 import { createServices, type Services } from './services';
+import './zod-english';
 
 export type BuildOptions = {
   /** An already open database (tests share one per file); otherwise opened from the config. */

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { brandRegistrySchema, defaultBrandRegistry, type BrandRegistry } from '@app/contracts';
+import './zod-english';
 
 /** The repository root: the default data folder lives there whatever the working directory is. */
 export const repoRoot = path.resolve(__dirname, '../..');
@@ -10,57 +11,58 @@ export const repoRoot = path.resolve(__dirname, '../..');
 /** Minimum argon2id cost (OWASP): enforced in production whatever the environment says. */
 export const ARGON2_MIN = { memoryKiB: 19456, timeCost: 2, parallelism: 1 } as const;
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const positive = z.coerce.number().positive().max(1e9);
+const bool = z.pipe(
+  z.enum(['true', 'false', '1', '0', 'yes', 'no']),
+  z.transform((v) => v === 'true' || v === '1' || v === 'yes'),
+);
+const int = (min: number, max: number) => z.coerce.number().check(z.int(), z.gte(min), z.lte(max));
+const positive = z.coerce.number().check(z.positive(), z.lte(1e9));
 
 /** The environment, as read at start. Unknown variables are ignored; a bad value stops the start. */
 export const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  API_PORT: int(0, 65535).default(4000),
-  API_HOST: z.string().min(1).default('127.0.0.1'),
+  NODE_ENV: z._default(z.enum(['development', 'production', 'test']), 'development'),
+  API_PORT: z._default(int(0, 65535), 4000),
+  API_HOST: z._default(z.string().check(z.minLength(1)), '127.0.0.1'),
   /** PGlite data folder; relative paths resolve against the working directory. */
-  DATA_DIR: z.string().min(1).optional(),
+  DATA_DIR: z.optional(z.string().check(z.minLength(1))),
   /** postgres://… : use PostgreSQL through node-postgres instead of PGlite. */
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  RPC_URL: z.url().default('http://127.0.0.1:8545'),
+  DATABASE_URL: z.optional(z.url({ protocol: /^postgres(ql)?$/ })),
+  RPC_URL: z._default(z.url(), 'http://127.0.0.1:8545'),
   /** HS256 key for access tokens, at least 32 characters. Required in production. */
-  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  JWT_SECRET: z.optional(z.string().check(z.minLength(32, 'JWT_SECRET must be at least 32 characters'))),
   /** Multiplies every per-IP and per-account limit, e.g. 1000 for load tests and e2e. */
-  RATE_LIMIT_MULTIPLIER: positive.default(1),
+  RATE_LIMIT_MULTIPLIER: z._default(positive, 1),
   /** Failed sign-ins per account per window before it answers 429. */
-  LOGIN_MAX_FAILURES: int(1, 1_000_000).default(10),
-  LOGIN_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(900),
-  BRANDS_FILE: z.string().min(1).optional(),
+  LOGIN_MAX_FAILURES: z._default(int(1, 1_000_000), 10),
+  LOGIN_FAILURE_WINDOW_SECONDS: z._default(int(1, 86_400), 900),
+  BRANDS_FILE: z.optional(z.string().check(z.minLength(1))),
   /** smtp://user:pass@host:587 or smtps://…; without it mail stays in the outbox table. Required in production. */
-  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
-  MAIL_FROM: z.string().min(3).default('Invest Pools <no-reply@localhost>'),
+  SMTP_URL: z.optional(z.url({ protocol: /^smtps?$/ })),
+  MAIL_FROM: z._default(z.string().check(z.minLength(3)), 'Invest Pools <no-reply@localhost>'),
   /** Comma-separated origins allowed by CORS; empty (default) allows none. */
-  CORS_ORIGINS: z.string().default(''),
+  CORS_ORIGINS: z._default(z.string(), ''),
   /** Fastify trustProxy: true, a hop count, or comma-separated addresses/CIDRs. */
-  TRUST_PROXY: z.string().default('loopback'),
-  BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024).default(1024 * 1024),
-  ARGON2_MEMORY_KIB: int(1024, 4 * 1024 * 1024).default(ARGON2_MIN.memoryKiB),
-  ARGON2_TIME_COST: int(1, 20).default(ARGON2_MIN.timeCost),
-  ARGON2_PARALLELISM: int(1, 16).default(ARGON2_MIN.parallelism),
+  TRUST_PROXY: z._default(z.string(), 'loopback'),
+  BODY_LIMIT_BYTES: z._default(int(1024, 10 * 1024 * 1024), 1024 * 1024),
+  ARGON2_MEMORY_KIB: z._default(int(1024, 4 * 1024 * 1024), ARGON2_MIN.memoryKiB),
+  ARGON2_TIME_COST: z._default(int(1, 20), ARGON2_MIN.timeCost),
+  ARGON2_PARALLELISM: z._default(int(1, 16), ARGON2_MIN.parallelism),
   /** Floor for the answer time of mail-sending calls, so known and unknown e-mails take as long. */
-  UNIFORM_RESPONSE_MS: int(0, 10_000).default(300),
+  UNIFORM_RESPONSE_MS: z._default(int(0, 10_000), 300),
   /** How long a checked session is trusted without asking the database again (0: always ask). */
-  AUTH_CACHE_MS: int(0, 60_000).default(2000),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  AUTH_CACHE_MS: z._default(int(0, 60_000), 2000),
+  LOG_LEVEL: z._default(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   /** Public address of the site, used in mail links and the referral link. */
-  PUBLIC_URL: z.url().default('http://localhost:8080'),
-  DEV_OUTBOX: bool.optional(),
+  PUBLIC_URL: z._default(z.url(), 'http://localhost:8080'),
+  DEV_OUTBOX: z.optional(bool),
   /** Blocks a deposit needs (its own included) before it is credited; default 1, or 12 in production. */
-  DEPOSIT_CONFIRMATIONS: int(1, 1000).optional(),
+  DEPOSIT_CONFIRMATIONS: z.optional(int(1, 1000)),
   /** How often the deposit job looks at pending deposits; 0 turns it off (e.g. a replica that only answers). */
-  DEPOSIT_JOB_INTERVAL_MS: int(0, 3_600_000).default(1000),
+  DEPOSIT_JOB_INTERVAL_MS: z._default(int(0, 3_600_000), 1000),
   /** A deposit whose transaction has vanished (reorg) this long is refused. */
-  DEPOSIT_DROP_AFTER_SECONDS: int(0, 30 * 86_400).default(3600),
+  DEPOSIT_DROP_AFTER_SECONDS: z._default(int(0, 30 * 86_400), 3600),
   /** Which source's rows in coin_prices give the pools' USD estimates. */
-  PRICE_SOURCE: z.string().min(1).max(64).default('local'),
+  PRICE_SOURCE: z._default(z.string().check(z.minLength(1), z.maxLength(64)), 'local'),
 });
 export type Env = z.input<typeof envSchema>;
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { errorResponseSchema, type ApiRoutes } from '@app/contracts';
 import type { UserRow } from '../auth/sessions';
 
 type RouteDef = ApiRoutes[keyof ApiRoutes];
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 type Field<R, K extends string> = R extends Record<K, infer S> ? Out<S> : undefined;
 
 export type AuthInfo = { user: UserRow; sessionId: string };
@@ -46,7 +46,7 @@ export function addRoute<R extends RouteDef>(
   handler: (ctx: RouteContext<R>) => Promise<z.input<R['response']>>,
   opts: RouteOptions = {},
 ) {
-  const d = def as RouteDef & { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType };
+  const d = def as RouteDef & { body?: z.ZodMiniType; query?: z.ZodMiniType; params?: z.ZodMiniType };
   app.withTypeProvider<ZodTypeProvider>().route({
     method: d.method,
     url: d.path,

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   apiMessages,
   changePasswordByCodeBodySchema,
@@ -17,20 +17,22 @@ import {
 
 /** The second password must be given and equal the first. */
 const passwordRepeat = requiredString(20);
-const samePasswords = <S extends z.ZodType<{ password: string; passwordRepeat: string }>>(schema: S) =>
-  schema.refine((v) => v.password === v.passwordRepeat, {
-    path: ['passwordRepeat'],
-    message: apiMessages.passwordsDoNotMatch,
-    // Only once both were typed; an empty repeat already says "It's required field!".
-    when: (payload) => {
-      const v = payload.value as Partial<Record<'password' | 'passwordRepeat', unknown>> | undefined;
-      return typeof v?.password === 'string' && typeof v.passwordRepeat === 'string' && v.passwordRepeat !== '';
-    },
-  });
+const samePasswords = <S extends z.ZodMiniType<{ password: string; passwordRepeat: string }>>(schema: S) =>
+  schema.check(
+    z.refine((v) => v.password === v.passwordRepeat, {
+      path: ['passwordRepeat'],
+      message: apiMessages.passwordsDoNotMatch,
+      // Only once both were typed; an empty repeat already says "It's required field!".
+      when: (payload) => {
+        const v = payload.value as Partial<Record<'password' | 'passwordRepeat', unknown>> | undefined;
+        return typeof v?.password === 'string' && typeof v.passwordRepeat === 'string' && v.passwordRepeat !== '';
+      },
+    }),
+  );
 
-const agreement = z.boolean().refine((v) => v, apiMessages.required);
+const agreement = z.boolean().check(z.refine((v) => v, apiMessages.required));
 
-export const signInSchema = loginBodySchema.pick({ login: true, password: true });
+export const signInSchema = z.pick(loginBodySchema, { login: true, password: true });
 export type SignInValues = z.input<typeof signInSchema>;
 
 export const signUpSchema = samePasswords(
@@ -47,7 +49,7 @@ export const recoveryRequestSchema = z.object({ login: emailSchema });
 export type RecoveryRequestValues = z.input<typeof recoveryRequestSchema>;
 
 export const changePasswordSchema = samePasswords(
-  changePasswordByCodeBodySchema.extend({ passwordRepeat }),
+  z.extend(changePasswordByCodeBodySchema, { passwordRepeat }),
 );
 export type ChangePasswordValues = z.input<typeof changePasswordSchema>;
 

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { get, useForm, type DefaultValues, type FieldValues, type Path, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { failureMessage, serverFieldErrors, useMessage } from './messages';
 import { useNotify } from './notify';
 
@@ -17,7 +17,7 @@ export const loadSchemas = (): Promise<Schemas> => import(/* webpackChunkName: "
  * A form of these screens: validated by a schema from @app/contracts when a field is left and on
  * submit, messages shown in the page's language, and one way to report a failed request.
  */
-export function useAuthForm<S extends z.ZodType<FieldValues, FieldValues>>(pick: (schemas: Schemas) => S, defaultValues: DefaultValues<z.input<S>>) {
+export function useAuthForm<S extends z.ZodMiniType<FieldValues, FieldValues>>(pick: (schemas: Schemas) => S, defaultValues: DefaultValues<z.input<S>>) {
   const message = useMessage();
   const notify = useNotify();
   // Made once: `pick` is the form's fixed choice of schema.

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import defaultRegistry from './brands.json';
 
 /**
@@ -7,14 +7,14 @@ import defaultRegistry from './brands.json';
  * host; the API uses the hosts as the allowlist of SIWE domains.
  */
 export const brandSchema = z.object({
-  host: z.string().min(1).max(253),
-  title: z.string().min(1).max(80),
-  manifest: z.string().min(1).default('remotes.json'),
+  host: z.string().check(z.minLength(1), z.maxLength(253)),
+  title: z.string().check(z.minLength(1), z.maxLength(80)),
+  manifest: z._default(z.string().check(z.minLength(1)), 'remotes.json'),
 });
 export type Brand = z.infer<typeof brandSchema>;
 
 export const brandRegistrySchema = z.object({
-  defaultTitle: z.string().min(1).max(80),
+  defaultTitle: z.string().check(z.minLength(1), z.maxLength(80)),
   brands: z.array(brandSchema),
 });
 export type BrandRegistry = z.infer<typeof brandRegistrySchema>;

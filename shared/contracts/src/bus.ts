@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The events of the shell's bus. The shell is the only writer of session, wallet, theme, locale
@@ -16,17 +16,17 @@ export type ThemeState = z.infer<typeof themeStateSchema>;
 
 export const sessionUserSchema = z.object({
   id: z.union([z.string(), z.number()]),
-  name: z.string().nullable().optional(),
+  name: z.optional(z.nullable(z.string())),
   login: z.string(),
-  role: z.string().nullable().optional(),
-  metaMaskAddress: z.string().nullable().optional(),
+  role: z.optional(z.nullable(z.string())),
+  metaMaskAddress: z.optional(z.nullable(z.string())),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
 export const sessionStateSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('unknown') }),
   /** `reason: 'logout'` when the user ended the session, as opposed to never having one. */
-  z.object({ status: z.literal('anonymous'), reason: z.literal('logout').optional() }),
+  z.object({ status: z.literal('anonymous'), reason: z.optional(z.literal('logout')) }),
   z.object({ status: z.literal('authenticated'), user: sessionUserSchema }),
 ]);
 export type SessionState = z.infer<typeof sessionStateSchema>;
@@ -34,8 +34,8 @@ export type SessionState = z.infer<typeof sessionStateSchema>;
 /** Balances in base units as decimal strings, by currency (spec §3: default 0). */
 export const walletStateSchema = z.object({
   connected: z.boolean(),
-  chainId: z.number().int().nullable(),
-  account: z.string().nullable(),
+  chainId: z.nullable(z.int()),
+  account: z.nullable(z.string()),
   balances: z.record(z.string(), z.string()),
 });
 export type WalletState = z.infer<typeof walletStateSchema>;
@@ -44,7 +44,7 @@ export const routeStateSchema = z.object({
   pathname: z.string(),
   search: z.string(),
   hash: z.string(),
-  state: z.unknown().optional(),
+  state: z.optional(z.unknown()),
   key: z.string(),
 });
 export type RouteState = z.infer<typeof routeStateSchema>;
@@ -52,10 +52,10 @@ export type RouteState = z.infer<typeof routeStateSchema>;
 export const notificationKindSchema = z.enum(['success', 'error', 'warning', 'info']);
 export const notificationSchema = z.object({
   kind: notificationKindSchema,
-  title: z.string().max(200).optional(),
-  message: z.string().max(2000),
+  title: z.optional(z.string().check(z.maxLength(200))),
+  message: z.string().check(z.maxLength(2000)),
   /** An optional link, e.g. a transaction on the block explorer. */
-  link: z.object({ href: z.url(), label: z.string().max(200) }).optional(),
+  link: z.optional(z.object({ href: z.url(), label: z.string().check(z.maxLength(200)) })),
 });
 export type Notification = z.infer<typeof notificationSchema>;
 
@@ -64,9 +64,9 @@ export const busCommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('wallet/connect') }),
   z.object({ type: z.literal('session/logout') }),
   /** Sign in (or sign up through an invite) with the wallet: connect if needed, SIWE, /login-v2. */
-  z.object({ type: z.literal('session/wallet-sign-in'), invite: z.string().max(64).optional(), source: z.string().max(200).optional() }),
-  z.object({ type: z.literal('navigate'), to: z.string().startsWith('/'), replace: z.boolean().optional(), state: z.unknown().optional() }),
-  z.object({ type: z.literal('history/go'), delta: z.number().int() }),
+  z.object({ type: z.literal('session/wallet-sign-in'), invite: z.optional(z.string().check(z.maxLength(64))), source: z.optional(z.string().check(z.maxLength(200))) }),
+  z.object({ type: z.literal('navigate'), to: z.string().check(z.startsWith('/')), replace: z.optional(z.boolean()), state: z.optional(z.unknown()) }),
+  z.object({ type: z.literal('history/go'), delta: z.int() }),
   z.object({ type: z.literal('notify'), notification: notificationSchema }),
   z.object({ type: z.literal('theme/set'), choice: themeChoiceSchema }),
   z.object({ type: z.literal('locale/set'), locale: localeSchema }),

@@ -1,11 +1,11 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { apiBasePath, apiRoutes, type ApiRouteName, type ApiRoutes } from './api/routes';
 import { authResponseSchema, type AuthResponse } from './api/auth';
 import { errorResponseSchema } from './api/common';
 import { apiMessages } from './api/messages';
 
 type Route<N extends ApiRouteName> = ApiRoutes[N];
-type Field<N extends ApiRouteName, K extends string> = Route<N> extends { [P in K]: infer S } ? (S extends z.ZodType ? z.input<S> : never) : never;
+type Field<N extends ApiRouteName, K extends string> = Route<N> extends { [P in K]: infer S } ? (S extends z.ZodMiniType ? z.input<S> : never) : never;
 
 export type ApiRequest<N extends ApiRouteName> = {
   body?: Field<N, 'body'>;

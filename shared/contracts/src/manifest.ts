@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The version of the shell–remote contract (parcel props, bus events). A remote declares the
@@ -19,26 +19,26 @@ export type LayoutKind = z.infer<typeof layoutKindSchema>;
 
 /** A route a remote owns, as a react-router path pattern without the locale prefix. */
 export const remoteRouteSchema = z.object({
-  path: z.string().regex(/^\/[A-Za-z0-9\-/:*?]*$/, 'a path starting with /'),
+  path: z.string().check(z.regex(/^\/[A-Za-z0-9\-/:*?]*$/, 'a path starting with /')),
   layout: layoutKindSchema,
   /** Only signed-in users reach it (spec §4, access control). */
-  private: z.boolean().default(false),
+  private: z._default(z.boolean(), false),
 });
 export type RemoteRoute = z.infer<typeof remoteRouteSchema>;
 
 export const remoteEntrySchema = z.object({
   /** The MF container name, e.g. mf_pools. */
-  name: z.string().regex(/^[a-z][a-z0-9_]*$/),
+  name: z.string().check(z.regex(/^[a-z][a-z0-9_]*$/)),
   /** URL of the remote's mf-manifest.json. */
   entry: z.url(),
-  routes: z.array(remoteRouteSchema).min(1),
+  routes: z.array(remoteRouteSchema).check(z.minLength(1)),
   /** The contract version the deployed build was made against. */
-  contract: z.string().regex(/^\d+\.\d+$/),
+  contract: z.string().check(z.regex(/^\d+\.\d+$/)),
 });
 export type RemoteEntry = z.infer<typeof remoteEntrySchema>;
 
 /** /remotes.json: which remotes a brand host composes, and where each is deployed. */
 export const runtimeManifestSchema = z.object({
-  remotes: z.array(remoteEntrySchema).min(1),
+  remotes: z.array(remoteEntrySchema).check(z.minLength(1)),
 });
 export type RuntimeManifest = z.infer<typeof runtimeManifestSchema>;

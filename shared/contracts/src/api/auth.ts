@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { apiMessages as M } from './messages';
 import {
   addressSchema,
@@ -18,14 +18,14 @@ export const sessionLifetimes = { accessTokenSeconds: 1800, refreshTokenSeconds:
 export const authUserSchema = z
   .object({
     id: z.string(),
-    name: z.string().nullable(),
+    name: z.nullable(z.string()),
     /** The e-mail; for an account made by wallet sign-in without e-mail, the wallet address. */
     login: z.string(),
     /** null until the e-mail is confirmed: such a user belongs on /registration-confirm. */
-    role: z.string().nullable(),
-    metaMaskAddress: z.string().nullable(),
+    role: z.nullable(z.string()),
+    metaMaskAddress: z.nullable(z.string()),
   })
-  .meta({ id: 'AuthUser' });
+  .register(z.globalRegistry, { id: 'AuthUser' });
 export type AuthUser = z.infer<typeof authUserSchema>;
 
 export const authResponseSchema = z
@@ -36,15 +36,15 @@ export const authResponseSchema = z
     /** Refresh token (absolute life 2592000 s, rotated by /refresh). Also set as an HttpOnly cookie. */
     refreshToken: z.string(),
   })
-  .meta({ id: 'AuthResponse' });
+  .register(z.globalRegistry, { id: 'AuthResponse' });
 export type AuthResponse = z.infer<typeof authResponseSchema>;
 
 const source = optionalString(200);
-const siweMessage = requiredString(4096, M.siweInvalid).meta({ description: 'The EIP-4361 message the wallet signed' });
+const siweMessage = requiredString(4096, M.siweInvalid).register(z.globalRegistry, { description: 'The EIP-4361 message the wallet signed' });
 const signature = z
   .string({ error: (iss) => (iss.input === undefined || iss.input === null ? M.required : M.siweSignature) })
-  .regex(/^0x[0-9a-fA-F]{130}$/, M.siweSignature)
-  .meta({ description: '65-byte personal_sign signature, hex' });
+  .check(z.regex(/^0x[0-9a-fA-F]{130}$/, M.siweSignature))
+  .register(z.globalRegistry, { description: '65-byte personal_sign signature, hex' });
 
 /** A SIWE proof: both parts or neither. */
 const siweProof = { message: siweMessage, signature };
@@ -55,18 +55,18 @@ export const registerBodySchema = z
     password: newPasswordSchema,
     /** Links the wallet when given together with a SIWE message and signature by it. */
     metaMaskAddress: optionalAddressSchema,
-    message: siweMessage.optional(),
-    signature: signature.optional(),
+    message: z.optional(siweMessage),
+    signature: z.optional(signature),
     source,
     invite: optionalString(64),
-    lang: langSchema.optional(),
+    lang: z.optional(langSchema),
   })
-  .meta({ id: 'RegisterBody' });
+  .register(z.globalRegistry, { id: 'RegisterBody' });
 export type RegisterBody = z.input<typeof registerBodySchema>;
 
 export const loginBodySchema = z
-  .object({ login: emailSchema, password: passwordSchema, lang: langSchema.optional() })
-  .meta({ id: 'LoginBody' });
+  .object({ login: emailSchema, password: passwordSchema, lang: z.optional(langSchema) })
+  .register(z.globalRegistry, { id: 'LoginBody' });
 export type LoginBody = z.input<typeof loginBodySchema>;
 
 export const siweNonceResponseSchema = z
@@ -77,7 +77,7 @@ export const siweNonceResponseSchema = z
     /** The only chain the message may name. */
     chainId: z.literal(1),
   })
-  .meta({ id: 'SiweNonce' });
+  .register(z.globalRegistry, { id: 'SiweNonce' });
 export type SiweNonceResponse = z.infer<typeof siweNonceResponseSchema>;
 
 export const loginV2BodySchema = z
@@ -85,44 +85,45 @@ export const loginV2BodySchema = z
     invite: optionalString(64),
     metaMaskAddress: addressSchema,
     source,
-    lang: langSchema.optional(),
+    lang: z.optional(langSchema),
     ...siweProof,
   })
-  .meta({ id: 'LoginV2Body' });
+  .register(z.globalRegistry, { id: 'LoginV2Body' });
 export type LoginV2Body = z.input<typeof loginV2BodySchema>;
 
 export const connectMmBodySchema = z
   .object({ id: requiredString(64), metaMaskAddress: addressSchema, ...siweProof })
-  .meta({ id: 'ConnectMmBody' });
+  .register(z.globalRegistry, { id: 'ConnectMmBody' });
 export type ConnectMmBody = z.input<typeof connectMmBodySchema>;
 
 export const connectMmResponseSchema = z
   .object({ message: z.string(), user: authUserSchema })
-  .meta({ id: 'ConnectMmResponse' });
+  .register(z.globalRegistry, { id: 'ConnectMmResponse' });
 export type ConnectMmResponse = z.infer<typeof connectMmResponseSchema>;
 
-export const refreshBodySchema = z
-  .object({ refreshToken: z.string({ error: M.invalidValue }).max(200, M.invalidValue).optional() })
-  .meta({ id: 'RefreshBody' })
-  // The browser sends no body: the token comes from the cookie.
-  .optional();
+// Optional as a whole: the browser sends no body, the token comes from the cookie.
+export const refreshBodySchema = z.optional(
+  z
+    .object({ refreshToken: z.optional(z.string({ error: M.invalidValue }).check(z.maxLength(200, M.invalidValue))) })
+    .register(z.globalRegistry, { id: 'RefreshBody' }),
+);
 export type RefreshBody = z.input<typeof refreshBodySchema>;
 
 export const logoutBodySchema = refreshBodySchema;
 
 export const loginOnlyBodySchema = z
-  .object({ login: emailSchema, lang: langSchema.optional() })
-  .meta({ id: 'LoginOnlyBody' });
+  .object({ login: emailSchema, lang: z.optional(langSchema) })
+  .register(z.globalRegistry, { id: 'LoginOnlyBody' });
 export type LoginOnlyBody = z.input<typeof loginOnlyBodySchema>;
 
-const codeSchema = requiredString(32, M.invalidCode).meta({ description: 'The code from the e-mail' });
+const codeSchema = requiredString(32, M.invalidCode).register(z.globalRegistry, { description: 'The code from the e-mail' });
 
 export const confirmLoginBodySchema = z
   .object({ login: emailSchema, code: codeSchema })
-  .meta({ id: 'ConfirmLoginBody' });
+  .register(z.globalRegistry, { id: 'ConfirmLoginBody' });
 export type ConfirmLoginBody = z.input<typeof confirmLoginBodySchema>;
 
 export const changePasswordByCodeBodySchema = z
   .object({ login: emailSchema, password: newPasswordSchema, code: codeSchema })
-  .meta({ id: 'ChangePasswordByCodeBody' });
+  .register(z.globalRegistry, { id: 'ChangePasswordByCodeBody' });
 export type ChangePasswordByCodeBody = z.input<typeof changePasswordByCodeBodySchema>;

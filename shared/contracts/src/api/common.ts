@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { apiMessages as M, formatMessage } from './messages';
 
 /** The validation patterns; also served by GET /system/regexp so the forms check the same way. */
@@ -19,49 +19,41 @@ export const maxLen = (max: number) => formatMessage(M.maxLength, { max });
 export const requiredString = (max: number, invalid: string = M.invalidValue) =>
   z
     .string({ error: (iss) => (iss.input === undefined || iss.input === null ? M.required : invalid) })
-    .trim()
-    .min(1, M.required)
-    .max(max, maxLen(max));
+    .check(z.trim(), z.minLength(1, M.required), z.maxLength(max, maxLen(max)));
 
 /** Same rules, but absent, null and '' are allowed (and read as "not given"). */
 export const optionalString = (max: number, invalid: string = M.invalidValue) =>
-  z
-    .string({ error: invalid })
-    .trim()
-    .max(max, maxLen(max))
-    .nullish()
-    .transform((v) => (v ? v : undefined));
+  z.pipe(
+    z.nullish(z.string({ error: invalid }).check(z.trim(), z.maxLength(max, maxLen(max)))),
+    z.transform((v) => (v ? v : undefined)),
+  );
 
+// OpenAPI descriptions and component ids go in the global registry, where the API's docs read them.
 export const emailSchema = requiredString(254, M.invalidEmail)
-  .toLowerCase()
-  .regex(patterns.email, M.invalidEmail)
-  .meta({ description: 'E-mail address; compared case-insensitively', example: 'user@example.com' });
+  .check(z.toLowerCase(), z.regex(patterns.email, M.invalidEmail))
+  .register(z.globalRegistry, { description: 'E-mail address; compared case-insensitively', example: 'user@example.com' });
 
 /** A new password: spec §5 rules. */
 export const newPasswordSchema = z
   .string({ error: (iss) => (iss.input === undefined || iss.input === null ? M.required : M.invalidPassword) })
-  .min(1, M.required)
-  .max(20, maxLen(20))
-  .regex(patterns.password, M.invalidPassword)
-  .meta({ description: '6 to 20 characters with an upper-case, a lower-case and one of #?!@$%^&*-' });
+  .check(z.minLength(1, M.required), z.maxLength(20, maxLen(20)), z.regex(patterns.password, M.invalidPassword))
+  .register(z.globalRegistry, { description: '6 to 20 characters with an upper-case, a lower-case and one of #?!@$%^&*-' });
 
 /** A password given to sign in: only bounded, the rules are checked when it is set. */
 export const passwordSchema = z
   .string({ error: (iss) => (iss.input === undefined || iss.input === null ? M.required : M.invalidPassword) })
-  .min(1, M.required)
-  .max(128, maxLen(128));
+  .check(z.minLength(1, M.required), z.maxLength(128, maxLen(128)));
 
 export const addressSchema = z
   .string({ error: (iss) => (iss.input === undefined || iss.input === null ? M.required : M.metamaskInvalid) })
-  .trim()
-  .regex(patterns.address, M.metamaskInvalid)
-  .meta({ description: 'Wallet address, 0x and 40 hex digits', example: '0x0000000000000000000000000000000000000001' });
+  .check(z.trim(), z.regex(patterns.address, M.metamaskInvalid))
+  .register(z.globalRegistry, { description: 'Wallet address, 0x and 40 hex digits', example: '0x0000000000000000000000000000000000000001' });
 
 /** An optional address: absent, null or '' mean "none". */
-export const optionalAddressSchema = z
-  .union([z.literal(''), addressSchema], { error: M.metamaskInvalid })
-  .nullish()
-  .transform((v) => (v ? v : undefined));
+export const optionalAddressSchema = z.pipe(
+  z.nullish(z.union([z.literal(''), addressSchema], { error: M.metamaskInvalid })),
+  z.transform((v) => (v ? v : undefined)),
+);
 
 export const langSchema = z.enum(['en', 'ru'], { error: M.invalidValue });
 export type Lang = z.infer<typeof langSchema>;
@@ -69,8 +61,8 @@ export type Lang = z.infer<typeof langSchema>;
 /** An amount of money in base units (wei, token units): a decimal string of an integer, never a float. */
 export const baseUnitsSchema = z
   .string({ error: (iss) => (iss.input === undefined ? M.required : M.invalidValue) })
-  .regex(patterns.baseUnits, M.invalidValue)
-  .meta({ description: 'Integer amount in base units (wei, token units) as a decimal string', example: '1000000000000000000' });
+  .check(z.regex(patterns.baseUnits, M.invalidValue))
+  .register(z.globalRegistry, { description: 'Integer amount in base units (wei, token units) as a decimal string', example: '1000000000000000000' });
 
 export const poolNameSchema = z.enum(['stable', 'coin', 'dex'], {
   error: (iss) => (iss.input === undefined ? M.required : M.invalidValue),
@@ -82,18 +74,18 @@ export const currencyCodeSchema = z.enum(['ETH', 'USDT', 'USDC', 'WAVES', 'BUSD'
 });
 export type CurrencyCode = z.infer<typeof currencyCodeSchema>;
 
-export const isoDateTime = z.string().meta({ description: 'ISO 8601 date and time', example: '2026-01-01T00:00:00.000Z' });
+export const isoDateTime = z.string().register(z.globalRegistry, { description: 'ISO 8601 date and time', example: '2026-01-01T00:00:00.000Z' });
 
 /** Every error answer. `fields` maps a request field to the first problem found in it. */
 export const errorResponseSchema = z
   .object({
     message: z.string(),
-    code: z.string().optional(),
-    fields: z.record(z.string(), z.string()).optional(),
+    code: z.optional(z.string()),
+    fields: z.optional(z.record(z.string(), z.string())),
   })
-  .meta({ id: 'ErrorResponse' });
+  .register(z.globalRegistry, { id: 'ErrorResponse' });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 /** A plain confirmation, e.g. after a mail was sent. */
-export const messageResponseSchema = z.object({ message: z.string() }).meta({ id: 'MessageResponse' });
+export const messageResponseSchema = z.object({ message: z.string() }).register(z.globalRegistry, { id: 'MessageResponse' });
 export type MessageResponse = z.infer<typeof messageResponseSchema>;

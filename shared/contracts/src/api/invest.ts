@@ -1,16 +1,16 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { apiMessages as M } from './messages';
 import { baseUnitsSchema, currencyCodeSchema, isoDateTime, patterns, poolNameSchema } from './common';
 
 export const poolParamsSchema = z.object({ pool: poolNameSchema });
-export const currencyQuerySchema = z.object({ currency: currencyCodeSchema.optional() });
+export const currencyQuerySchema = z.object({ currency: z.optional(currencyCodeSchema) });
 
-const dateParam = z.iso.date({ error: M.invalidValue }).meta({ description: 'YYYY-MM-DD' });
+const dateParam = z.iso.date({ error: M.invalidValue }).register(z.globalRegistry, { description: 'YYYY-MM-DD' });
 
 export const balanceQuerySchema = z.object({
-  from: dateParam.optional(),
-  to: dateParam.optional(),
-  pool: poolNameSchema.optional(),
+  from: z.optional(dateParam),
+  to: z.optional(dateParam),
+  pool: z.optional(poolNameSchema),
 });
 export const balanceResponseSchema = z
   .object({
@@ -22,13 +22,13 @@ export const balanceResponseSchema = z
         /** Credited deposits that day. */
         amount: baseUnitsSchema,
         /** Withdrawals requested that day. */
-        withdrawn: baseUnitsSchema.optional(),
+        withdrawn: z.optional(baseUnitsSchema),
         /** Credited deposits minus withdrawal requests up to the end of that day. */
-        balance: baseUnitsSchema.optional(),
+        balance: z.optional(baseUnitsSchema),
       }),
     ),
   })
-  .meta({ id: 'Balance' });
+  .register(z.globalRegistry, { id: 'Balance' });
 export type BalanceResponse = z.infer<typeof balanceResponseSchema>;
 
 /** Pools state (spec §3): coin label to address and to fiat estimate, plus the user's position. */
@@ -36,27 +36,27 @@ export const dashboardPoolResponseSchema = z
   .object({
     pool: poolNameSchema,
     title: z.string(),
-    apyBps: z.number().int().meta({ description: 'Yearly interest in basis points (1% = 100)' }),
+    apyBps: z.int().register(z.globalRegistry, { description: 'Yearly interest in basis points (1% = 100)' }),
     addresses: z.record(z.string(), z.string()),
-    estimate: z.record(z.string(), z.string().meta({ description: 'Fiat (USD) value as a decimal string' })),
+    estimate: z.record(z.string(), z.string().register(z.globalRegistry, { description: 'Fiat (USD) value as a decimal string' })),
     deposited: z.record(z.string(), baseUnitsSchema),
     earned: z.record(z.string(), baseUnitsSchema),
     /** Recorded deposits still waiting for confirmations, per currency (not in `deposited` yet). */
-    pending: z.record(z.string(), baseUnitsSchema).optional(),
+    pending: z.optional(z.record(z.string(), baseUnitsSchema)),
   })
-  .meta({ id: 'DashboardPool' });
+  .register(z.globalRegistry, { id: 'DashboardPool' });
 export type DashboardPoolResponse = z.infer<typeof dashboardPoolResponseSchema>;
 
 export const yieldResponseSchema = z
   .object({
-    items: z.array(z.object({ pool: poolNameSchema, currency: z.string(), apyBps: z.number().int(), earned: baseUnitsSchema })),
+    items: z.array(z.object({ pool: poolNameSchema, currency: z.string(), apyBps: z.int(), earned: baseUnitsSchema })),
   })
-  .meta({ id: 'Yield' });
+  .register(z.globalRegistry, { id: 'Yield' });
 export type YieldResponse = z.infer<typeof yieldResponseSchema>;
 
 export const withdrawBodySchema = z
   .object({ pool: poolNameSchema, amount: baseUnitsSchema, currency: currencyCodeSchema })
-  .meta({ id: 'WithdrawBody' });
+  .register(z.globalRegistry, { id: 'WithdrawBody' });
 export type WithdrawBody = z.input<typeof withdrawBodySchema>;
 
 export const depositBodySchema = z
@@ -66,22 +66,22 @@ export const depositBodySchema = z
     currency: currencyCodeSchema,
     transaction: z
       .string({ error: (iss) => (iss.input === undefined ? M.required : M.invalidValue) })
-      .regex(patterns.txHash, M.invalidValue)
-      .meta({ description: 'Transaction hash' }),
+      .check(z.regex(patterns.txHash, M.invalidValue))
+      .register(z.globalRegistry, { description: 'Transaction hash' }),
     /** The wallet's network id when it sent the transaction; anything but 1 is refused. */
-    chainId: z.number({ error: M.invalidValue }).int(M.invalidValue).optional(),
+    chainId: z.optional(z.number({ error: M.invalidValue }).check(z.int(M.invalidValue))),
   })
-  .meta({ id: 'DepositBody' });
+  .register(z.globalRegistry, { id: 'DepositBody' });
 export type DepositBody = z.input<typeof depositBodySchema>;
 
 export const movementResponseSchema = z
   .object({
     message: z.string(),
-    id: z.number().int(),
+    id: z.int(),
     status: z.string(),
     createdAt: isoDateTime,
   })
-  .meta({ id: 'MovementResponse' });
+  .register(z.globalRegistry, { id: 'MovementResponse' });
 export type MovementResponse = z.infer<typeof movementResponseSchema>;
 
 /**
@@ -91,59 +91,59 @@ export type MovementResponse = z.infer<typeof movementResponseSchema>;
  */
 export const depositStatusSchema = z
   .object({
-    id: z.number().int(),
+    id: z.int(),
     pool: poolNameSchema,
     currency: z.string(),
     /** The chain's amount in base units, whatever the client said. */
     amount: baseUnitsSchema,
     transaction: z.string(),
-    logIndex: z.number().int().meta({ description: 'Index of the token Transfer log; -1 for ETH' }),
-    from: z.string().nullable(),
-    to: z.string().nullable(),
+    logIndex: z.int().register(z.globalRegistry, { description: 'Index of the token Transfer log; -1 for ETH' }),
+    from: z.nullable(z.string()),
+    to: z.nullable(z.string()),
     status: z.enum(['pending', 'credited', 'refused']),
-    confirmations: z.number().int(),
-    confirmationsRequired: z.number().int(),
-    blockNumber: z.number().int().nullable(),
-    reason: z.string().nullable(),
+    confirmations: z.int(),
+    confirmationsRequired: z.int(),
+    blockNumber: z.nullable(z.int()),
+    reason: z.nullable(z.string()),
     createdAt: isoDateTime,
-    creditedAt: isoDateTime.nullable(),
+    creditedAt: z.nullable(isoDateTime),
   })
-  .meta({ id: 'DepositStatus' });
+  .register(z.globalRegistry, { id: 'DepositStatus' });
 export type DepositStatus = z.infer<typeof depositStatusSchema>;
 
 /** POST /dashboard/deposit: the movement fields plus the deposit as read from the chain. */
-export const depositResponseSchema = movementResponseSchema
-  .extend({ deposit: depositStatusSchema })
-  .meta({ id: 'DepositResponse' });
+export const depositResponseSchema = z
+  .extend(movementResponseSchema, { deposit: depositStatusSchema })
+  .register(z.globalRegistry, { id: 'DepositResponse' });
 export type DepositResponse = z.infer<typeof depositResponseSchema>;
 
 export const depositsQuerySchema = z.object({
-  pool: poolNameSchema.optional(),
-  id: z.coerce.number({ error: M.invalidValue }).int(M.invalidValue).positive(M.invalidValue).optional(),
-  transaction: z.string().regex(patterns.txHash, M.invalidValue).optional(),
+  pool: z.optional(poolNameSchema),
+  id: z.optional(z.coerce.number({ error: M.invalidValue }).check(z.int(M.invalidValue), z.positive(M.invalidValue))),
+  transaction: z.optional(z.string().check(z.regex(patterns.txHash, M.invalidValue))),
 });
 export const depositsResponseSchema = z
-  .object({ items: z.array(depositStatusSchema), confirmationsRequired: z.number().int() })
-  .meta({ id: 'Deposits' });
+  .object({ items: z.array(depositStatusSchema), confirmationsRequired: z.int() })
+  .register(z.globalRegistry, { id: 'Deposits' });
 export type DepositsResponse = z.infer<typeof depositsResponseSchema>;
 
 export const poolAssetsResponseSchema = z
   .object({
     pool: poolNameSchema,
-    assets: z.array(z.object({ currency: z.string(), address: z.string().nullable(), shareBps: z.number().int() })),
+    assets: z.array(z.object({ currency: z.string(), address: z.nullable(z.string()), shareBps: z.int() })),
   })
-  .meta({ id: 'PoolAssets' });
+  .register(z.globalRegistry, { id: 'PoolAssets' });
 export type PoolAssetsResponse = z.infer<typeof poolAssetsResponseSchema>;
 
 export const poolStrategyResponseSchema = z
   .object({ pool: poolNameSchema, title: z.string(), description: z.string(), riskLevel: z.string() })
-  .meta({ id: 'PoolStrategy' });
+  .register(z.globalRegistry, { id: 'PoolStrategy' });
 export type PoolStrategyResponse = z.infer<typeof poolStrategyResponseSchema>;
 
 export const poolGraphResponseSchema = z
   .object({
     pool: poolNameSchema,
-    points: z.array(z.object({ date: z.string(), apyBps: z.number().int(), tvlUsd: z.string() })),
+    points: z.array(z.object({ date: z.string(), apyBps: z.int(), tvlUsd: z.string() })),
   })
-  .meta({ id: 'PoolGraph' });
+  .register(z.globalRegistry, { id: 'PoolGraph' });
 export type PoolGraphResponse = z.infer<typeof poolGraphResponseSchema>;

@@ -1,17 +1,17 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { baseUnitsSchema } from './common';
 
 export const referralsResponseSchema = z
   .object({
     referralId: z.string(),
     referralLink: z.string(),
-    levels: z.array(z.object({ level: z.number().int(), rewardBps: z.number().int(), members: z.number().int() })),
-    members: z.number().int(),
+    levels: z.array(z.object({ level: z.int(), rewardBps: z.int(), members: z.int() })),
+    members: z.int(),
     capitalAttractedUsd: z.string(),
     bonusesUsd: z.string(),
-    ranks: z.array(z.object({ rank: z.number().int(), title: z.string(), capitalUsd: z.string(), bonusBps: z.number().int() })),
+    ranks: z.array(z.object({ rank: z.int(), title: z.string(), capitalUsd: z.string(), bonusBps: z.int() })),
   })
-  .meta({ id: 'Referrals' });
+  .register(z.globalRegistry, { id: 'Referrals' });
 export type ReferralsResponse = z.infer<typeof referralsResponseSchema>;
 
 /** Rewards in base units of the payout currency. */
@@ -24,15 +24,15 @@ export const referralHarvestResponseSchema = z
     inPayment: baseUnitsSchema,
     alreadyPaid: baseUnitsSchema,
   })
-  .meta({ id: 'ReferralHarvest' });
+  .register(z.globalRegistry, { id: 'ReferralHarvest' });
 export type ReferralHarvestResponse = z.infer<typeof referralHarvestResponseSchema>;
 
 export const referralProgressResponseSchema = z
   .object({
-    rank: z.number().int(),
-    nextRank: z.number().int().nullable(),
+    rank: z.int(),
+    nextRank: z.nullable(z.int()),
     capitalUsd: z.string(),
-    nextRankCapitalUsd: z.string().nullable(),
+    nextRankCapitalUsd: z.nullable(z.string()),
   })
-  .meta({ id: 'ReferralProgress' });
+  .register(z.globalRegistry, { id: 'ReferralProgress' });
 export type ReferralProgressResponse = z.infer<typeof referralProgressResponseSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { messageResponseSchema } from './common';
 import * as A from './auth';
 import * as P from './profile';
@@ -16,10 +16,10 @@ type RouteDef = {
   /** Needs `Authorization: Bearer <token>`. */
   auth: boolean;
   summary: string;
-  body?: z.ZodType;
-  query?: z.ZodObject;
-  params?: z.ZodObject;
-  response: z.ZodType;
+  body?: z.ZodMiniType;
+  query?: z.ZodMiniObject;
+  params?: z.ZodMiniObject;
+  response: z.ZodMiniType;
 };
 
 const route = <T extends RouteDef>(r: T) => r;
