@@ -151,7 +151,8 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
           // A dead remote must not block start-up.
           asyncStartup: true,
           // Browser builds only: leaves out the runtime's Node loaders (about 4 KB gzipped).
-          optimization: { target: 'web' },
+          // No manifest snapshots: the shell reads each remote's mf-manifest.json itself.
+          optimization: { target: 'web', disableSnapshot: true },
           // One MF runtime in the page: the shell provides it, remotes use it.
           ...(isShell || harness ? { provideExternalRuntime: true } : { externalRuntime: true }),
         },

@@ -42,3 +42,24 @@ export const runtimeManifestSchema = z.object({
   remotes: z.array(remoteEntrySchema).check(z.minLength(1)),
 });
 export type RuntimeManifest = z.infer<typeof runtimeManifestSchema>;
+
+/**
+ * The part of a remote's mf-manifest.json (written by its build) the shell reads: where its
+ * container script is. Paths are relative to the manifest when the build's publicPath is 'auto'.
+ */
+export const mfManifestSchema = z.object({
+  name: z.string(),
+  metaData: z.object({
+    remoteEntry: z.object({ name: z.string().check(z.minLength(1)), path: z.string(), type: z.optional(z.string()) }),
+    publicPath: z.optional(z.string()),
+  }),
+});
+export type MfManifest = z.infer<typeof mfManifestSchema>;
+
+/** The absolute URL of a remote's container script, from its manifest and the manifest's URL. */
+export function remoteEntryUrl(manifest: MfManifest, manifestUrl: string): string {
+  const { remoteEntry, publicPath } = manifest.metaData;
+  const file = remoteEntry.path ? `${remoteEntry.path.replace(/\/+$/, '')}/${remoteEntry.name}` : remoteEntry.name;
+  const base = !publicPath || publicPath === 'auto' ? manifestUrl : new URL(publicPath, manifestUrl).href;
+  return new URL(file, base).href;
+}

@@ -1,10 +1,9 @@
 import { Navigate, Outlet, useLocation, useRoutes, type RouteObject } from '@app/singletons/router';
 import { useAtom } from 'jotai';
 import type { RuntimeManifest } from '@app/contracts';
+import { lazy, Suspense } from 'react';
 import { AuthLayout } from '../layout/AuthLayout';
 import { InnerLayout } from '../layout/InnerLayout';
-import { TermsModal } from '../modals/TermsModal';
-import { WalletBrowserModal } from '../modals/WalletBrowserModal';
 import { Notifications } from '../notifications/Notifications';
 import type { NotificationCenter } from '../notifications/notifications';
 import { NotFoundPage, RouteErrorBoundary } from '../pages/ErrorPages';
@@ -12,6 +11,10 @@ import { RemoteOutlet } from '../remotes/RemoteOutlet';
 import { RouteAccess } from '../session/guards';
 import { useShell } from './ShellContext';
 import { termsOpenAtom, walletPromptOpenAtom } from './uiState';
+
+// The modals are fetched when first opened.
+const TermsModal = lazy(() => import('../modals/TermsModal').then((m) => ({ default: m.TermsModal })));
+const WalletBrowserModal = lazy(() => import('../modals/WalletBrowserModal').then((m) => ({ default: m.WalletBrowserModal })));
 
 function ShellFrame({ notifications }: { notifications: NotificationCenter }) {
   const { brandTitle } = useShell();
@@ -21,8 +24,10 @@ function ShellFrame({ notifications }: { notifications: NotificationCenter }) {
     <>
       <Outlet />
       <Notifications center={notifications} />
-      {termsOpen ? <TermsModal brandTitle={brandTitle} onClose={() => setTermsOpen(false)} /> : null}
-      {walletPromptOpen ? <WalletBrowserModal onClose={() => setWalletPromptOpen(false)} /> : null}
+      <Suspense fallback={null}>
+        {termsOpen ? <TermsModal brandTitle={brandTitle} onClose={() => setTermsOpen(false)} /> : null}
+        {walletPromptOpen ? <WalletBrowserModal onClose={() => setWalletPromptOpen(false)} /> : null}
+      </Suspense>
     </>
   );
 }

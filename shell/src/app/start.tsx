@@ -12,7 +12,6 @@ import { createNotificationCenter } from '../notifications/notifications';
 import { LastResort } from '../pages/ErrorPages';
 import { StartupErrorPage } from '../pages/StartupErrorPage';
 import { ManifestError, fetchRuntimeManifest } from '../remotes/manifest';
-import { registerManifestRemotes } from '../remotes/loader';
 import { rememberArrival } from '../tracking/tracking';
 import { resolveTheme, startThemeService, storedThemeChoice } from '../theme/theme';
 import { createShellHistory } from './history';
@@ -75,7 +74,6 @@ export async function start(): Promise<void> {
     return;
   }
   const { manifest } = loaded;
-  registerManifestRemotes(manifest.remotes);
 
   const store = createStore();
   const session = createSessionService(bus, {

@@ -1,6 +1,7 @@
 import { Component, type ReactNode } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { LocaleLink } from '../layout/LocaleLink';
+import { isChunkLoadError, reloadForChunkError } from '../remotes/chunkReload';
 
 /** An unknown path (spec §2). */
 export function NotFoundPage() {
@@ -51,6 +52,10 @@ export class RouteErrorBoundary extends Component<{ pathname: string; children: 
     if (state.error === undefined) return null;
     if (state.failedAt === null) return { failedAt: props.pathname };
     return state.failedAt === props.pathname ? null : { error: undefined, failedAt: null };
+  }
+  override componentDidCatch(error: unknown) {
+    // A lazily loaded layout or page that failed to download: a new deployment, most likely.
+    if (isChunkLoadError(error)) reloadForChunkError();
   }
   override render() {
     return this.state.error === undefined ? this.props.children : <RouteErrorPage error={this.state.error} />;
