@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
-import { apiBasePath, apiRoutes, type ApiRouteName, type ApiRoutes } from './api/routes';
+import type { ApiRouteName, ApiRoutes } from './api/routes';
+import { apiBasePath, sessionRoutes } from './api/session-routes';
 import { authResponseSchema, type AuthResponse } from './api/auth';
 import { errorResponseSchema } from './api/common';
 import { apiMessages } from './api/messages';
@@ -44,6 +45,22 @@ export interface ApiClient {
   call<N extends ApiRouteName>(name: N, request?: ApiRequest<N>): Promise<ApiResponse<N>>;
 }
 
+type AnyRoute = ApiRoutes[ApiRouteName];
+
+// Every other call's schemas, fetched (in browsers) when a screen first calls the API.
+let allRoutes: Promise<ApiRoutes> | undefined;
+function routeOf(name: ApiRouteName): AnyRoute | Promise<AnyRoute> {
+  if (name in sessionRoutes) return sessionRoutes[name as keyof typeof sessionRoutes];
+  allRoutes ??= import(/* webpackChunkName: "api-schemas" */ './api/routes').then(
+    (m) => m.apiRoutes,
+    (error: unknown) => {
+      allRoutes = undefined; // a later call tries again
+      throw error;
+    },
+  );
+  return allRoutes.then((routes) => routes[name]);
+}
+
 const TOKEN_ROUTES = new Set<ApiRouteName>(['login', 'loginV2', 'register', 'refresh', 'confirmLogin']);
 
 function fillPath(path: string, params: Record<string, unknown> | undefined): string {
@@ -58,8 +75,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = options.baseUrl ?? apiBasePath;
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
 
-  async function send(name: ApiRouteName, request: ApiRequest<ApiRouteName>, token: string | null): Promise<Response> {
-    const route = apiRoutes[name];
+  async function send(route: AnyRoute, request: ApiRequest<ApiRouteName>, token: string | null): Promise<Response> {
     const query = request.query ? `?${new URLSearchParams(Object.entries(request.query as Record<string, unknown>).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))}` : '';
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (token && route.auth) headers.Authorization = `Bearer ${token}`;
@@ -80,13 +96,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   async function call<N extends ApiRouteName>(name: N, request: ApiRequest<N> = {}): Promise<ApiResponse<N>> {
-    const route = apiRoutes[name];
+    // A failure to load the schemas is not the API's: it reaches the caller as it is.
+    const route = await routeOf(name);
     let response: Response;
     try {
-      response = await send(name, request as ApiRequest<ApiRouteName>, options.accessToken());
+      response = await send(route, request as ApiRequest<ApiRouteName>, options.accessToken());
       if (response.status === 401 && route.auth) {
         const fresh = await options.refresh();
-        if (fresh) response = await send(name, request as ApiRequest<ApiRouteName>, fresh);
+        if (fresh) response = await send(route, request as ApiRequest<ApiRouteName>, fresh);
       }
     } catch (error) {
       if ((error as Error)?.name === 'AbortError') throw error;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { messageResponseSchema } from './common';
+import { sessionRoutes } from './session-routes';
 import * as A from './auth';
 import * as P from './profile';
 import * as C from './catalog';
@@ -7,8 +8,7 @@ import * as I from './invest';
 import * as R from './referrals';
 import * as D from './dao';
 
-/** Base path of every call (spec §7). */
-export const apiBasePath = '/api/v1';
+export { apiBasePath } from './session-routes';
 
 type RouteDef = {
   method: 'GET' | 'POST' | 'PUT';
@@ -33,8 +33,8 @@ export const apiRoutes = {
   login: route({ method: 'POST', path: '/login', auth: false, summary: 'Sign in with e-mail and password', body: A.loginBodySchema, response: A.authResponseSchema }),
   siweNonce: route({ method: 'GET', path: '/siwe/nonce', auth: false, summary: 'A single-use nonce for a Sign-In with Ethereum message', response: A.siweNonceResponseSchema }),
   loginV2: route({ method: 'POST', path: '/login-v2', auth: false, summary: 'Sign in with the wallet (EIP-4361)', body: A.loginV2BodySchema, response: A.authResponseSchema }),
-  logout: route({ method: 'POST', path: '/logout', auth: false, summary: 'End the session', body: A.logoutBodySchema, response: messageResponseSchema }),
-  refresh: route({ method: 'POST', path: '/refresh', auth: false, summary: 'Rotate the refresh token (body or cookie) for new tokens', body: A.refreshBodySchema, response: A.authResponseSchema }),
+  logout: route(sessionRoutes.logout),
+  refresh: route(sessionRoutes.refresh),
   profile: route({ method: 'GET', path: '/profile', auth: true, summary: 'The profile of the signed-in user', response: P.profileSchema }),
   userUpdate: route({ method: 'PUT', path: '/user/update', auth: true, summary: 'Change profile fields', body: P.profileUpdateBodySchema, response: P.profileSchema }),
   sendPasswordRecovery: route({ method: 'POST', path: '/send-password-recovery', auth: false, summary: 'Mail a password recovery code (same answer for any e-mail)', body: A.loginOnlyBodySchema, response: messageResponseSchema }),
