@@ -151,8 +151,9 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
           // A dead remote must not block start-up.
           asyncStartup: true,
           // Browser builds only: leaves out the runtime's Node loaders (about 4 KB gzipped).
-          // No manifest snapshots: the shell reads each remote's mf-manifest.json itself.
-          optimization: { target: 'web', disableSnapshot: true },
+          // No manifest snapshots: the shell reads each remote's mf-manifest.json itself. A
+          // remote loads no remotes of its own, so its container leaves that code out.
+          optimization: { target: 'web', disableSnapshot: true, disableRemote: !isShell },
           // One MF runtime in the page: the shell provides it, remotes use it.
           ...(isShell || harness ? { provideExternalRuntime: true } : { externalRuntime: true }),
         },

@@ -2,8 +2,8 @@ import { Navigate, Outlet, useLocation, useRoutes, type RouteObject } from '@app
 import { useAtom } from 'jotai';
 import type { RuntimeManifest } from '@app/contracts';
 import { lazy, Suspense } from 'react';
+import { useTranslation } from '@app/singletons/react-i18n';
 import { AuthLayout } from '../layout/AuthLayout';
-import { InnerLayout } from '../layout/InnerLayout';
 import { Notifications } from '../notifications/Notifications';
 import type { NotificationCenter } from '../notifications/notifications';
 import { NotFoundPage, RouteErrorBoundary } from '../pages/ErrorPages';
@@ -12,9 +12,20 @@ import { RouteAccess } from '../session/guards';
 import { useShell } from './ShellContext';
 import { termsOpenAtom, walletPromptOpenAtom } from './uiState';
 
-// The modals are fetched when first opened.
+// The cabinet's layout (sidebar, header) is fetched with the first cabinet page, so a visitor
+// on /sign-in does not download it; the modals are fetched when first opened.
+const InnerLayout = lazy(() => import('../layout/InnerLayout').then((m) => ({ default: m.InnerLayout })));
 const TermsModal = lazy(() => import('../modals/TermsModal').then((m) => ({ default: m.TermsModal })));
 const WalletBrowserModal = lazy(() => import('../modals/WalletBrowserModal').then((m) => ({ default: m.WalletBrowserModal })));
+
+function CabinetLayout() {
+  const { t } = useTranslation('shell');
+  return (
+    <Suspense fallback={<p className="remote-loading">{t('remote.loading')}</p>}>
+      <InnerLayout />
+    </Suspense>
+  );
+}
 
 function ShellFrame({ notifications }: { notifications: NotificationCenter }) {
   const { brandTitle } = useShell();
@@ -61,7 +72,7 @@ export function buildRoutes(manifest: RuntimeManifest, notifications: Notificati
       children: [
         { path: '/', element: <Navigate to="/cabinet/dashboard" replace /> },
         { path: '/ru', element: <Navigate to="/ru/cabinet/dashboard" replace /> },
-        { element: <InnerLayout />, children: inner },
+        { element: <CabinetLayout />, children: inner },
         { element: <AuthLayout />, children: [...auth, { path: '*', element: <NotFoundPage /> }] },
       ],
     },

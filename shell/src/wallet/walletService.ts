@@ -1,7 +1,6 @@
-import { combineLatest, distinctUntilChanged, map } from '@app/singletons/rx';
 import type { i18n as I18n } from 'i18next';
 import type { ShellBus } from '@app/ui';
-import { ApiError, type RemoteWallet } from '@app/contracts';
+import { ApiError, type RemoteWallet, type SessionUser } from '@app/contracts';
 import type { SessionService } from '../session/session';
 import { withLocale } from '../locale/locale';
 import { isUserRejection, shouldPromptWalletBrowser, startProviderDiscovery, type Eip1193Provider } from './discovery';
@@ -160,14 +159,20 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: De
     }
   }
 
-  combineLatest([bus.wallet, bus.session])
-    .pipe(
-      map(([wallet, s]) => (wallet.connected && wallet.account && s.status === 'authenticated' ? { account: wallet.account, user: s.user } : null)),
-      distinctUntilChanged((a, b) => a?.account === b?.account && a?.user.id === b?.user.id && a?.user.metaMaskAddress === b?.user.metaMaskAddress),
-    )
-    .subscribe((pair) => {
-      if (pair) void reconcile(pair.account, pair.user);
-    });
+  // Whenever the connected account or the signed-in user changes, check that they belong together.
+  type Pair = { account: string; user: SessionUser };
+  let lastPair: Pair | null = null;
+  const samePair = (a: Pair | null, b: Pair | null) => a?.account === b?.account && a?.user.id === b?.user.id && a?.user.metaMaskAddress === b?.user.metaMaskAddress;
+  const checkPair = () => {
+    const wallet = bus.wallet.getValue();
+    const s = bus.session.getValue();
+    const pair = wallet.connected && wallet.account && s.status === 'authenticated' ? { account: wallet.account, user: s.user } : null;
+    if (samePair(pair, lastPair)) return;
+    lastPair = pair;
+    if (pair) void reconcile(pair.account, pair.user);
+  };
+  bus.wallet.subscribe(checkPair);
+  bus.session.subscribe(checkPair);
 
   bus.commands$.subscribe((command) => {
     if (command.type === 'wallet/connect') {
