@@ -1,8 +1,6 @@
 import type * as z from 'zod/mini';
 import type { ApiRouteName, ApiRoutes } from './api/routes';
-import { apiBasePath, sessionRoutes } from './api/session-routes';
-import { authResponseSchema, type AuthResponse } from './api/auth';
-import { errorResponseSchema } from './api/common';
+import { apiBasePath, authResponseSchema, errorResponseSchema, sessionRoutes, type AuthResponse } from './api/session-routes';
 import { apiMessages } from './api/messages';
 
 type Route<N extends ApiRouteName> = ApiRoutes[N];

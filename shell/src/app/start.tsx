@@ -19,7 +19,7 @@ import { ShellRoutes, buildRoutes } from './routes';
 import { ShellContext } from './ShellContext';
 import { termsOpenAtom, walletPromptOpenAtom } from './uiState';
 import { createSessionService } from '../session/session';
-import { createWalletService } from '../wallet/walletService';
+import { createLazyWalletService } from '../wallet/lazyWallet';
 
 export async function start(): Promise<void> {
   const root = createRoot(document.getElementById('root')!);
@@ -81,7 +81,7 @@ export async function start(): Promise<void> {
       if (!silent) bus.send({ type: 'notify', notification: { kind: 'success', message: i18n.t('session.loggedOut', { ns: 'shell' }) } });
     },
   });
-  const wallet = createWalletService({ bus, session, i18n, openWalletPrompt: () => store.set(walletPromptOpenAtom, true) });
+  const wallet = createLazyWalletService({ bus, session, i18n, openWalletPrompt: () => store.set(walletPromptOpenAtom, true) });
   // The page renders at once; guarded routes wait for the session read from the refresh cookie.
   void session.restore();
 

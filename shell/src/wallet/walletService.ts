@@ -1,6 +1,6 @@
 import type { i18n as I18n } from 'i18next';
 import type { ShellBus } from '@app/ui';
-import { ApiError, type RemoteWallet, type SessionUser } from '@app/contracts';
+import { ApiError, type BusCommand, type RemoteWallet, type SessionUser } from '@app/contracts';
 import type { SessionService } from '../session/session';
 import { withLocale } from '../locale/locale';
 import { isUserRejection, shouldPromptWalletBrowser, startProviderDiscovery, type Eip1193Provider } from './discovery';
@@ -12,7 +12,7 @@ export const SIWE_STATEMENT = 'Sign in with your wallet.';
 
 const chainOps = () => import(/* webpackChunkName: "wallet" */ './chainOps');
 
-interface Deps {
+export interface WalletDeps {
   bus: ShellBus;
   session: SessionService;
   i18n: I18n;
@@ -23,7 +23,7 @@ interface Deps {
  * The shell's wallet: discovery, connect, listeners, balances, the supported-network check,
  * linking the wallet to the account, and sign-in with the wallet. Its state goes out on the bus.
  */
-export function createWalletService({ bus, session, i18n, openWalletPrompt }: Deps) {
+export function createWalletService({ bus, session, i18n, openWalletPrompt }: WalletDeps) {
   const discovery = startProviderDiscovery();
   let provider: Eip1193Provider | null = null;
   let listening = false;
@@ -174,7 +174,7 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: De
   bus.wallet.subscribe(checkPair);
   bus.session.subscribe(checkPair);
 
-  bus.commands$.subscribe((command) => {
+  function handleCommand(command: BusCommand) {
     if (command.type === 'wallet/connect') {
       // Connecting again after a declined link signature must offer the link again; the
       // account-change stream alone would not, since nothing about the pair changed.
@@ -185,7 +185,8 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: De
       });
     }
     else if (command.type === 'session/wallet-sign-in') void signInWithWallet(command.invite, command.source);
-  });
+  }
+  bus.commands$.subscribe(handleCommand);
 
   /** The wallet as remotes may use it (parcel props). */
   const forRemotes: RemoteWallet = {
@@ -207,6 +208,7 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: De
     refreshBalances,
   };
 
-  return { connect, switchNetwork, refreshBalances, forRemotes };
+  return { connect, switchNetwork, refreshBalances, forRemotes, handleCommand };
 }
-export type WalletService = ReturnType<typeof createWalletService>;
+
+export type WalletService = Omit<ReturnType<typeof createWalletService>, 'handleCommand'>;

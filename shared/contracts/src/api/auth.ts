@@ -11,33 +11,19 @@ import {
   passwordSchema,
   requiredString,
 } from './common';
+import { authUserSchema } from './session-routes';
 
-export const sessionLifetimes = { accessTokenSeconds: 1800, refreshTokenSeconds: 2592000 } as const;
+export {
+  authResponseSchema,
+  authUserSchema,
+  logoutBodySchema,
+  refreshBodySchema,
+  sessionLifetimes,
+  type AuthResponse,
+  type AuthUser,
+  type RefreshBody,
+} from './session-routes';
 
-/** The signed-in user as the auth state keeps it (spec §3). */
-export const authUserSchema = z
-  .object({
-    id: z.string(),
-    name: z.nullable(z.string()),
-    /** The e-mail; for an account made by wallet sign-in without e-mail, the wallet address. */
-    login: z.string(),
-    /** null until the e-mail is confirmed: such a user belongs on /registration-confirm. */
-    role: z.nullable(z.string()),
-    metaMaskAddress: z.nullable(z.string()),
-  })
-  .register(z.globalRegistry, { id: 'AuthUser' });
-export type AuthUser = z.infer<typeof authUserSchema>;
-
-export const authResponseSchema = z
-  .object({
-    user: authUserSchema,
-    /** Access token (JWT, 1800 s), sent as `Authorization: Bearer`. */
-    token: z.string(),
-    /** Refresh token (absolute life 2592000 s, rotated by /refresh). Also set as an HttpOnly cookie. */
-    refreshToken: z.string(),
-  })
-  .register(z.globalRegistry, { id: 'AuthResponse' });
-export type AuthResponse = z.infer<typeof authResponseSchema>;
 
 const source = optionalString(200);
 const siweMessage = requiredString(4096, M.siweInvalid).register(z.globalRegistry, { description: 'The EIP-4361 message the wallet signed' });
@@ -102,14 +88,6 @@ export const connectMmResponseSchema = z
 export type ConnectMmResponse = z.infer<typeof connectMmResponseSchema>;
 
 // Optional as a whole: the browser sends no body, the token comes from the cookie.
-export const refreshBodySchema = z.optional(
-  z
-    .object({ refreshToken: z.optional(z.string({ error: M.invalidValue }).check(z.maxLength(200, M.invalidValue))) })
-    .register(z.globalRegistry, { id: 'RefreshBody' }),
-);
-export type RefreshBody = z.input<typeof refreshBodySchema>;
-
-export const logoutBodySchema = refreshBodySchema;
 
 export const loginOnlyBodySchema = z
   .object({ login: emailSchema, lang: z.optional(langSchema) })

@@ -76,16 +76,4 @@ export type CurrencyCode = z.infer<typeof currencyCodeSchema>;
 
 export const isoDateTime = z.string().register(z.globalRegistry, { description: 'ISO 8601 date and time', example: '2026-01-01T00:00:00.000Z' });
 
-/** Every error answer. `fields` maps a request field to the first problem found in it. */
-export const errorResponseSchema = z
-  .object({
-    message: z.string(),
-    code: z.optional(z.string()),
-    fields: z.optional(z.record(z.string(), z.string())),
-  })
-  .register(z.globalRegistry, { id: 'ErrorResponse' });
-export type ErrorResponse = z.infer<typeof errorResponseSchema>;
-
-/** A plain confirmation, e.g. after a mail was sent. */
-export const messageResponseSchema = z.object({ message: z.string() }).register(z.globalRegistry, { id: 'MessageResponse' });
-export type MessageResponse = z.infer<typeof messageResponseSchema>;
+export { errorResponseSchema, messageResponseSchema, type ErrorResponse, type MessageResponse } from './session-routes';

@@ -1,5 +1,58 @@
-import { messageResponseSchema } from './common';
-import { authResponseSchema, logoutBodySchema, refreshBodySchema } from './auth';
+import * as z from 'zod/mini';
+import { apiMessages as M } from './messages';
+
+// The schemas of the session calls live here rather than in auth.ts and common.ts, so that a
+// page's first load carries only these (see sessionRoutes).
+
+export const sessionLifetimes = { accessTokenSeconds: 1800, refreshTokenSeconds: 2592000 } as const;
+
+/** The signed-in user as the auth state keeps it (spec §3). */
+export const authUserSchema = z
+  .object({
+    id: z.string(),
+    name: z.nullable(z.string()),
+    /** The e-mail; for an account made by wallet sign-in without e-mail, the wallet address. */
+    login: z.string(),
+    /** null until the e-mail is confirmed: such a user belongs on /registration-confirm. */
+    role: z.nullable(z.string()),
+    metaMaskAddress: z.nullable(z.string()),
+  })
+  .register(z.globalRegistry, { id: 'AuthUser' });
+export type AuthUser = z.infer<typeof authUserSchema>;
+
+export const authResponseSchema = z
+  .object({
+    user: authUserSchema,
+    /** Access token (JWT, 1800 s), sent as `Authorization: Bearer`. */
+    token: z.string(),
+    /** Refresh token (absolute life 2592000 s, rotated by /refresh). Also set as an HttpOnly cookie. */
+    refreshToken: z.string(),
+  })
+  .register(z.globalRegistry, { id: 'AuthResponse' });
+export type AuthResponse = z.infer<typeof authResponseSchema>;
+
+export const refreshBodySchema = z.optional(
+  z
+    .object({ refreshToken: z.optional(z.string({ error: M.invalidValue }).check(z.maxLength(200, M.invalidValue))) })
+    .register(z.globalRegistry, { id: 'RefreshBody' }),
+);
+export type RefreshBody = z.input<typeof refreshBodySchema>;
+
+export const logoutBodySchema = refreshBodySchema;
+
+/** Every error answer. `fields` maps a request field to the first problem found in it. */
+export const errorResponseSchema = z
+  .object({
+    message: z.string(),
+    code: z.optional(z.string()),
+    fields: z.optional(z.record(z.string(), z.string())),
+  })
+  .register(z.globalRegistry, { id: 'ErrorResponse' });
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+/** A plain confirmation, e.g. after a mail was sent. */
+export const messageResponseSchema = z.object({ message: z.string() }).register(z.globalRegistry, { id: 'MessageResponse' });
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
 
 /** Base path of every call (spec §7). */
 export const apiBasePath = '/api/v1';

@@ -1,0 +1,50 @@
+import type { BusCommand, RemoteWallet } from '@app/contracts';
+import type { WalletDeps, WalletService } from './walletService';
+
+/** The commands the wallet service answers; the first of them brings the service in. */
+const WALLET_COMMANDS: ReadonlySet<BusCommand['type']> = new Set(['wallet/connect', 'session/wallet-sign-in']);
+
+/**
+ * The wallet service, fetched the first time a wallet matters: a connect or wallet sign-in
+ * command, or a call from a page. Until then nothing is connected, so a visitor who never
+ * touches a wallet does not download the code. Commands that arrive while it loads are kept
+ * and answered in order.
+ */
+export function createLazyWalletService(deps: WalletDeps): WalletService {
+  let service: Promise<ReturnType<typeof import('./walletService').createWalletService>> | undefined;
+  let ready = false;
+  const pending: BusCommand[] = [];
+
+  const load = () =>
+    (service ??= import(/* webpackChunkName: "wallet-service" */ './walletService').then(
+      ({ createWalletService }) => {
+        const created = createWalletService(deps);
+        ready = true;
+        for (const command of pending.splice(0)) created.handleCommand(command);
+        return created;
+      },
+      (error: unknown) => {
+        service = undefined; // the next wallet action tries again
+        pending.length = 0;
+        throw error;
+      },
+    ));
+
+  deps.bus.commands$.subscribe((command) => {
+    if (ready || !WALLET_COMMANDS.has(command.type)) return;
+    pending.push(command);
+    load().catch(() => deps.bus.send({ type: 'notify', notification: { kind: 'error', message: deps.i18n.t('wallet.connectFailed', { ns: 'shell' }) } }));
+  });
+
+  const forRemotes: RemoteWallet = {
+    sendTransfer: async (transfer) => (await load()).forRemotes.sendTransfer(transfer),
+    waitForConfirmations: async (hash, confirmations) => (await load()).forRemotes.waitForConfirmations(hash, confirmations),
+    refreshBalances: async () => (await load()).forRemotes.refreshBalances(),
+  };
+  return {
+    connect: async () => (await load()).connect(),
+    switchNetwork: async () => (await load()).switchNetwork(),
+    refreshBalances: async () => (await load()).refreshBalances(),
+    forRemotes,
+  };
+}
