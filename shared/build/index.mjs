@@ -49,7 +49,7 @@ function sharedConfig() {
 const mf = (file) => join(repoRoot, 'node_modules/@module-federation', file);
 // The MF runtime is imported as ES modules by the bundler runtime and required as CommonJS by the
 // plugin that hands it to the remotes; left alone, the shell would carry both builds (two copies
-// of runtime-core and sdk, about 15 KB gzipped). Every request takes the ES module build.
+// of runtime-core and sdk, about 20 KB gzipped). Every request takes the ES module build.
 const mfRuntimeAsModules = {
   '@module-federation/runtime-core$': mf('runtime-core/dist/index.js'),
   '@module-federation/sdk$': mf('sdk/dist/index.js'),
