@@ -21,5 +21,5 @@ export {
   useParams,
   useRoutes,
   useSearchParams,
-} from 'react-router';
-export type { Location, NavLinkProps, Navigator, RouteObject, To } from 'react-router';
+} from 'react-router-dom';
+export type { Location, NavLinkProps, Navigator, RouteObject, To } from 'react-router-dom';
