@@ -1,8 +1,6 @@
 import { useSyncExternalStore, type ReactNode } from 'react';
 import { Router, createBrowserHistory, type Location } from '@app/singletons/router';
 
-export type ShellHistory = ReturnType<typeof createShellHistory>;
-
 /**
  * The one history of the page, driving a plain `<Router>`: the data router would add about
  * 20 KB gzipped to every first load for loaders and actions the shell does not use.

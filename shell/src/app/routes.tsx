@@ -1,7 +1,7 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useLocation, useRoutes, type RouteObject } from '@app/singletons/router';
 import { useAtom } from 'jotai';
 import type { RuntimeManifest } from '@app/contracts';
-import { lazy, Suspense } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { AuthLayout } from '../layout/AuthLayout';
 import { Notifications } from '../notifications/Notifications';
