@@ -32,8 +32,10 @@ export const envSchema = z.object({
   JWT_SECRET: z.optional(z.string().check(z.minLength(32, 'JWT_SECRET must be at least 32 characters'))),
   /** Multiplies every per-IP and per-account limit, e.g. 1000 for load tests and e2e. */
   RATE_LIMIT_MULTIPLIER: z._default(positive, 1),
-  /** Failed sign-ins per account per window before it answers 429. */
+  /** Failed sign-ins per account and address per window before that address gets 429. */
   LOGIN_MAX_FAILURES: z._default(int(1, 1_000_000), 10),
+  /** Failed sign-ins per account per window, from all addresses together, before 429. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z._default(int(1, 1_000_000), 100),
   LOGIN_FAILURE_WINDOW_SECONDS: z._default(int(1, 86_400), 900),
   BRANDS_FILE: z.optional(z.string().check(z.minLength(1))),
   /** smtp://user:pass@host:587 or smtps://…; without it mail stays in the outbox table. Required in production. */
@@ -73,7 +75,7 @@ export type AppConfig = {
   database: { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string };
   rpcUrl: string;
   jwtSecret: string;
-  rateLimit: { multiplier: number; loginMaxFailures: number; loginFailureWindowSeconds: number };
+  rateLimit: { multiplier: number; loginMaxFailures: number; loginMaxFailuresPerAccount: number; loginFailureWindowSeconds: number };
   brands: BrandRegistry;
   smtpUrl: string | null;
   mailFrom: string;
@@ -158,6 +160,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     rateLimit: {
       multiplier: e.RATE_LIMIT_MULTIPLIER,
       loginMaxFailures: e.LOGIN_MAX_FAILURES,
+      loginMaxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       loginFailureWindowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,
     },
     brands: readBrands(e.BRANDS_FILE),

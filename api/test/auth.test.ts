@@ -5,6 +5,7 @@ import {
   lastMail,
   refreshCookie,
   register,
+  signUp,
   startTestApp,
   uniqueEmail,
   type TestApp,
@@ -57,12 +58,12 @@ describe('POST /register', () => {
     expect(r.body.fields).toEqual(fields);
   });
 
-  it('refuses a wallet address without its signed message', async () => {
+  it('refuses to link a wallet before the e-mail is confirmed', async () => {
     const r = await call(t.app, 'POST', '/api/v1/register', {
       body: { login: uniqueEmail(), password: STRONG_PASSWORD, metaMaskAddress: '0x' + '1'.repeat(40) },
     });
     expect(r.status).toBe(400);
-    expect(r.body.fields).toEqual({ message: M.required, signature: M.required });
+    expect(r.body.fields).toEqual({ metaMaskAddress: M.walletAfterConfirm });
   });
 
   it("answers 'Incorrect login' for an e-mail that has an account", async () => {
@@ -138,7 +139,7 @@ describe('POST /login', () => {
 
 describe('sessions', () => {
   it('GET /profile needs a valid bearer token', async () => {
-    const { token, email } = await register(t.app);
+    const { token, email } = await signUp(t.app);
     const ok = await call(t.app, 'GET', '/api/v1/profile', { token });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ email, name: null, phone: null, telegram: null, avatar: null, walletAddress: null, role: null, lang: 'en' });
@@ -205,7 +206,7 @@ describe('sessions', () => {
 
 describe('e-mail confirmation', () => {
   it('POST /confirm-login with the mailed code gives the role and signs in', async () => {
-    const { email } = await register(t.app);
+    const { email } = await signUp(t.app);
     const code = (await lastMail(t.app, email))?.code as string;
     const r = await call(t.app, 'POST', '/api/v1/confirm-login', { body: { login: email, code } });
     expect(r.status).toBe(200);
@@ -218,7 +219,7 @@ describe('e-mail confirmation', () => {
   });
 
   it('refuses a wrong code, and the code dies after five wrong tries', async () => {
-    const { email } = await register(t.app);
+    const { email } = await signUp(t.app);
     const code = (await lastMail(t.app, email))?.code as string;
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i++) {
@@ -231,7 +232,7 @@ describe('e-mail confirmation', () => {
   });
 
   it('POST /send-approve-email mails a new code and the old one stops working', async () => {
-    const { email } = await register(t.app);
+    const { email } = await signUp(t.app);
     const old = (await lastMail(t.app, email))?.code as string;
     const r = await call(t.app, 'POST', '/api/v1/send-approve-email', { body: { login: email } });
     expect(r.status).toBe(200);

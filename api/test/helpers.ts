@@ -127,16 +127,26 @@ export async function call(app: App, method: string, url: string, opts: { body?:
   return { status: res.statusCode, body: res.body ? (res.json() as Json) : {}, headers: res.headers, res };
 }
 
-export async function register(app: App, email = uniqueEmail(), extra: Json = {}) {
+/** Signs up and stops there: the account has no role until its e-mail is confirmed. */
+export async function signUp(app: App, email = uniqueEmail(), extra: Json = {}) {
   const r = await call(app, 'POST', '/api/v1/register', { body: { login: email, password: STRONG_PASSWORD, ...extra } });
   if (r.status !== 200) throw new Error(`register failed: ${r.status} ${JSON.stringify(r.body)}`);
   return { email, token: r.body.token as string, refreshToken: r.body.refreshToken as string, user: r.body.user as Json };
 }
 
+/** Signs up and confirms the e-mail with the mailed code, from the same browser (role `user`). */
+export async function register(app: App, email = uniqueEmail(), extra: Json = {}) {
+  const first = await signUp(app, email, extra);
+  const code = (await lastMail(app, email, 'approve'))?.code;
+  const r = await call(app, 'POST', '/api/v1/confirm-login', { body: { login: email, code }, cookie: `refresh_token=${first.refreshToken}` });
+  if (r.status !== 200) throw new Error(`confirm failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return { email, token: r.body.token as string, refreshToken: r.body.refreshToken as string, user: r.body.user as Json };
+}
+
 /** The newest mail to an address, from the dev outbox. */
-export async function lastMail(app: App, to: string) {
+export async function lastMail(app: App, to: string, kind?: string) {
   const r = await call(app, 'GET', `/api/dev/outbox?to=${encodeURIComponent(to)}`);
-  return (r.body.items as Json[])[0] as { code: string | null; subject: string; text: string; kind: string; lang: string } | undefined;
+  return (r.body.items as Json[]).filter((m) => !kind || m.kind === kind)[0] as { code: string | null; subject: string; text: string; kind: string; lang: string } | undefined;
 }
 
 /** Builds and signs an EIP-4361 message the way a wallet would. */

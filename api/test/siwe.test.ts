@@ -204,12 +204,12 @@ describe('POST /connect-mm', () => {
 });
 
 describe('POST /register with a wallet', () => {
-  it('links the wallet when its proof comes along', async () => {
+  it('refuses to link it: a wallet is linked only after the e-mail is confirmed', async () => {
     const wallet = newWallet();
     const r = await call(t.app, 'POST', '/api/v1/register', {
       body: { login: `w.${Date.now()}@example.com`, password: 'Str0ng!pass', metaMaskAddress: wallet.address, ...(await siweSign(t.app, wallet)) },
     });
-    expect(r.status).toBe(200);
-    expect((r.body.user as { metaMaskAddress: string }).metaMaskAddress).toBe(wallet.address);
+    expect(r.status).toBe(400);
+    expect(r.body.fields).toEqual({ metaMaskAddress: M.walletAfterConfirm });
   });
 });

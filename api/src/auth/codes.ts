@@ -1,5 +1,5 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { emailCodes } from '../db/schema';
 
@@ -32,35 +32,35 @@ export function createCodes(db: Db, secret: string, lifetimeSeconds: number, max
       return code;
     },
 
-    /** Spends the code when it matches; a miss counts a try, and the last allowed miss kills it. */
+    /**
+     * Spends the code when it matches. Every check first takes one try in a single conditional
+     * UPDATE, so parallel guesses cannot all pass a read-then-increment; once the tries are used up
+     * nothing is compared, not even the right code.
+     */
     async consume(userId: string, purpose: CodePurpose, code: string): Promise<boolean> {
-      const [row] = await db
-        .select()
+      const live = db
+        .select({ id: emailCodes.id })
         .from(emailCodes)
         .where(
           and(eq(emailCodes.userId, userId), eq(emailCodes.purpose, purpose), isNull(emailCodes.usedAt), gt(emailCodes.expiresAt, sql`now()`)),
         )
         .orderBy(desc(emailCodes.id))
         .limit(1);
+      const [row] = await db
+        .update(emailCodes)
+        .set({ attempts: sql`${emailCodes.attempts} + 1` })
+        .where(and(eq(emailCodes.id, sql`(${live})`), lt(emailCodes.attempts, maxAttempts), isNull(emailCodes.usedAt)))
+        .returning({ id: emailCodes.id, codeHash: emailCodes.codeHash });
       if (!row) return false;
       const expected = Buffer.from(row.codeHash, 'hex');
       const given = mac(userId, purpose, code.trim());
-      if (expected.length === given.length && timingSafeEqual(expected, given)) {
-        const spent = await db
-          .update(emailCodes)
-          .set({ usedAt: sql`now()` })
-          .where(and(eq(emailCodes.id, row.id), isNull(emailCodes.usedAt)))
-          .returning({ id: emailCodes.id });
-        return spent.length === 1;
-      }
-      await db
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
+      const spent = await db
         .update(emailCodes)
-        .set({
-          attempts: sql`${emailCodes.attempts} + 1`,
-          usedAt: sql`case when ${emailCodes.attempts} + 1 >= ${maxAttempts} then now() else null end`,
-        })
-        .where(eq(emailCodes.id, row.id));
-      return false;
+        .set({ usedAt: sql`now()` })
+        .where(and(eq(emailCodes.id, row.id), isNull(emailCodes.usedAt)))
+        .returning({ id: emailCodes.id });
+      return spent.length === 1;
     },
   };
 }

@@ -129,6 +129,18 @@ export function createSessions(db: Db, access: AccessTokens, refreshLifetimeSeco
       return row?.sessionId;
     },
 
+    /** Whether the refresh token belongs to a live session of this user (spent tokens count: the cookie may lag). */
+    async refreshTokenOf(refreshToken: string, userId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: sessions.id })
+        .from(refreshTokens)
+        .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+        .where(
+          and(eq(refreshTokens.tokenHash, sha256(refreshToken)), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)),
+        );
+      return Boolean(row);
+    },
+
     revokeAllOfUser: (userId: string, reason: string) =>
       revokeWhere(eq(sessions.userId, userId), reason, (_sid, u) => u.id === userId),
   };

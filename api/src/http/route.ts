@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type * as z from 'zod/mini';
-import { errorResponseSchema, type ApiRoutes } from '@app/contracts';
+import { apiMessages as M, errorResponseSchema, type ApiRoutes } from '@app/contracts';
 import type { UserRow } from '../auth/sessions';
+import { ApiError } from './errors';
 
 type RouteDef = ApiRoutes[keyof ApiRoutes];
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
@@ -22,6 +23,11 @@ export type RouteContext<R extends RouteDef> = {
 export type RouteOptions = {
   /** Per-IP limit for this route: requests per window (before the configured multiplier). */
   rateLimit?: { max: number; timeWindow: string };
+  /**
+   * An account whose e-mail is not confirmed yet (no role) may call it. Authenticated calls refuse
+   * such accounts unless marked, so a call added later is closed to them by default.
+   */
+  allowUnconfirmed?: true;
 };
 
 declare module 'fastify' {
@@ -34,7 +40,12 @@ declare module 'fastify' {
   }
 }
 
-const errorResponses = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema };
+const errorResponses = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 429: errorResponseSchema };
+
+/** The role check of every authenticated call, after the session check. */
+const requireConfirmed = async (req: FastifyRequest) => {
+  if (!req.auth?.user.role) throw new ApiError(403, M.accountNotConfirmed, 'ACCOUNT_NOT_CONFIRMED');
+};
 
 /**
  * Registers a call of the shared contract: its schemas validate the request, serialise the
@@ -68,7 +79,7 @@ export function addRoute<R extends RouteDef>(
         }
       : {},
     // Before the body is read: a caller without a session learns nothing about the call.
-    ...(d.auth ? { onRequest: app.authenticate } : {}),
+    ...(d.auth ? { onRequest: opts.allowUnconfirmed ? [app.authenticate] : [app.authenticate, requireConfirmed] } : {}),
     handler: async (req, reply) =>
       handler({
         body: req.body as Field<R, 'body'>,

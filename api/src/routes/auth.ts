@@ -8,6 +8,7 @@ import { uniqueViolation } from '../db/errors';
 import { users } from '../db/schema';
 import { ApiError, badRequest, unauthorized } from '../http/errors';
 import { langOf } from '../http/lang';
+import { loginLockout } from '../auth/lockout';
 import { addRoute } from '../http/route';
 import type { Services } from '../services';
 import type { UserRow } from '../auth/sessions';
@@ -66,9 +67,38 @@ async function insertUser(s: Services, values: Omit<typeof users.$inferInsert, '
 }
 
 export function authRoutes(app: FastifyInstance, s: Services) {
-  const loginFailKey = (email: string) => `login-fail:${email}`;
-  const { loginMaxFailures, loginFailureWindowSeconds } = s.config.rateLimit;
-  const maxFailures = Math.max(1, Math.round(loginMaxFailures * s.config.rateLimit.multiplier));
+  const loginFailures = loginLockout(s);
+
+  /** Whether the request carries a live session of this user (bearer token or refresh cookie). */
+  async function holdsSessionOf(req: FastifyRequest, userId: string): Promise<boolean> {
+    const bearer = /^Bearer ([A-Za-z0-9._-]+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const claims = bearer ? await s.access.verify(bearer) : null;
+    if (claims?.sub === userId && (await s.sessions.userOf(claims.sid, userId))) return true;
+    const refresh = req.cookies[REFRESH_COOKIE];
+    return Boolean(refresh && (await s.sessions.refreshTokenOf(refresh, userId)));
+  }
+
+  /**
+   * Whoever proves control of the e-mail (approval or recovery code) owns the account outright:
+   * every session ends, and a wallet linked while the e-mail was unproved is unlinked, so nothing
+   * set up before the proof survives it. The account is confirmed by either code.
+   */
+  async function proveEmail(u: UserRow, opts: { keepPassword: boolean; passwordHash?: string }): Promise<UserRow> {
+    const wasConfirmed = Boolean(u.role && u.emailConfirmedAt);
+    const [proved] = await s.db
+      .update(users)
+      .set({
+        role: u.role ?? 'user',
+        emailConfirmedAt: u.emailConfirmedAt ?? new Date(),
+        ...(wasConfirmed ? {} : { walletAddress: null }),
+        ...(opts.passwordHash ? { passwordHash: opts.passwordHash } : opts.keepPassword ? {} : { passwordHash: null }),
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, u.id))
+      .returning();
+    await s.sessions.revokeAllOfUser(u.id, 'e-mail proved');
+    return proved as UserRow;
+  }
 
   /** The SIWE proof of a body: answers the verified, lower-cased address. */
   const verifyWallet = (req: FastifyRequest, b: { message: string; signature: string; metaMaskAddress: string }) =>
@@ -90,15 +120,10 @@ export function authRoutes(app: FastifyInstance, s: Services) {
     apiRoutes.register,
     async ({ body, req, reply }) => {
       const lang = langOf(req);
-      let wallet: string | null = null;
       if (body.metaMaskAddress) {
-        if (!body.message || !body.signature) {
-          throw badRequest(M.invalidFields, 'VALIDATION', {
-            ...(body.message ? {} : { message: M.required }),
-            ...(body.signature ? {} : { signature: M.required }),
-          });
-        }
-        wallet = await verifyWallet(req, { message: body.message, signature: body.signature, metaMaskAddress: body.metaMaskAddress });
+        // A wallet is linked only to a confirmed account (/connect-mm after the code): whoever
+        // registers an e-mail has not proved it is theirs, so nothing may hang on that account yet.
+        throw badRequest(M.walletAfterConfirm, 'WALLET_AFTER_CONFIRM', { metaMaskAddress: M.walletAfterConfirm });
       }
       const referrerId = await referrerOf(s, body.invite);
       // Hash before looking at the table, so a taken e-mail answers in the same time as a free one.
@@ -108,7 +133,6 @@ export function authRoutes(app: FastifyInstance, s: Services) {
         user = await insertUser(s, {
           email: body.login,
           passwordHash,
-          walletAddress: wallet,
           lang,
           source: body.source ?? null,
           referrerId,
@@ -116,7 +140,6 @@ export function authRoutes(app: FastifyInstance, s: Services) {
       } catch (err) {
         const constraint = uniqueViolation(err);
         if (constraint === 'users_email_key') throw badRequest(M.incorrectLogin, 'INCORRECT_LOGIN', { login: M.incorrectLogin });
-        if (constraint === 'users_wallet_key') throw new ApiError(409, M.walletTaken, 'WALLET_TAKEN', { metaMaskAddress: M.walletTaken });
         throw err;
       }
       await mailCode(req, user, 'approve');
@@ -129,18 +152,15 @@ export function authRoutes(app: FastifyInstance, s: Services) {
     app,
     apiRoutes.login,
     async ({ body, req, reply }) => {
-      const key = loginFailKey(body.login);
-      // Counted for unknown e-mails too, so the lock-out says nothing about who has an account.
-      if ((await s.counters.peek(key, loginFailureWindowSeconds)) >= maxFailures) {
-        throw new ApiError(429, M.tooManyAttempts, 'TOO_MANY_ATTEMPTS');
-      }
+      // A try is counted before the password is checked, in one atomic statement per counter, so
+      // parallel attempts cannot all slip under the cap. Counted for unknown e-mails too, so the
+      // lock-out says nothing about who has an account.
+      const failures = await loginFailures.take(body.login, req.ip);
+      if (!failures) throw new ApiError(429, M.tooManyAttempts, 'TOO_MANY_ATTEMPTS');
       const user = await userByEmail(s, body.login);
       const ok = await s.hasher.verify(user?.passwordHash, body.password);
-      if (!user || !ok) {
-        await s.counters.hit(key, loginFailureWindowSeconds);
-        throw badRequest(M.invalidLogin, 'INVALID_LOGIN');
-      }
-      await s.counters.reset(key);
+      if (!user || !ok) throw badRequest(M.invalidLogin, 'INVALID_LOGIN');
+      await failures.forgive();
       return signIn(s, req, reply, user);
     },
     { rateLimit: limits.login },
@@ -254,13 +274,11 @@ export function authRoutes(app: FastifyInstance, s: Services) {
         if (!u || !(await s.codes.consume(u.id, 'approve', body.code))) {
           throw badRequest(M.invalidCode, 'INVALID_CODE', { code: M.invalidCode });
         }
-        const [confirmed] = await s.db
-          .update(users)
-          .set({ role: u.role ?? 'user', emailConfirmedAt: new Date(), updatedAt: new Date() })
-          .where(eq(users.id, u.id))
-          .returning();
-        s.sessions.forgetUser(u.id);
-        return confirmed as UserRow;
+        // The password was chosen before anyone proved the e-mail. It survives only when the code
+        // comes from the browser that registered (it holds that account's session); otherwise the
+        // e-mail's owner signs in here and sets a password later by recovery.
+        const registrant = await holdsSessionOf(req, u.id);
+        return proveEmail(u, { keepPassword: registrant });
       });
       return signIn(s, req, reply, user);
     },
@@ -277,10 +295,8 @@ export function authRoutes(app: FastifyInstance, s: Services) {
           throw badRequest(M.invalidCode, 'INVALID_CODE', { code: M.invalidCode });
         }
         const passwordHash = await s.hasher.hash(body.password);
-        await s.db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
-        // Whoever knew the old password is signed out everywhere.
-        await s.sessions.revokeAllOfUser(user.id, 'password changed');
-        await s.counters.reset(loginFailKey(body.login));
+        await proveEmail(user, { keepPassword: false, passwordHash });
+        await loginFailures.clear(body.login);
         if (user.email) {
           const lang = user.lang === 'ru' ? 'ru' : 'en';
           await s.mailer.send(user.email, lang, 'password-changed', mailContext(s, req, lang, '/password-recovery'));

@@ -27,7 +27,7 @@ const edit = (v: string | null | undefined) => (v === undefined ? undefined : v 
 
 export function profileRoutes(app: FastifyInstance, s: Services) {
   // The user row was loaded with the session check; no second query.
-  addRoute(app, apiRoutes.profile, async ({ auth }) => toProfile(auth.user));
+  addRoute(app, apiRoutes.profile, async ({ auth }) => toProfile(auth.user), { allowUnconfirmed: true });
 
   addRoute(app, apiRoutes.userUpdate, async ({ body, auth }) => {
     const changes = {

@@ -1,0 +1,181 @@
+import { and, eq } from 'drizzle-orm';
+import { apiMessages as M, apiMessagesRu } from '@app/contracts';
+import { emailCodes, referralPayouts, referralRewards, users } from '../src/db/schema';
+import { STRONG_PASSWORD, call, lastMail, newWallet, register, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
+
+/** One test (or a few) per finding of the security review of ca0f090, named after it. */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({}, (c) => {
+    // The test multiplier (1000) lifts the per-IP limits so the races reach the handlers; these
+    // make the lock-out caps 10 per address and 100 per account once multiplied, as in production.
+    c.rateLimit.loginMaxFailures = 10 / c.rateLimit.multiplier;
+    c.rateLimit.loginMaxFailuresPerAccount = 100 / c.rateLimit.multiplier;
+  });
+});
+afterAll(() => t?.close());
+
+const codeOf = async (email: string, kind = 'approve') => {
+  const mail = await lastMail(t.app, email, kind);
+  if (!mail?.code) throw new Error(`no ${kind} code mailed to ${email}`);
+  return mail.code;
+};
+const confirm = (login: string, code: string, cookie?: string) =>
+  call(t.app, 'POST', '/api/v1/confirm-login', { body: { login, code }, ...(cookie ? { cookie } : {}) });
+const login = (email: string, password: string, ip = '203.0.113.1') =>
+  t.app.inject({ method: 'POST', url: '/api/v1/login', payload: { login: email, password }, remoteAddress: ip });
+
+async function confirmedUser() {
+  const r = await register(t.app);
+  const c = await confirm(r.email, await codeOf(r.email), `refresh_token=${r.refreshToken}`);
+  expect(c.status).toBe(200);
+  return { email: r.email, id: (c.body.user as { id: string }).id, token: c.body.token as string };
+}
+
+describe('finding 1: pre-registration hijack', () => {
+  it('register links no wallet: a wallet is linked only to a confirmed account', async () => {
+    const attacker = newWallet();
+    const proof = await siweSign(t.app, attacker);
+    const r = await call(t.app, 'POST', '/api/v1/register', {
+      body: { login: uniqueEmail('victim'), password: STRONG_PASSWORD, metaMaskAddress: attacker.address, ...proof },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.fields).toEqual({ metaMaskAddress: M.walletAfterConfirm });
+    const [linked] = await t.app.services.db.select().from(users).where(eq(users.walletAddress, attacker.address.toLowerCase()));
+    expect(linked).toBeUndefined();
+  });
+
+  it("the e-mail's owner confirming ends the registrant's sessions, wallet link and password", async () => {
+    // The attacker registers the victim's e-mail (and, on an old database, had linked a wallet).
+    const attacker = await register(t.app, uniqueEmail('victim'));
+    const wallet = newWallet();
+    await t.app.services.db.update(users).set({ walletAddress: wallet.address.toLowerCase() }).where(eq(users.email, attacker.email));
+    // The victim confirms from their own browser, with the code from their mailbox.
+    const victim = await confirm(attacker.email, await codeOf(attacker.email));
+    expect(victim.status).toBe(200);
+    expect(victim.body.user).toMatchObject({ role: 'user', metaMaskAddress: null });
+    expect((await call(t.app, 'GET', '/api/v1/profile', { token: attacker.token })).status).toBe(401);
+    expect((await call(t.app, 'POST', '/api/v1/refresh', { body: { refreshToken: attacker.refreshToken } })).status).toBe(401);
+    expect((await login(attacker.email, STRONG_PASSWORD)).statusCode).toBe(400);
+    const proof = await siweSign(t.app, wallet);
+    const walletLogin = await call(t.app, 'POST', '/api/v1/login-v2', { body: { metaMaskAddress: wallet.address, ...proof } });
+    expect(walletLogin.status).toBe(404);
+    expect((await call(t.app, 'GET', '/api/v1/profile', { token: victim.body.token as string })).status).toBe(200);
+  });
+
+  it('the registrant confirming from their own browser keeps the password', async () => {
+    const r = await register(t.app);
+    expect((await confirm(r.email, await codeOf(r.email), `refresh_token=${r.refreshToken}`)).status).toBe(200);
+    expect((await login(r.email, STRONG_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('a password reset by code ends every session and a wallet linked before the e-mail was proved', async () => {
+    const attacker = await register(t.app, uniqueEmail('victim'));
+    const wallet = newWallet();
+    await t.app.services.db.update(users).set({ walletAddress: wallet.address.toLowerCase() }).where(eq(users.email, attacker.email));
+    await call(t.app, 'POST', '/api/v1/send-password-recovery', { body: { login: attacker.email } });
+    const reset = await call(t.app, 'POST', '/api/v1/change-password-by-code', {
+      body: { login: attacker.email, password: 'Vict1m!pass', code: await codeOf(attacker.email, 'recovery') },
+    });
+    expect(reset.status).toBe(200);
+    const [row] = await t.app.services.db.select().from(users).where(eq(users.email, attacker.email));
+    expect(row).toMatchObject({ walletAddress: null, role: 'user' });
+    expect((await call(t.app, 'GET', '/api/v1/profile', { token: attacker.token })).status).toBe(401);
+    const proof = await siweSign(t.app, wallet);
+    expect((await call(t.app, 'POST', '/api/v1/login-v2', { body: { metaMaskAddress: wallet.address, ...proof } })).status).toBe(404);
+  });
+});
+
+describe('finding 2: the role is checked on the server, closed by default', () => {
+  const refused: [string, string, unknown][] = [
+    ['POST', '/api/v1/connect-mm', { id: 'x', metaMaskAddress: '0x' + '1'.repeat(40), message: 'm', signature: 's' }],
+    ['POST', '/api/v1/dashboard/deposit', { pool: 'stable', currency: 'ETH', txHash: '0x' + 'a'.repeat(64), amount: '1' }],
+    ['POST', '/api/v1/dashboard/withdraw', { pool: 'stable', currency: 'ETH', amount: '1' }],
+    ['POST', '/api/v1/referrals/withdraw', undefined],
+    ['GET', '/api/v1/balance', undefined],
+    ['GET', '/api/v1/dao/personal', undefined],
+    ['PUT', '/api/v1/user/update', { name: 'x' }],
+  ];
+  it.each(refused)('an unconfirmed account gets 403 from %s %s', async (method, url, body) => {
+    const { token } = await register(t.app);
+    const r = await call(t.app, method, url, { token, body });
+    expect(r.status).toBe(403);
+    expect(r.body).toEqual({ message: M.accountNotConfirmed, code: 'ACCOUNT_NOT_CONFIRMED' });
+    const ru = await call(t.app, method, url, { token, body, headers: { 'accept-language': 'ru' } });
+    expect(ru.body.message).toBe(apiMessagesRu.accountNotConfirmed);
+  });
+
+  it('an unconfirmed account may read its profile, ask for the code again, confirm and log out', async () => {
+    const r = await register(t.app);
+    expect((await call(t.app, 'GET', '/api/v1/profile', { token: r.token })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/v1/send-approve-email', { body: { login: r.email } })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/v1/logout', { token: r.token })).status).toBe(200);
+    expect((await confirm(r.email, await codeOf(r.email))).status).toBe(200);
+  });
+
+  it('every authenticated route not marked for unconfirmed accounts refuses them', async () => {
+    const { token } = await register(t.app);
+    const open = new Set(['GET /api/v1/profile']);
+    const routes = t.app.printRoutes({ commonPrefix: false });
+    expect(routes).toContain('/api/v1/profile');
+    const { apiRoutes } = await import('@app/contracts');
+    for (const def of Object.values(apiRoutes)) {
+      if (!def.auth) continue;
+      const url = `/api/v1${def.path.replace(':pool', 'stable')}`;
+      const r = await call(t.app, def.method, url, { token, body: def.method === 'GET' ? undefined : {} });
+      expect([`${def.method} ${url}`, r.status]).toEqual([`${def.method} ${url}`, open.has(`${def.method} ${url}`) ? 200 : 403]);
+    }
+  });
+});
+
+describe('finding 3: code guessing beats the attempt cap', () => {
+  it('50 parallel wrong guesses: at most the cap is checked, and then even the right code is refused', async () => {
+    const r = await register(t.app);
+    const code = await codeOf(r.email);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const answers = await Promise.all(Array.from({ length: 50 }, () => confirm(r.email, wrong)));
+    expect(answers.every((a) => a.status === 400)).toBe(true);
+    const [row] = await t.app.services.db
+      .select({ attempts: emailCodes.attempts })
+      .from(emailCodes)
+      .where(and(eq(emailCodes.userId, r.user.id as string), eq(emailCodes.purpose, 'approve')));
+    expect(row?.attempts).toBe(t.app.services.config.emailCodeMaxAttempts);
+    expect((await confirm(r.email, code)).status).toBe(400);
+  });
+});
+
+describe('finding 4: login lockout', () => {
+  it('50 parallel wrong logins: at most the cap is counted', async () => {
+    const { email } = await confirmedUser();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => login(email, 'Wrong!pass1')));
+    const checked = answers.filter((a) => a.statusCode === 400).length;
+    expect(checked).toBe(10);
+    expect(answers.filter((a) => a.statusCode === 429).length).toBe(40);
+    expect(answers.find((a) => a.statusCode === 429)?.json()).toEqual({ message: M.tooManyAttempts, code: 'TOO_MANY_ATTEMPTS' });
+  });
+
+  it("a flood from one address does not keep the owner out; the account's own cap still holds", async () => {
+    const { email } = await confirmedUser();
+    for (let i = 0; i < 15; i++) await login(email, 'Wrong!pass1', '198.51.100.7');
+    expect((await login(email, 'Wrong!pass1', '198.51.100.7')).statusCode).toBe(429);
+    expect((await login(email, STRONG_PASSWORD, '192.0.2.50')).statusCode).toBe(200);
+    // Guesses spread over many addresses meet the per-account cap (100).
+    const spread = await Promise.all(Array.from({ length: 120 }, (_, i) => login(email, 'Wrong!pass1', `10.0.${i >> 8}.${i & 255}`)));
+    expect(spread.filter((a) => a.statusCode === 400).length).toBe(100);
+    expect((await login(email, STRONG_PASSWORD, '192.0.2.51')).statusCode).toBe(429);
+  });
+});
+
+describe('20 parallel claims of referral rewards', () => {
+  it('make one payout', async () => {
+    const { id, token } = await confirmedUser();
+    await t.app.services.db.insert(referralRewards).values(
+      Array.from({ length: 3 }, () => ({ userId: id, fromUserId: id, level: 1, currency: 'USDT', amount: '1000000' })),
+    );
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call(t.app, 'POST', '/api/v1/referrals/withdraw', { token })));
+    expect(answers.filter((a) => a.status === 200).length).toBe(1);
+    expect(answers.every((a) => a.status === 200 || a.status === 409 || a.status === 400)).toBe(true);
+    const payouts = await t.app.services.db.select().from(referralPayouts).where(eq(referralPayouts.userId, id));
+    expect(payouts.map((p) => p.amount)).toEqual(['3000000']);
+  });
+});
