@@ -10,7 +10,12 @@ export const ports = {
   'mf-dao': 13005 + offset,
   api: 14000 + offset,
   chain: 18545 + offset,
+  mailSmtp: 11025 + offset,
+  mailInbox: 11080 + offset,
 };
+
+/** The mail catcher's inbox: the tests read mailed codes there, as a person would. */
+export const mailInboxURL = `http://127.0.0.1:${ports.mailInbox}`;
 
 /** A second build of mf-cabinet with a visible label, for the remote-swap test. */
 export const canaryCabinetPort = 13202 + offset;

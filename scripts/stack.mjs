@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { frontends, remoteNames, repoRoot } from '../shared/build/index.mjs';
 import { runtimeManifest } from '../shared/build/manifest.mjs';
 import { loadBrands, serveRemote, serveShell } from '../shared/build/serve.mjs';
+import { startMailCatcher } from './mail-catcher.mjs';
 
 export const defaultPorts = {
   shell: 8080,
@@ -16,6 +17,9 @@ export const defaultPorts = {
   'mf-dao': 3005,
   api: 4000,
   chain: 8545,
+  /** MailDev: the API sends its mail here over SMTP; the web inbox shows it. */
+  mailSmtp: 1025,
+  mailInbox: 1080,
 };
 
 const tsx = join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
@@ -80,9 +84,12 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
       children.push(startChild('chain', 'chain/src/main.ts', { CHAIN_PORT: String(ports.chain), CHAIN_STATE_FILE: join(dataDir, 'chain-state.json') }, log));
       await waitForHttp(rpcUrl, { init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' } });
     }
+    const mail = await startMailCatcher({ smtpPort: ports.mailSmtp, webPort: ports.mailInbox, log });
+    children.push(mail.child);
     const apiUrl = `http://127.0.0.1:${ports.api}`;
     if (existsSync(join(repoRoot, 'api/src/main.ts'))) {
-      children.push(startChild('api', 'api/src/main.ts', { API_PORT: String(ports.api), DATA_DIR: join(dataDir, 'api'), RPC_URL: rpcUrl, ...apiEnv }, log));
+      const env = { API_PORT: String(ports.api), DATA_DIR: join(dataDir, 'api'), RPC_URL: rpcUrl, SMTP_URL: mail.smtpUrl, ...apiEnv };
+      children.push(startChild('api', 'api/src/main.ts', env, log));
       await waitForHttp(`${apiUrl}/api/health`);
     }
 
@@ -102,7 +109,7 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
     servers.push(
       await serveShell({ dir: join(repoRoot, 'shell/dist'), port: ports.shell, remotesDir: manifestsDir, brands: registry, apiUrl: existsSync(join(repoRoot, 'api/src/main.ts')) ? apiUrl : undefined }),
     );
-    return { ports, url: `http://localhost:${ports.shell}`, stop, children };
+    return { ports, url: `http://localhost:${ports.shell}`, mailInbox: mail.inboxUrl, stop, children };
   } catch (error) {
     await stop();
     throw error;

@@ -12,6 +12,7 @@ if (!process.argv.includes('--no-build')) {
 const stack = await startStack();
 console.log(`\nThe site is running at ${stack.url}  (Ctrl-C stops everything)\n`);
 for (const [name, port] of Object.entries(stack.ports)) console.log(`  ${name.padEnd(12)} http://localhost:${port}`);
+console.log(`\nMail the site sends (codes, recovery): ${stack.mailInbox}  (MailDev web inbox)\n`);
 
 let stopping = false;
 const shutdown = async () => {

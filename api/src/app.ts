@@ -93,16 +93,8 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
     errorResponseBuilder: () => new ApiError(429, M.tooManyRequests, 'RATE_LIMITED'),
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: { title: 'Wallet invest API', version: '1.0.0', description: 'Accounts, sessions, wallet sign-in (EIP-4361), pools.' },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-    },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  // The docs map every call: production serves them only when asked (API_DOCS=true).
+  if (config.apiDocs) await registerDocs(app);
 
   await app.register(
     async (v1) => {
@@ -128,4 +120,17 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
   });
   app.decorate('services', services);
   return app as unknown as App;
+}
+
+async function registerDocs(app: FastifyInstance) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Wallet invest API', version: '1.0.0', description: 'Accounts, sessions, wallet sign-in (EIP-4361), pools.' },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 }

@@ -30,6 +30,10 @@ export const envSchema = z.object({
   RPC_URL: z._default(z.url(), 'http://127.0.0.1:8545'),
   /** HS256 key for access tokens, at least 32 characters. Required in production. */
   JWT_SECRET: z.optional(z.string().check(z.minLength(32, 'JWT_SECRET must be at least 32 characters'))),
+  /** HMAC key of the stored e-mail codes, at least 32 characters, not the JWT secret. Required in production. */
+  CODE_HMAC_KEY: z.optional(z.string().check(z.minLength(32, 'CODE_HMAC_KEY must be at least 32 characters'))),
+  /** A file holding the database password (a container secret), used when DATABASE_URL has none. */
+  DATABASE_PASSWORD_FILE: z.optional(z.string().check(z.minLength(1))),
   /** Multiplies every per-IP and per-account limit, e.g. 1000 for load tests and e2e. */
   RATE_LIMIT_MULTIPLIER: z._default(positive, 1),
   /** Failed sign-ins per account and address per window before that address gets 429. */
@@ -56,7 +60,10 @@ export const envSchema = z.object({
   LOG_LEVEL: z._default(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   /** Public address of the site, used in mail links and the referral link. */
   PUBLIC_URL: z._default(z.url(), 'http://localhost:8080'),
-  DEV_OUTBOX: z.optional(bool),
+  /** Sent and failed mails are deleted after this many days. */
+  MAIL_RETENTION_DAYS: z._default(int(1, 3650), 14),
+  /** Serve the OpenAPI docs (/api/docs); on by default outside production. */
+  API_DOCS: z.optional(bool),
   /** Blocks a deposit needs (its own included) before it is credited; default 1, or 12 in production. */
   DEPOSIT_CONFIRMATIONS: z.optional(int(1, 1000)),
   /** How often the deposit job looks at pending deposits; 0 turns it off (e.g. a replica that only answers). */
@@ -87,7 +94,9 @@ export type AppConfig = {
   authCacheMs: number;
   logLevel: string;
   publicUrl: string;
-  devOutbox: boolean;
+  apiDocs: boolean;
+  codeHmacKey: string;
+  mail: { retentionSeconds: number; sendingLeaseSeconds: number };
   /** Lifetimes (seconds); fixed by the spec, adjustable only by tests. */
   lifetimes: { accessToken: number; refreshToken: number; siweNonce: number; emailCode: number };
   emailCodeMaxAttempts: number;
@@ -111,9 +120,9 @@ function readBrands(file: string | undefined): BrandRegistry {
   return parsed.data;
 }
 
-/** In development the key is made once and kept beside the data, so sessions survive restarts. */
-function devSecret(dir: string): string {
-  const file = path.join(dir, 'jwt-secret');
+/** In development a key is made once and kept beside the data, so sessions and codes survive restarts. */
+function devSecret(dir: string, name: string): string {
+  const file = path.join(dir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
@@ -132,6 +141,35 @@ function parseTrustProxy(v: string): AppConfig['trustProxy'] {
   return v;
 }
 
+/** What production refuses to start with: each is a hole the security review found. */
+function productionProblems(e: z.output<typeof envSchema>): string[] {
+  const problems: string[] = [];
+  if (!e.JWT_SECRET) problems.push('JWT_SECRET is required in production');
+  if (!e.CODE_HMAC_KEY) problems.push('CODE_HMAC_KEY is required in production');
+  else if (e.CODE_HMAC_KEY === e.JWT_SECRET) problems.push('CODE_HMAC_KEY must differ from JWT_SECRET');
+  if (!e.SMTP_URL) problems.push('SMTP_URL is required in production');
+  // Without a registry, SIWE would accept the built-in development hosts (localhost).
+  if (!e.BRANDS_FILE) problems.push('BRANDS_FILE is required in production');
+  if (e.DEPOSIT_CONFIRMATIONS !== undefined && e.DEPOSIT_CONFIRMATIONS < 12) problems.push('DEPOSIT_CONFIRMATIONS must be at least 12 in production');
+  if (e.RATE_LIMIT_MULTIPLIER > 1) problems.push('RATE_LIMIT_MULTIPLIER must not be above 1 in production');
+  if (e.DATABASE_URL && new URL(e.DATABASE_URL).password) {
+    problems.push('DATABASE_URL must not hold a password in production: use DATABASE_PASSWORD_FILE or PGPASSWORD');
+  }
+  return problems;
+}
+
+/** The database address with the password read from its file, when one is given. */
+function withPasswordFile(url: string, file: string | undefined): string {
+  if (!file) return url;
+  const u = new URL(url);
+  try {
+    u.password = encodeURIComponent(readFileSync(file, 'utf8').trim());
+  } catch (err) {
+    throw new ConfigError(`DATABASE_PASSWORD_FILE ${file}: ${(err as Error).message}`);
+  }
+  return u.toString();
+}
+
 /** Reads the configuration from an environment; throws ConfigError with every problem listed. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
   // Empty variables count as unset (a compose file often passes VAR= ).
@@ -142,8 +180,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const production = e.NODE_ENV === 'production';
   const dataDir = path.resolve(e.DATA_DIR ?? path.join(repoRoot, '.data/api'));
   const problems: string[] = [];
-  if (production && !e.JWT_SECRET) problems.push('JWT_SECRET is required in production');
-  if (production && !e.SMTP_URL) problems.push('SMTP_URL is required in production');
+  if (production) problems.push(...productionProblems(e));
   const argon2 = { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM };
   if (production && (argon2.memoryKiB < ARGON2_MIN.memoryKiB || argon2.timeCost < ARGON2_MIN.timeCost)) {
     problems.push(`argon2id cost below the minimum m=${ARGON2_MIN.memoryKiB} KiB, t=${ARGON2_MIN.timeCost} in production`);
@@ -154,9 +191,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     env: e.NODE_ENV,
     port: e.API_PORT,
     host: e.API_HOST,
-    database: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'pglite', dataDir },
+    database: e.DATABASE_URL ? { kind: 'postgres', url: withPasswordFile(e.DATABASE_URL, e.DATABASE_PASSWORD_FILE) } : { kind: 'pglite', dataDir },
     rpcUrl: e.RPC_URL,
-    jwtSecret: e.JWT_SECRET ?? devSecret(dataDir),
+    jwtSecret: e.JWT_SECRET ?? devSecret(dataDir, 'jwt-secret'),
     rateLimit: {
       multiplier: e.RATE_LIMIT_MULTIPLIER,
       loginMaxFailures: e.LOGIN_MAX_FAILURES,
@@ -174,8 +211,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     authCacheMs: e.AUTH_CACHE_MS,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL.replace(/\/$/, ''),
-    // Never in production: the outbox holds codes.
-    devOutbox: !production && (e.DEV_OUTBOX ?? true),
+    apiDocs: e.API_DOCS ?? !production,
+    codeHmacKey: e.CODE_HMAC_KEY ?? devSecret(dataDir, 'code-hmac-key'),
+    mail: { retentionSeconds: e.MAIL_RETENTION_DAYS * 86_400, sendingLeaseSeconds: 120 },
     lifetimes: { accessToken: 1800, refreshToken: 2592000, siweNonce: 300, emailCode: 900 },
     emailCodeMaxAttempts: 5,
     deposits: {

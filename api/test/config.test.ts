@@ -4,17 +4,22 @@ import path from 'node:path';
 import { ARGON2_MIN, ConfigError, loadConfig } from '../src/config';
 import { createPasswordHasher } from '../src/auth/passwords';
 
+const brandsFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'api-brands-')), 'brands.json');
+writeFileSync(brandsFile, JSON.stringify({ defaultTitle: 'X', brands: [{ host: 'invest.example', title: 'Ex' }] }));
+
 const production = {
   NODE_ENV: 'production',
   JWT_SECRET: 'p'.repeat(48),
+  CODE_HMAC_KEY: 'c'.repeat(48),
   SMTP_URL: 'smtp://user:pass@mail.example.com:587',
+  BRANDS_FILE: brandsFile,
 };
 
 describe('configuration from the environment', () => {
   it('has working defaults for the local stack', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'api-cfg-'));
     const c = loadConfig({ DATA_DIR: dir });
-    expect(c).toMatchObject({ port: 4000, host: '127.0.0.1', env: 'development', rpcUrl: 'http://127.0.0.1:8545', devOutbox: true });
+    expect(c).toMatchObject({ port: 4000, host: '127.0.0.1', env: 'development', rpcUrl: 'http://127.0.0.1:8545', apiDocs: true });
     expect(c.database).toEqual({ kind: 'pglite', dataDir: dir });
     expect(c.argon2).toEqual(ARGON2_MIN);
     expect(c.lifetimes).toMatchObject({ accessToken: 1800, refreshToken: 2592000 });
@@ -49,10 +54,34 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ DATA_DIR: os.tmpdir(), ...env })).toThrow(name);
   });
 
-  it('requires a JWT key and SMTP in production, and never serves the dev outbox there', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', SMTP_URL: production.SMTP_URL })).toThrow('JWT_SECRET is required in production');
-    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: production.JWT_SECRET })).toThrow('SMTP_URL is required in production');
-    expect(loadConfig({ ...production, DEV_OUTBOX: 'true' }).devOutbox).toBe(false);
+  it('requires a JWT key and SMTP in production', () => {
+    expect(() => loadConfig({ ...production, JWT_SECRET: '' })).toThrow('JWT_SECRET is required in production');
+    expect(() => loadConfig({ ...production, SMTP_URL: '' })).toThrow('SMTP_URL is required in production');
+  });
+});
+
+describe('finding 9: production configuration refuses to start unsafe', () => {
+  it.each([
+    [{ DEPOSIT_CONFIRMATIONS: '11' }, 'DEPOSIT_CONFIRMATIONS must be at least 12'],
+    [{ RATE_LIMIT_MULTIPLIER: '1000' }, 'RATE_LIMIT_MULTIPLIER must not be above 1'],
+    [{ BRANDS_FILE: '' }, 'BRANDS_FILE is required'],
+    [{ SMTP_URL: '' }, 'SMTP_URL is required'],
+    [{ DATABASE_URL: 'postgres://app:hunter2@db:5432/app' }, 'DATABASE_URL must not hold a password'],
+    [{ CODE_HMAC_KEY: '' }, 'CODE_HMAC_KEY is required'],
+    [{ CODE_HMAC_KEY: 'p'.repeat(48) }, 'CODE_HMAC_KEY must differ from JWT_SECRET'],
+  ])('%j stops the start', (env, message) => {
+    expect(() => loadConfig({ ...production, ...env })).toThrow(message);
+  });
+
+  it('starts with a safe production configuration; the password comes from a file, the docs are off unless asked', () => {
+    const secret = path.join(mkdtempSync(path.join(os.tmpdir(), 'api-pw-')), 'db-password');
+    writeFileSync(secret, 's3cret/with:chars\n');
+    const c = loadConfig({ ...production, DATABASE_URL: 'postgres://app@db:5432/app', DATABASE_PASSWORD_FILE: secret, DEPOSIT_CONFIRMATIONS: '12' });
+    expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://app:s3cret%2Fwith%3Achars@db:5432/app' });
+    expect(c.apiDocs).toBe(false);
+    expect(c.deposits.confirmations).toBe(12);
+    expect(loadConfig({ ...production, API_DOCS: 'true' }).apiDocs).toBe(true);
+    expect(c.codeHmacKey).not.toBe(c.jwtSecret);
   });
 
   it('refuses an argon2 cost below m=19 MiB, t=2 in production', () => {

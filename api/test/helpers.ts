@@ -6,6 +6,7 @@ import { Wallet } from 'ethers';
 import { buildServer, type App } from '../src/app';
 import { loadConfig, type AppConfig } from '../src/config';
 import { migrationsFolder, openDatabase, type Database } from '../src/db/client';
+import { startMailCatcher, type MailCatcher } from './mail-catcher';
 
 /**
  * Test databases. With TEST_DATABASE_URL (a PostgreSQL server; the user needs CREATEDB), each
@@ -83,6 +84,7 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
   return loadConfig({
     NODE_ENV: 'test',
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
+    CODE_HMAC_KEY: 'test-code-key-test-code-key-test-code-key',
     ARGON2_MEMORY_KIB: '1024',
     ARGON2_TIME_COST: '1',
     RATE_LIMIT_MULTIPLIER: '1000',
@@ -92,16 +94,26 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
   });
 }
 
-export type TestApp = { app: App; db: TestDatabase; close: () => Promise<void> };
+export type TestApp = { app: App; db: TestDatabase; mail: MailCatcher; close: () => Promise<void> };
+
+/** The mail catcher of the test file: one per jest worker process, shared by its apps. */
+let catcher: Promise<MailCatcher> | undefined;
+export const mailCatcher = () => (catcher ??= startMailCatcher());
+afterAll(async () => {
+  const c = await catcher;
+  catcher = undefined;
+  await c?.stop();
+});
 
 export async function startTestApp(env: Record<string, string> = {}, configure?: (c: AppConfig) => void): Promise<TestApp> {
-  const db = await createTestDatabase();
-  const config = testConfig(env);
+  const [db, mail] = await Promise.all([createTestDatabase(), mailCatcher()]);
+  const config = testConfig({ SMTP_URL: mail.smtpUrl, ...env });
   configure?.(config);
   const app = await buildServer(config, { database: db.database, logger: false });
   return {
     app,
     db,
+    mail,
     close: async () => {
       await app.close();
       await db.drop();
@@ -143,10 +155,23 @@ export async function register(app: App, email = uniqueEmail(), extra: Json = {}
   return { email, token: r.body.token as string, refreshToken: r.body.refreshToken as string, user: r.body.user as Json };
 }
 
-/** The newest mail to an address, from the dev outbox. */
+/**
+ * The newest mail to an address (of one kind, if given), from the mail catcher, once everything
+ * the app had to send has gone over SMTP. `code` is the 6-digit code its text carries.
+ */
 export async function lastMail(app: App, to: string, kind?: string) {
-  const r = await call(app, 'GET', `/api/dev/outbox?to=${encodeURIComponent(to)}`);
-  return (r.body.items as Json[]).filter((m) => !kind || m.kind === kind)[0] as { code: string | null; subject: string; text: string; kind: string; lang: string } | undefined;
+  await app.services.background.idle();
+  await app.services.mailer.flush();
+  const mails = await (await mailCatcher()).mailsTo(to);
+  const m = mails.find((x) => !kind || x.headers?.['x-mail-kind'] === kind);
+  if (!m) return undefined;
+  return {
+    subject: m.subject,
+    text: m.text ?? '',
+    kind: m.headers?.['x-mail-kind'] ?? '',
+    lang: m.headers?.['content-language'] ?? '',
+    code: /\b(\d{6})\b/.exec(m.text ?? '')?.[1] ?? null,
+  };
 }
 
 /** Builds and signs an EIP-4361 message the way a wallet would. */

@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildServer } from '../src/app';
 import { openDatabase } from '../src/db/client';
-import { STRONG_PASSWORD, call, createTestDatabase, register, testConfig, usingPostgres } from './helpers';
+import { STRONG_PASSWORD, call, createTestDatabase, mailCatcher, register, testConfig, usingPostgres } from './helpers';
 
 jest.setTimeout(180_000);
 
 it('a restart keeps every account', async () => {
-  const config = testConfig();
+  const config = testConfig({ SMTP_URL: (await mailCatcher()).smtpUrl });
   let dir: string | undefined;
   let open: () => ReturnType<typeof openDatabase>;
   let drop = async () => undefined as void;

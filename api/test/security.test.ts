@@ -1,7 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { createHmac } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
 import { apiMessages as M, apiMessagesRu } from '@app/contracts';
-import { emailCodes, referralPayouts, referralRewards, users } from '../src/db/schema';
-import { STRONG_PASSWORD, call, lastMail, newWallet, register, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
+import { queryRows } from '../src/db/rows';
+import { emailCodes, outbox, referralPayouts, referralRewards, users } from '../src/db/schema';
+import { REDACTED } from '../src/mail/mailer';
+import { STRONG_PASSWORD, call, lastMail, newWallet, signUp, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
 
 /** One test (or a few) per finding of the security review of ca0f090, named after it. */
 let t: TestApp;
@@ -26,7 +29,7 @@ const login = (email: string, password: string, ip = '203.0.113.1') =>
   t.app.inject({ method: 'POST', url: '/api/v1/login', payload: { login: email, password }, remoteAddress: ip });
 
 async function confirmedUser() {
-  const r = await register(t.app);
+  const r = await signUp(t.app);
   const c = await confirm(r.email, await codeOf(r.email), `refresh_token=${r.refreshToken}`);
   expect(c.status).toBe(200);
   return { email: r.email, id: (c.body.user as { id: string }).id, token: c.body.token as string };
@@ -47,7 +50,7 @@ describe('finding 1: pre-registration hijack', () => {
 
   it("the e-mail's owner confirming ends the registrant's sessions, wallet link and password", async () => {
     // The attacker registers the victim's e-mail (and, on an old database, had linked a wallet).
-    const attacker = await register(t.app, uniqueEmail('victim'));
+    const attacker = await signUp(t.app, uniqueEmail('victim'));
     const wallet = newWallet();
     await t.app.services.db.update(users).set({ walletAddress: wallet.address.toLowerCase() }).where(eq(users.email, attacker.email));
     // The victim confirms from their own browser, with the code from their mailbox.
@@ -64,13 +67,13 @@ describe('finding 1: pre-registration hijack', () => {
   });
 
   it('the registrant confirming from their own browser keeps the password', async () => {
-    const r = await register(t.app);
+    const r = await signUp(t.app);
     expect((await confirm(r.email, await codeOf(r.email), `refresh_token=${r.refreshToken}`)).status).toBe(200);
     expect((await login(r.email, STRONG_PASSWORD)).statusCode).toBe(200);
   });
 
   it('a password reset by code ends every session and a wallet linked before the e-mail was proved', async () => {
-    const attacker = await register(t.app, uniqueEmail('victim'));
+    const attacker = await signUp(t.app, uniqueEmail('victim'));
     const wallet = newWallet();
     await t.app.services.db.update(users).set({ walletAddress: wallet.address.toLowerCase() }).where(eq(users.email, attacker.email));
     await call(t.app, 'POST', '/api/v1/send-password-recovery', { body: { login: attacker.email } });
@@ -97,7 +100,7 @@ describe('finding 2: the role is checked on the server, closed by default', () =
     ['PUT', '/api/v1/user/update', { name: 'x' }],
   ];
   it.each(refused)('an unconfirmed account gets 403 from %s %s', async (method, url, body) => {
-    const { token } = await register(t.app);
+    const { token } = await signUp(t.app);
     const r = await call(t.app, method, url, { token, body });
     expect(r.status).toBe(403);
     expect(r.body).toEqual({ message: M.accountNotConfirmed, code: 'ACCOUNT_NOT_CONFIRMED' });
@@ -106,7 +109,7 @@ describe('finding 2: the role is checked on the server, closed by default', () =
   });
 
   it('an unconfirmed account may read its profile, ask for the code again, confirm and log out', async () => {
-    const r = await register(t.app);
+    const r = await signUp(t.app);
     expect((await call(t.app, 'GET', '/api/v1/profile', { token: r.token })).status).toBe(200);
     expect((await call(t.app, 'POST', '/api/v1/send-approve-email', { body: { login: r.email } })).status).toBe(200);
     expect((await call(t.app, 'POST', '/api/v1/logout', { token: r.token })).status).toBe(200);
@@ -114,7 +117,7 @@ describe('finding 2: the role is checked on the server, closed by default', () =
   });
 
   it('every authenticated route not marked for unconfirmed accounts refuses them', async () => {
-    const { token } = await register(t.app);
+    const { token } = await signUp(t.app);
     const open = new Set(['GET /api/v1/profile']);
     const routes = t.app.printRoutes({ commonPrefix: false });
     expect(routes).toContain('/api/v1/profile');
@@ -130,7 +133,7 @@ describe('finding 2: the role is checked on the server, closed by default', () =
 
 describe('finding 3: code guessing beats the attempt cap', () => {
   it('50 parallel wrong guesses: at most the cap is checked, and then even the right code is refused', async () => {
-    const r = await register(t.app);
+    const r = await signUp(t.app);
     const code = await codeOf(r.email);
     const wrong = code === '000000' ? '111111' : '000000';
     const answers = await Promise.all(Array.from({ length: 50 }, () => confirm(r.email, wrong)));
@@ -177,5 +180,36 @@ describe('20 parallel claims of referral rewards', () => {
     expect(answers.every((a) => a.status === 200 || a.status === 409 || a.status === 400)).toBe(true);
     const payouts = await t.app.services.db.select().from(referralPayouts).where(eq(referralPayouts.userId, id));
     expect(payouts.map((p) => p.amount)).toEqual(['3000000']);
+  });
+});
+
+describe('finding 5: no live code rests in plain text', () => {
+  it('a sent body is redacted, no code column exists, and the code HMAC key is not the JWT secret', async () => {
+    const r = await signUp(t.app);
+    const code = await codeOf(r.email);
+    const rows = await queryRows<Record<string, unknown>>(t.app.services.db, sql`select * from outbox where to_address = ${r.email}`);
+    expect(rows.length).toBe(1);
+    expect(rows[0]).not.toHaveProperty('code');
+    expect(rows[0]).toMatchObject({ status: 'sent', text_body: REDACTED, html_body: REDACTED });
+    expect(JSON.stringify(rows)).not.toContain(code);
+    const [stored] = await t.app.services.db.select().from(emailCodes).where(eq(emailCodes.userId, r.user.id as string));
+    const withJwtKey = createHmac('sha256', t.app.services.config.jwtSecret).update(`approve:${r.user.id as string}:${code}`).digest('hex');
+    const withCodeKey = createHmac('sha256', t.app.services.config.codeHmacKey).update(`approve:${r.user.id as string}:${code}`).digest('hex');
+    expect(stored?.codeHash).toBe(withCodeKey);
+    expect(stored?.codeHash).not.toBe(withJwtKey);
+  });
+
+  it('a mail left in `sending` by a crashed sender is sent again; old sent rows are purged', async () => {
+    const email = uniqueEmail('crash');
+    await t.app.services.db.insert(outbox).values({
+      to: email, subject: 'Left behind', text: 'Your code is 424242', html: '<p>424242</p>', lang: 'en', kind: 'approve',
+      status: 'sending', attempts: 1, claimedAt: new Date(Date.now() - 10 * 60_000),
+    });
+    expect((await lastMail(t.app, email))?.code).toBe('424242');
+    const [row] = await t.app.services.db.select().from(outbox).where(eq(outbox.to, email));
+    expect(row).toMatchObject({ status: 'sent', text: REDACTED });
+    await t.app.services.db.update(outbox).set({ createdAt: new Date(Date.now() - 400 * 86_400_000) }).where(eq(outbox.to, email));
+    await t.app.services.mailer.flush();
+    expect(await t.app.services.db.select().from(outbox).where(eq(outbox.to, email))).toEqual([]);
   });
 });

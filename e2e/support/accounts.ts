@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect, type APIRequestContext } from '@playwright/test';
+import { mailInboxURL } from '../stack.config';
 
 export const PASSWORD = 'Secret#123';
 
@@ -7,14 +8,20 @@ export function uniqueEmail(tag = 'user'): string {
   return `${tag}-${randomBytes(5).toString('hex')}@example.com`;
 }
 
-/** The newest code mailed to an address, read from the local stack's outbox. */
+type CaughtMail = { to: { address: string }[]; subject: string; text?: string; headers?: Record<string, string>; time: string };
+
+/** The newest code mailed to an address, read from the mail catcher's inbox (MailDev's REST API). */
 export async function mailedCode(request: APIRequestContext, to: string, kind?: string): Promise<string> {
   let code: string | undefined;
   await expect
     .poll(async () => {
-      const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
-      const { items } = (await res.json()) as { items: { code: string | null; kind: string }[] };
-      code = items.find((m) => m.code && (!kind || m.kind === kind))?.code ?? undefined;
+      const res = await request.get(`${mailInboxURL}/api/email`);
+      const mails = ((await res.json()) as CaughtMail[])
+        .filter((m) => m.to.some((a) => a.address.toLowerCase() === to.toLowerCase()))
+        .filter((m) => !kind || m.headers?.['x-mail-kind'] === kind)
+        // The inbox lists mails in arrival order: newest last.
+        .reverse();
+      code = /\b(\d{6})\b/.exec(mails[0]?.text ?? '')?.[1];
       return code;
     })
     .toBeTruthy();

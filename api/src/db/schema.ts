@@ -130,9 +130,10 @@ export const outbox = pgTable(
     html: text('html_body').notNull(),
     lang: text('lang').notNull(),
     kind: text('kind').notNull(),
-    code: text('code'),
-    /** pending (to be sent), sending, sent, failed, or local (no SMTP: kept for the dev outbox). */
+    /** pending (to be sent), sending, sent, failed, or unsent (no SMTP configured). Bodies are redacted once not pending. */
     status: text('status').notNull(),
+    /** When a worker took it for sending: a stale claim means the worker died, and it is sent again. */
+    claimedAt: ts('claimed_at'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     createdAt: created(),

@@ -29,20 +29,3 @@ export const healthResponseSchema = z
   .object({ status: z.enum(['ok', 'degraded']), database: z.enum(['up', 'down']), uptimeSeconds: z.number() })
   .register(z.globalRegistry, { id: 'Health' });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
-
-export const outboxMailSchema = z.object({
-  id: z.int(),
-  to: z.string(),
-  subject: z.string(),
-  text: z.string(),
-  html: z.string(),
-  lang: z.string(),
-  kind: z.string(),
-  /** The code the mail carries, for browser tests. */
-  code: z.nullable(z.string()),
-  status: z.string(),
-  createdAt: z.string(),
-});
-export const outboxQuerySchema = z.object({ to: z.optional(z.string().check(z.maxLength(254))) });
-export const outboxResponseSchema = z.object({ items: z.array(outboxMailSchema) }).register(z.globalRegistry, { id: 'DevOutbox' });
-export type OutboxResponse = z.infer<typeof outboxResponseSchema>;
