@@ -15,7 +15,8 @@ import { apiBasePath, apiMessages as M } from '@app/contracts';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed';
-import { ApiError, errorHandler, unauthorized } from './http/errors';
+import { ApiError, badRequest, errorHandler, unauthorized } from './http/errors';
+import { loggableError, nulPath } from './http/input';
 import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
 import { daoRoutes } from './routes/dao';
@@ -31,6 +32,8 @@ export type BuildOptions = {
   database?: Database;
   /** Pino options or false; defaults to JSON logs at the configured level. */
   logger?: FastifyServerOptions['logger'];
+  /** Where the default logger writes (tests read what would be logged). */
+  logStream?: { write: (line: string) => void };
 };
 
 export type App = FastifyInstance & { services: Services };
@@ -41,7 +44,13 @@ export type App = FastifyInstance & { services: Services };
  */
 export async function buildServer(config: AppConfig, opts: BuildOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: opts.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      // No log line may carry a secret: a failed query's parameters (hashes, e-mails) are dropped.
+      serializers: { err: loggableError },
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
+    },
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
     // Request ids in every log line and in the x-request-id answer header, to find a failure.
@@ -74,9 +83,14 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
-  // A call with a body schema but no body gets field messages, not a bare "expected object".
   app.addHook('preValidation', async (req) => {
+    // A call with a body schema but no body gets field messages, not a bare "expected object".
     if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT')) req.body = {};
+    // NUL cannot be stored: refused here for every call, with the field it was found in.
+    for (const part of [req.body, req.query, req.params]) {
+      const field = nulPath(part);
+      if (field !== undefined) throw badRequest(M.invalidFields, 'VALIDATION', { [field]: M.invalidValue });
+    }
   });
 
   await app.register(helmet, {

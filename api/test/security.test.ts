@@ -4,7 +4,8 @@ import { apiMessages as M, apiMessagesRu } from '@app/contracts';
 import { queryRows } from '../src/db/rows';
 import { emailCodes, outbox, referralPayouts, referralRewards, users } from '../src/db/schema';
 import { REDACTED } from '../src/mail/mailer';
-import { STRONG_PASSWORD, call, lastMail, newWallet, signUp, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
+import { buildServer } from '../src/app';
+import { STRONG_PASSWORD, call, createTestDatabase, lastMail, testConfig, newWallet, signUp, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
 
 /** One test (or a few) per finding of the security review of ca0f090, named after it. */
 let t: TestApp;
@@ -211,5 +212,84 @@ describe('finding 5: no live code rests in plain text', () => {
     await t.app.services.db.update(outbox).set({ createdAt: new Date(Date.now() - 400 * 86_400_000) }).where(eq(outbox.to, email));
     await t.app.services.mailer.flush();
     expect(await t.app.services.db.select().from(outbox).where(eq(outbox.to, email))).toEqual([]);
+  });
+});
+
+describe('finding 6: one request freezes the API', () => {
+  it('a pathological e-mail of almost 1 MiB is refused with 400 at once', async () => {
+    for (const login of ['a@' + '.'.repeat(1_000_000) + ' ', 'a@' + 'a.'.repeat(40_000) + '!', 'x'.repeat(300) + '@example.com']) {
+      const start = process.hrtime.bigint();
+      const r = await call(t.app, 'POST', '/api/v1/login', { body: { login, password: 'x' } });
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      expect(r.status).toBe(400);
+      expect(r.body.fields).toEqual({ login: login.length > 254 ? 'Max length is 254!' : M.invalidEmail });
+      expect(ms).toBeLessThan(1000);
+    }
+  });
+
+  it('every pattern of the contracts is linear: 64 KB of near-matches take a few milliseconds', async () => {
+    const { patterns } = await import('@app/contracts');
+    const n = 65_536;
+    const near: Record<string, string[]> = {
+      email: ['a@' + '.'.repeat(n) + ' ', 'a@' + 'a.'.repeat(n / 2) + '!', 'a'.repeat(n) + '@', 'a@' + 'a'.repeat(n)],
+      password: ['aA#'.repeat(n / 3), 'a'.repeat(n) + 'A'],
+      phone: ['+' + '1'.repeat(n), '1 ' .repeat(n / 2)],
+      telegram: ['@' + 'a'.repeat(n)],
+      address: ['0x' + 'a'.repeat(n)],
+      txHash: ['0x' + 'a'.repeat(n)],
+      baseUnits: ['1'.repeat(n) + 'x'],
+    };
+    for (const [name, inputs] of Object.entries(near)) {
+      const re = patterns[name as keyof typeof patterns];
+      for (const input of inputs) {
+        const start = process.hrtime.bigint();
+        re.test(input);
+        expect([name, Number(process.hrtime.bigint() - start) / 1e6 < 50]).toEqual([name, true]);
+      }
+    }
+  });
+});
+
+describe('finding 7: bad input gives 500', () => {
+  it('a NUL character in any text field answers 400 with the field', async () => {
+    const nul = await call(t.app, 'POST', '/api/v1/register', { body: { login: 'a\u0000b@example.com', password: STRONG_PASSWORD } });
+    expect(nul.status).toBe(400);
+    expect(nul.body).toEqual({ message: M.invalidFields, code: 'VALIDATION', fields: { login: M.invalidValue } });
+    const { token } = await (async () => {
+      const r = await signUp(t.app);
+      return (await confirm(r.email, await codeOf(r.email), `refresh_token=${r.refreshToken}`)).body as { token: string };
+    })();
+    const name = await call(t.app, 'PUT', '/api/v1/user/update', { token, body: { name: 'Ann\u0000' } });
+    expect(name.status).toBe(400);
+    expect(name.body.fields).toEqual({ name: M.invalidValue });
+    const query = await call(t.app, 'GET', '/api/v1/dashboard/pools/stable?currency=ETH%00', { token });
+    expect(query.status).toBe(400);
+  });
+
+  it('GET /balance with a date out of range answers 400', async () => {
+    const { token } = (await confirm(...(await (async () => {
+      const r = await signUp(t.app);
+      return [r.email, await codeOf(r.email), `refresh_token=${r.refreshToken}`] as const;
+    })()))).body as { token: string };
+    for (const q of ['to=0000-01-01', 'from=0000-01-01', 'to=99999-01-01', 'from=2026-02-30']) {
+      const r = await call(t.app, 'GET', `/api/v1/balance?${q}`, { token });
+      expect([q, r.status, r.body.message]).toEqual([q, 400, M.invalidFields]);
+    }
+  });
+
+  it('no log line holds a query parameter: hashes and e-mails stay out of the logs', async () => {
+    const lines: string[] = [];
+    const db = await createTestDatabase();
+    const app = await buildServer(testConfig({ LOG_LEVEL: 'error' }), { database: db.database, logStream: { write: (l) => lines.push(l) } });
+    const hash = '$argon2id$v=19$m=19456,t=2,p=1$c2VjcmV0c2FsdA$aGFzaGhhc2hoYXNo';
+    app.get('/api/v1/failing-query', async () => queryRows(app.services.db, sql`select ${hash}::text, ${'victim@example.com'}::text from no_such_table`));
+    const r = await app.inject({ method: 'GET', url: '/api/v1/failing-query' });
+    await app.close();
+    await db.drop();
+    expect(r.statusCode).toBe(500);
+    const text = lines.join('\n');
+    expect(text).toContain('Failed query');
+    expect(text).not.toContain('argon2id');
+    expect(text).not.toContain('victim@example.com');
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { apiMessages as M, translateMessage, type ErrorResponse } from '@app/contracts';
 import { langOf } from './lang';
+import { loggableError } from './input';
 
 /** An expected failure: answered with its status and message, never logged as an error. */
 export class ApiError extends Error {
@@ -27,6 +28,14 @@ function fieldMessages(issues: { instancePath: string; message?: string }[]): Re
     if (!(key in fields)) fields[key] = issue.message ?? M.invalidValue;
   }
   return fields;
+}
+
+/** A PostgreSQL data exception (SQLSTATE class 22), anywhere in the error's causes. */
+function dataException(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string' && /^22[0-9A-Z]{3}$/.test(e.code)) return true;
+  }
+  return false;
 }
 
 /** Known Fastify client errors and the catalogue message each answers with. */
@@ -64,11 +73,15 @@ export function errorHandler(err: FastifyError | ApiError | Error, req: FastifyR
     req.log.error({ err, issues: err.cause.issues }, 'response does not match its schema');
     return send(req, reply, 500, { message: M.internalError, code: 'INTERNAL' });
   }
+  if (dataException(err)) {
+    // A value the database cannot take (out of range, bad encoding) that validation let through.
+    return send(req, reply, 400, { message: M.invalidFields, code: 'VALIDATION' });
+  }
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     // Other client errors Fastify raises (bad headers, bad URL…): a 4xx with a generic message.
     return send(req, reply, fe.statusCode, { message: M.invalidFields, code: 'BAD_REQUEST' });
   }
-  // Unexpected: log everything with the request id, tell the caller nothing internal.
-  req.log.error({ err }, 'unhandled error');
+  // Unexpected: log it with the request id (without query parameters), tell the caller nothing internal.
+  req.log.error({ err: loggableError(err) }, 'unhandled error');
   return send(req, reply, 500, { message: M.internalError, code: 'INTERNAL' });
 }

@@ -1,9 +1,14 @@
 import * as z from 'zod/mini';
 import { apiMessages as M, formatMessage } from './messages';
 
-/** The validation patterns; also served by GET /system/regexp so the forms check the same way. */
+/**
+ * The validation patterns; also served by GET /system/regexp so the forms check the same way.
+ * Each runs in linear time: anchored, and no two adjacent parts can match the same character (the
+ * e-mail's domain labels exclude the dot that separates them), so a failing input is never retried
+ * in many ways. Lengths are checked first, and a length failure stops the checks (`abort`).
+ */
 export const patterns = {
-  email: /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/,
+  email: /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)*\.[^\s@.]{2,}$/,
   // Spec §5: an upper-case, a lower-case and one of #?!@$%^&*- ; length 6 to 20.
   password: /^(?=.*[a-z])(?=.*[A-Z])(?=.*[#?!@$%^&*-]).{6,20}$/,
   phone: /^\+?[0-9][0-9 ()-]{5,18}[0-9]$/,
@@ -14,17 +19,20 @@ export const patterns = {
 } as const;
 
 export const maxLen = (max: number) => formatMessage(M.maxLength, { max });
+/** A length limit that stops validation when it fails: no pattern ever runs on an over-long string. */
+export const maxLength = (max: number, message: string = maxLen(max)) => z.maxLength(max, { error: message, abort: true });
+const required = () => z.minLength(1, M.required);
 
 /** A string that answers "It's required field!" when absent or empty, and `invalid` when not a string. */
 export const requiredString = (max: number, invalid: string = M.invalidValue) =>
   z
     .string({ error: (iss) => (iss.input === undefined || iss.input === null ? M.required : invalid) })
-    .check(z.trim(), z.minLength(1, M.required), z.maxLength(max, maxLen(max)));
+    .check(maxLength(max), z.trim(), required());
 
 /** Same rules, but absent, null and '' are allowed (and read as "not given"). */
 export const optionalString = (max: number, invalid: string = M.invalidValue) =>
   z.pipe(
-    z.nullish(z.string({ error: invalid }).check(z.trim(), z.maxLength(max, maxLen(max)))),
+    z.nullish(z.string({ error: invalid }).check(maxLength(max), z.trim())),
     z.transform((v) => (v ? v : undefined)),
   );
 
@@ -36,17 +44,17 @@ export const emailSchema = requiredString(254, M.invalidEmail)
 /** A new password: spec §5 rules. */
 export const newPasswordSchema = z
   .string({ error: (iss) => (iss.input === undefined || iss.input === null ? M.required : M.invalidPassword) })
-  .check(z.minLength(1, M.required), z.maxLength(20, maxLen(20)), z.regex(patterns.password, M.invalidPassword))
+  .check(required(), maxLength(20), z.regex(patterns.password, M.invalidPassword))
   .register(z.globalRegistry, { description: '6 to 20 characters with an upper-case, a lower-case and one of #?!@$%^&*-' });
 
 /** A password given to sign in: only bounded, the rules are checked when it is set. */
 export const passwordSchema = z
   .string({ error: (iss) => (iss.input === undefined || iss.input === null ? M.required : M.invalidPassword) })
-  .check(z.minLength(1, M.required), z.maxLength(128, maxLen(128)));
+  .check(required(), maxLength(128));
 
 export const addressSchema = z
   .string({ error: (iss) => (iss.input === undefined || iss.input === null ? M.required : M.metamaskInvalid) })
-  .check(z.trim(), z.regex(patterns.address, M.metamaskInvalid))
+  .check(maxLength(100, M.metamaskInvalid), z.trim(), z.regex(patterns.address, M.metamaskInvalid))
   .register(z.globalRegistry, { description: 'Wallet address, 0x and 40 hex digits', example: '0x0000000000000000000000000000000000000001' });
 
 /** An optional address: absent, null or '' mean "none". */

@@ -5,7 +5,11 @@ import { baseUnitsSchema, currencyCodeSchema, isoDateTime, patterns, poolNameSch
 export const poolParamsSchema = z.object({ pool: poolNameSchema });
 export const currencyQuerySchema = z.object({ currency: z.optional(currencyCodeSchema) });
 
-const dateParam = z.iso.date({ error: M.invalidValue }).register(z.globalRegistry, { description: 'YYYY-MM-DD' });
+// Years the database can hold and the product can mean: 0000-01-01 is a valid ISO date but not a day of the ledger.
+const dateParam = z.iso
+  .date({ error: M.invalidValue })
+  .check(z.refine((d) => d >= '1970-01-01' && d <= '9999-12-31', M.invalidValue))
+  .register(z.globalRegistry, { description: 'YYYY-MM-DD, 1970-01-01 to 9999-12-31' });
 
 export const balanceQuerySchema = z.object({
   from: z.optional(dateParam),

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { apiMessages as M } from './messages';
-import { langSchema, maxLen, patterns } from './common';
+import { langSchema, maxLength, patterns } from './common';
 
 export const profileSchema = z
   .object({
@@ -22,7 +22,7 @@ const AVATAR_MAX = 400_000;
 
 /** A field that may be changed (string), cleared (null or '') or left out (unchanged). */
 const editable = (max: number, pattern?: RegExp, invalid: string = M.invalidValue) => {
-  let s = z.string({ error: invalid }).check(z.trim(), z.maxLength(max, maxLen(max)));
+  let s = z.string({ error: invalid }).check(maxLength(max), z.trim());
   if (pattern) s = s.check(z.regex(new RegExp(`^$|${pattern.source}`), invalid));
   return z.optional(z.nullable(s));
 };
