@@ -57,6 +57,8 @@ export const envSchema = z.object({
   UNIFORM_RESPONSE_MS: z._default(int(0, 10_000), 300),
   /** How long a checked session is trusted without asking the database again (0: always ask). */
   AUTH_CACHE_MS: z._default(int(0, 60_000), 2000),
+  /** Upper bound of that cache in bytes (entries hold no avatar and no hash; about 1 KB each). */
+  AUTH_CACHE_MAX_BYTES: z._default(int(0, 1024 * 1024 * 1024), 4 * 1024 * 1024),
   LOG_LEVEL: z._default(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   /** Public address of the site, used in mail links and the referral link. */
   PUBLIC_URL: z._default(z.url(), 'http://localhost:8080'),
@@ -92,6 +94,7 @@ export type AppConfig = {
   argon2: { memoryKiB: number; timeCost: number; parallelism: number };
   uniformResponseMs: number;
   authCacheMs: number;
+  authCacheMaxBytes: number;
   logLevel: string;
   publicUrl: string;
   apiDocs: boolean;
@@ -209,6 +212,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     argon2,
     uniformResponseMs: e.UNIFORM_RESPONSE_MS,
     authCacheMs: e.AUTH_CACHE_MS,
+    authCacheMaxBytes: e.AUTH_CACHE_MAX_BYTES,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL.replace(/\/$/, ''),
     apiDocs: e.API_DOCS ?? !production,

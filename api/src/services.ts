@@ -23,7 +23,7 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     db,
     access,
     hasher: createPasswordHasher(config.argon2),
-    sessions: createSessions(db, access, config.lifetimes.refreshToken, config.authCacheMs),
+    sessions: createSessions(db, access, config.lifetimes.refreshToken, config.authCacheMs, config.authCacheMaxBytes),
     siwe: createSiwe(db, config.brands, config.lifetimes.siweNonce),
     codes: createCodes(db, config.codeHmacKey, config.lifetimes.emailCode, config.emailCodeMaxAttempts),
     counters: createCounters(db),

@@ -43,6 +43,17 @@ describe('rate limits', () => {
     expect((await post('/api/v1/login', { login: email, password: 'Wrong!pass1' }, '10.2.0.1')).statusCode).toBe(429);
   });
 
+  it('finding 11: limits POST /dashboard/deposit per address (each call costs chain reads)', async () => {
+    const { token } = await register(t.app);
+    const addr = nextIp();
+    const deposit = () =>
+      t.app.inject({ method: 'POST', url: '/api/v1/dashboard/deposit', payload: { pool: 'stable' }, remoteAddress: addr, headers: { host: HOST, origin: ORIGIN, authorization: `Bearer ${token}` } });
+    for (let i = 0; i < 20; i++) expect((await deposit()).statusCode).toBe(400);
+    const limited = await deposit();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ message: M.tooManyRequests, code: 'RATE_LIMITED' });
+  });
+
   it('limits login attempts per address', async () => {
     const addr = nextIp();
     const codes: number[] = [];

@@ -293,3 +293,35 @@ describe('finding 7: bad input gives 500', () => {
     expect(text).not.toContain('victim@example.com');
   });
 });
+
+describe('finding 11: smaller holes', () => {
+  it('a sign-in sets a readable marker cookie holding no secret; logout clears it', async () => {
+    const r = await call(t.app, 'POST', '/api/v1/register', { body: { login: uniqueEmail(), password: STRONG_PASSWORD } });
+    const cookies = ([] as string[]).concat(r.headers['set-cookie'] ?? []);
+    const marker = cookies.find((c) => c.startsWith('signed_in='));
+    expect(marker).toMatch(/^signed_in=1; Max-Age=\d+; Path=\/; SameSite=Strict$/);
+    const out = await call(t.app, 'POST', '/api/v1/logout', { token: r.body.token as string });
+    expect(([] as string[]).concat(out.headers['set-cookie'] ?? []).find((c) => c.startsWith('signed_in='))).toMatch(/^signed_in=; Max-Age=0; Path=\/; /);
+  });
+
+  it('the session cache keeps no avatar and no hash, and is bounded in bytes', async () => {
+    const bounded = await startTestApp({ AUTH_CACHE_MAX_BYTES: '8000' });
+    try {
+      const avatar = `data:image/png;base64,${'A'.repeat(300_000)}`;
+      const tokens: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const r = await signUp(bounded.app);
+        tokens.push(r.token);
+        if (i === 0) await bounded.app.services.db.update(users).set({ avatar }).where(eq(users.email, r.email));
+      }
+      for (const token of tokens) expect((await call(bounded.app, 'GET', '/api/v1/profile', { token })).status).toBe(200);
+      const first = await call(bounded.app, 'GET', '/api/v1/profile', { token: tokens[0] });
+      expect(first.body.avatar).toBe(avatar);
+      const stats = bounded.app.services.sessions.cacheStats();
+      expect(stats.entries).toBeGreaterThan(0);
+      expect(stats.bytes).toBeLessThanOrEqual(8000);
+    } finally {
+      await bounded.close();
+    }
+  });
+});

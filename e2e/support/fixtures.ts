@@ -38,7 +38,11 @@ export const test = base.extend<
       if (!cookie) throw new Error('the API set no refresh cookie');
       const value = cookie.slice('refresh_token='.length, cookie.indexOf(';'));
       // Each host gets its own session: refresh tokens rotate, so two pages must not share one.
-      await context.addCookies([{ name: 'refresh_token', value, domain: host, path: '/api', httpOnly: true, sameSite: 'Strict' }]);
+      await context.addCookies([
+        { name: 'refresh_token', value, domain: host, path: '/api', httpOnly: true, sameSite: 'Strict' },
+        // The marker the API sets beside it: the shell restores a session only when it is there.
+        { name: 'signed_in', value: '1', domain: host, path: '/', sameSite: 'Strict' },
+      ]);
       return account;
     });
     await api.dispose();

@@ -1,26 +1,45 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { refreshTokens, sessions, users } from '../db/schema';
 import { randomToken, sha256, type AccessTokens } from './tokens';
 
 export type UserRow = typeof users.$inferSelect;
+/**
+ * The user as an authenticated call sees it: no password hash and no avatar (up to 400 KB), so
+ * the session cache stays small and holds no secret; `hasAvatar` says whether to read it.
+ */
+export type SessionUser = Omit<UserRow, 'avatar' | 'passwordHash'> & { hasAvatar: boolean };
+
+const { avatar, passwordHash, ...sessionUserColumns } = getTableColumns(users);
+const sessionUserSelection = { ...sessionUserColumns, hasAvatar: sql<boolean>`${avatar} is not null` };
+void passwordHash;
+
+/** A rough size of a cached entry in bytes (UTF-16 strings, plus the map's own overhead). */
+const entryBytes = (sessionId: string, u: SessionUser) =>
+  200 + 2 * (sessionId.length + Object.values(u).reduce<number>((n, v) => n + (typeof v === 'string' ? v.length : 8), 0));
 export type IssuedTokens = { token: string; refreshToken: string; sessionId: string; expiresAt: Date };
 
 /**
  * Sessions are families of refresh tokens. Each /refresh spends one token and issues the next;
  * spending a token twice means it leaked, so the whole family is revoked.
  */
-export function createSessions(db: Db, access: AccessTokens, refreshLifetimeSeconds: number, cacheMs = 0) {
+export function createSessions(db: Db, access: AccessTokens, refreshLifetimeSeconds: number, cacheMs = 0, cacheMaxBytes = 4 * 1024 * 1024) {
   /**
    * Live sessions seen in the last `cacheMs`, so an authenticated call costs no query. Every
    * change made here drops the entries it affects at once; another replica notices within
    * `cacheMs` at most (the bound on how long a revoked session may still be served elsewhere).
    */
-  const cache = new Map<string, { user: UserRow; until: number }>();
-  const CACHE_MAX = 10_000;
-  const forget = (match: (sessionId: string, user: UserRow) => boolean) => {
-    for (const [sid, e] of cache) if (match(sid, e.user)) cache.delete(sid);
+  const cache = new Map<string, { user: SessionUser; until: number; bytes: number }>();
+  let cacheBytes = 0;
+  const drop = (sid: string) => {
+    const e = cache.get(sid);
+    if (!e) return;
+    cacheBytes -= e.bytes;
+    cache.delete(sid);
+  };
+  const forget = (match: (sessionId: string, user: SessionUser) => boolean) => {
+    for (const [sid, e] of cache) if (match(sid, e.user)) drop(sid);
   };
 
   async function issue(sessionId: string, userId: string, expiresAt: Date, tx: Db = db): Promise<IssuedTokens> {
@@ -29,14 +48,14 @@ export function createSessions(db: Db, access: AccessTokens, refreshLifetimeSeco
     return { token: await access.sign({ sub: userId, sid: sessionId }), refreshToken, sessionId, expiresAt };
   }
 
-  async function revokeWhere(which: SQL, reason: string, drop: (sessionId: string, user: UserRow) => boolean) {
-    forget(drop);
+  async function revokeWhere(which: SQL, reason: string, matches: (sessionId: string, user: SessionUser) => boolean) {
+    forget(matches);
     await db
       .update(sessions)
       .set({ revokedAt: sql`now()`, revokedReason: reason })
       .where(and(which, isNull(sessions.revokedAt)));
     // Again: a check that was running during the update may have cached the session meanwhile.
-    forget(drop);
+    forget(matches);
   }
 
   return {
@@ -79,7 +98,7 @@ export function createSessions(db: Db, access: AccessTokens, refreshLifetimeSeco
             .update(sessions)
             .set({ revokedAt: sql`now()`, revokedReason: 'refresh token reused' })
             .where(and(eq(sessions.id, known.sessionId), isNull(sessions.revokedAt)));
-          cache.delete(known.sessionId);
+          drop(known.sessionId);
           return { ok: false, reason: 'reused' } as const;
         }
         const [row] = await tx
@@ -94,27 +113,33 @@ export function createSessions(db: Db, access: AccessTokens, refreshLifetimeSeco
     },
 
     /** The user of a live session, for authenticating an access token. */
-    async userOf(sessionId: string, userId: string): Promise<UserRow | undefined> {
+    async userOf(sessionId: string, userId: string): Promise<SessionUser | undefined> {
       const now = Date.now();
       const hit = cache.get(sessionId);
       if (hit && hit.until > now && hit.user.id === userId) return hit.user;
       const [row] = await db
-        .select({ user: users, expiresAt: sessions.expiresAt })
+        .select({ user: sessionUserSelection, expiresAt: sessions.expiresAt })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
         .where(
           and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)),
         );
-      if (!row) {
-        cache.delete(sessionId);
-        return undefined;
-      }
+      drop(sessionId);
+      if (!row) return undefined;
       if (cacheMs > 0) {
-        if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
-        cache.set(sessionId, { user: row.user, until: Math.min(now + cacheMs, row.expiresAt.getTime()) });
+        const bytes = entryBytes(sessionId, row.user);
+        // Bounded in bytes: the oldest entries go first.
+        while (cache.size && cacheBytes + bytes > cacheMaxBytes) drop(cache.keys().next().value as string);
+        if (bytes <= cacheMaxBytes) {
+          cache.set(sessionId, { user: row.user, until: Math.min(now + cacheMs, row.expiresAt.getTime()), bytes });
+          cacheBytes += bytes;
+        }
       }
       return row.user;
     },
+
+    /** What the cache holds now (tests and the benchmark look at it). */
+    cacheStats: () => ({ entries: cache.size, bytes: cacheBytes }),
 
     /** Drops cached copies of a user after its row changed. */
     forgetUser: (userId: string) => forget((_sid, u) => u.id === userId),

@@ -2,14 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type * as z from 'zod/mini';
 import { apiMessages as M, errorResponseSchema, type ApiRoutes } from '@app/contracts';
-import type { UserRow } from '../auth/sessions';
+import type { SessionUser } from '../auth/sessions';
 import { ApiError } from './errors';
 
 type RouteDef = ApiRoutes[keyof ApiRoutes];
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 type Field<R, K extends string> = R extends Record<K, infer S> ? Out<S> : undefined;
 
-export type AuthInfo = { user: UserRow; sessionId: string };
+export type AuthInfo = { user: SessionUser; sessionId: string };
 
 export type RouteContext<R extends RouteDef> = {
   body: Field<R, 'body'>;

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getAddress } from 'ethers';
-import { brandForHost, brandTitle, type AuthResponse, type AuthUser, type Lang } from '@app/contracts';
+import { brandForHost, brandTitle, sessionMarkerCookie, type AuthResponse, type AuthUser, type Lang } from '@app/contracts';
 import type { IssuedTokens, UserRow } from '../auth/sessions';
 import { requestHost } from '../auth/siwe';
 import type { Services } from '../services';
@@ -9,7 +9,7 @@ export const REFRESH_COOKIE = 'refresh_token';
 /** Both /api/v1/refresh and /api/v1/logout must receive it; nothing outside /api needs it. */
 export const REFRESH_COOKIE_PATH = '/api';
 
-export function toAuthUser(u: UserRow): AuthUser {
+export function toAuthUser(u: Pick<UserRow, 'id' | 'name' | 'email' | 'walletAddress' | 'role'>): AuthUser {
   const wallet = u.walletAddress ? getAddress(u.walletAddress) : null;
   return { id: u.id, name: u.name, login: u.email ?? wallet ?? '', role: u.role, metaMaskAddress: wallet };
 }
@@ -22,6 +22,14 @@ export function setRefreshCookie(s: Services, reply: FastifyReply, tokens: Issue
     path: REFRESH_COOKIE_PATH,
     maxAge: Math.max(0, Math.floor((tokens.expiresAt.getTime() - Date.now()) / 1000)),
   });
+  // Readable by the page, at every path: no secret, only "a session may exist".
+  reply.setCookie(sessionMarkerCookie, '1', {
+    httpOnly: false,
+    sameSite: 'strict',
+    secure: s.config.env === 'production',
+    path: '/',
+    maxAge: Math.max(0, Math.floor((tokens.expiresAt.getTime() - Date.now()) / 1000)),
+  });
 }
 
 export function clearRefreshCookie(s: Services, reply: FastifyReply) {
@@ -31,6 +39,7 @@ export function clearRefreshCookie(s: Services, reply: FastifyReply) {
     secure: s.config.env === 'production',
     path: REFRESH_COOKIE_PATH,
   });
+  reply.clearCookie(sessionMarkerCookie, { sameSite: 'strict', secure: s.config.env === 'production', path: '/' });
 }
 
 /** Starts a session and answers like every sign-in call: user, tokens, and the refresh cookie. */

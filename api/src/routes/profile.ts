@@ -7,7 +7,7 @@ import { users } from '../db/schema';
 import { addRoute } from '../http/route';
 import type { Services } from '../services';
 
-function toProfile(u: UserRow): Profile {
+function toProfile(u: Omit<UserRow, 'passwordHash'>): Profile {
   return {
     id: u.id,
     name: u.name,
@@ -26,8 +26,17 @@ function toProfile(u: UserRow): Profile {
 const edit = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v === '' ? null : v);
 
 export function profileRoutes(app: FastifyInstance, s: Services) {
-  // The user row was loaded with the session check; no second query.
-  addRoute(app, apiRoutes.profile, async ({ auth }) => toProfile(auth.user), { allowUnconfirmed: true });
+  // The user row was loaded with the session check; only an avatar (kept out of the session cache) costs a query.
+  addRoute(
+    app,
+    apiRoutes.profile,
+    async ({ auth }) => {
+      const { hasAvatar, ...user } = auth.user;
+      const [row] = hasAvatar ? await s.db.select({ avatar: users.avatar }).from(users).where(eq(users.id, user.id)) : [];
+      return toProfile({ ...user, avatar: row?.avatar ?? null });
+    },
+    { allowUnconfirmed: true },
+  );
 
   addRoute(app, apiRoutes.userUpdate, async ({ body, auth }) => {
     const changes = {
@@ -38,7 +47,10 @@ export function profileRoutes(app: FastifyInstance, s: Services) {
       lang: body.lang,
     };
     const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-    if (Object.keys(set).length === 0) return toProfile(auth.user);
+    if (Object.keys(set).length === 0) {
+      const [row] = await s.db.select().from(users).where(eq(users.id, auth.user.id));
+      return toProfile(row as UserRow);
+    }
     const [u] = await s.db
       .update(users)
       .set({ ...set, updatedAt: new Date() })

@@ -1,10 +1,10 @@
 import { createBus, disconnectedWallet } from '@app/ui';
-import { createSessionService, tokenExpiry } from './session';
+import { createSessionService, hasSessionMarker, tokenExpiry } from './session';
 
 const user = { id: 'u1', name: null, login: 'a@example.com', role: 'user', metaMaskAddress: null };
 const jwt = (exp: number) => `h.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.s`;
 
-function setup(answer: () => Promise<Response>) {
+function setup(answer: () => Promise<Response>, marker = true) {
   const bus = createBus({
     session: { status: 'unknown' },
     wallet: disconnectedWallet,
@@ -14,7 +14,7 @@ function setup(answer: () => Promise<Response>) {
   });
   const fetchMock = jest.fn(answer);
   const onLoggedOut = jest.fn();
-  const session = createSessionService(bus, { onLoggedOut }, fetchMock as unknown as typeof fetch);
+  const session = createSessionService(bus, { onLoggedOut }, fetchMock as unknown as typeof fetch, () => marker);
   return { bus, session, fetchMock, onLoggedOut };
 }
 
@@ -48,6 +48,24 @@ it('a refused refresh leaves the visitor anonymous', async () => {
   const { session, bus } = setup(async () => new Response(JSON.stringify({ message: 'Please login to access this page!' }), { status: 401 }));
   await session.restore();
   expect(bus.session.getValue()).toEqual({ status: 'anonymous' });
+});
+
+it('finding 11: a visitor without the session marker cookie makes no refresh request', async () => {
+  const { session, bus, fetchMock } = setup(async () => ok({}), false);
+  await session.restore();
+  expect(fetchMock).not.toHaveBeenCalled();
+  expect(bus.session.getValue()).toEqual({ status: 'anonymous' });
+  expect(hasSessionMarker('')).toBe(false);
+  expect(hasSessionMarker('theme=dark; signed_in=1')).toBe(true);
+  expect(hasSessionMarker('signed_in=0')).toBe(false);
+});
+
+it('restores the session when the marker says one may exist', async () => {
+  const token = jwt(Math.floor(Date.now() / 1000) + 1800);
+  const { session, bus, fetchMock } = setup(async () => ok({ user, token, refreshToken: 'r' }));
+  await session.restore();
+  expect(fetchMock).toHaveBeenCalledTimes(1);
+  expect(bus.session.getValue()).toEqual({ status: 'authenticated', user });
 });
 
 it('logout ends the session, says it was a logout, and tells the shell', async () => {

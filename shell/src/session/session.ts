@@ -1,4 +1,4 @@
-import { createApiClient, type ApiClient, type AuthResponse, type AuthUser } from '@app/contracts';
+import { createApiClient, sessionMarkerCookie, type ApiClient, type AuthResponse, type AuthUser } from '@app/contracts';
 import type { ShellBus } from '@app/ui';
 
 /** Refresh this long before the access token expires, so requests never meet an expired one. */
@@ -35,7 +35,16 @@ export interface SessionHooks {
   onLoggedOut?(silent: boolean): void;
 }
 
-export function createSessionService(bus: ShellBus, hooks: SessionHooks = {}, fetchImpl?: typeof fetch): SessionService {
+/** Whether the API's marker cookie says a session may exist (set and cleared with the refresh cookie). */
+export const hasSessionMarker = (cookies: string = typeof document === 'undefined' ? '' : document.cookie): boolean =>
+  cookies.split(';').some((c) => c.trim() === `${sessionMarkerCookie}=1`);
+
+export function createSessionService(
+  bus: ShellBus,
+  hooks: SessionHooks = {},
+  fetchImpl?: typeof fetch,
+  sessionMayExist: () => boolean = () => hasSessionMarker(),
+): SessionService {
   let token: string | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inflight: Promise<string | null> | null = null;
@@ -95,6 +104,8 @@ export function createSessionService(bus: ShellBus, hooks: SessionHooks = {}, fe
     api,
     refresh,
     restore: async () => {
+      // A visitor who never signed in (or signed out) asks nothing: the refresh could only fail.
+      if (!sessionMayExist()) return clear();
       const restored = await refresh();
       if (!restored) clear();
     },

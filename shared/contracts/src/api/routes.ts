@@ -8,7 +8,7 @@ import * as I from './invest';
 import * as R from './referrals';
 import * as D from './dao';
 
-export { apiBasePath } from './session-routes';
+export { apiBasePath, sessionMarkerCookie } from './session-routes';
 
 type RouteDef = {
   method: 'GET' | 'POST' | 'PUT';

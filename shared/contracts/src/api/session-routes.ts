@@ -58,6 +58,13 @@ export type MessageResponse = z.infer<typeof messageResponseSchema>;
 export const apiBasePath = '/api/v1';
 
 /**
+ * A cookie the page can read, set and cleared with the HttpOnly refresh cookie. It holds no
+ * secret ("1"); it only tells the shell that a session may exist, so a visitor without one
+ * makes no /refresh request that can only fail.
+ */
+export const sessionMarkerCookie = 'signed_in';
+
+/**
  * The calls a page makes as it starts (restoring the session) or ends one. They are kept apart
  * from the other calls so browsers load their schemas with the page, and the rest only when a
  * screen first calls the API.

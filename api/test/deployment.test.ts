@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+
+type Service = { ports?: string[]; environment?: Record<string, string>; profiles?: string[]; networks?: string[] };
+const compose = parse(readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8')) as {
+  services: Record<string, Service>;
+  networks: Record<string, { ipam?: { config?: { subnet: string }[] } }>;
+};
+
+describe('finding 10: docker-compose.yml', () => {
+  const api = compose.services.api as Service;
+  const env = api.environment ?? {};
+
+  it("publishes no API port, and the API trusts X-Forwarded-For only from the shell's network", () => {
+    expect(api.ports).toBeUndefined();
+    const proxy = compose.networks.proxy?.ipam?.config?.[0]?.subnet;
+    expect(proxy).toMatch(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
+    expect(env.TRUST_PROXY).toBe(proxy);
+    expect(api.networks).toContain('proxy');
+    expect(compose.services.shell?.networks).toContain('proxy');
+    // Nothing else joins the proxy network, so no other container can forge the browser's address.
+    const members = Object.entries(compose.services).filter(([, s]) => s.networks?.includes('proxy')).map(([n]) => n);
+    expect(members.sort()).toEqual(['api', 'shell']);
+  });
+
+  it('runs anvil only under the development profile', () => {
+    expect(compose.services.chain?.profiles).toEqual(['dev']);
+    expect(compose.services.chain?.ports).toBeUndefined();
+  });
+
+  it('takes every secret from the environment, none written in the file', () => {
+    for (const name of ['JWT_SECRET', 'CODE_HMAC_KEY', 'SMTP_URL', 'PGPASSWORD', 'RPC_URL']) {
+      expect([name, env[name]]).toEqual([name, expect.stringMatching(new RegExp(`^\\$\\{[A-Z_]+:\\?`))]);
+    }
+    expect(compose.services.postgres?.environment?.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+    expect(new URL(env.DATABASE_URL as string).password).toBe('');
+    expect(env.NODE_ENV).toBe('production');
+    expect(env.BRANDS_FILE).toEqual(expect.any(String));
+  });
+});
