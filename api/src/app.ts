@@ -16,7 +16,7 @@ import type { AppConfig } from './config';
 import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed';
 import { ApiError, badRequest, errorHandler, unauthorized } from './http/errors';
-import { loggableError, nulPath } from './http/input';
+import { loggableError, nestsDeeper, nulPath } from './http/input';
 import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
 import { daoRoutes } from './routes/dao';
@@ -57,6 +57,9 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
     requestIdHeader: false,
     genReqId: () => crypto.randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors the router raises before any route (bad URL, an over-long path parameter) get the
+    // standard error body too.
+    frameworkErrors: (err, req, reply) => errorHandler(err, req, reply),
   });
   const database =
     opts.database ?? (await openDatabase(config.database, { onIdleError: (err) => app.log.warn({ err }, 'idle database connection lost') }));
@@ -74,6 +77,14 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
     const user = await services.sessions.userOf(claims.sid, claims.sub);
     if (!user) throw unauthorized(M.sessionExpired, 'SESSION_ENDED');
     req.auth = { user, sessionId: claims.sid };
+  });
+
+  // Fastify's own JSON parser (prototype poisoning refused), behind a linear depth check.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (nestsDeeper(body as string)) return done(badRequest(M.invalidFields, 'BAD_REQUEST'), undefined);
+    parseJson(req, body as string, done);
   });
 
   app.setValidatorCompiler(validatorCompiler);

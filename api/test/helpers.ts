@@ -99,11 +99,14 @@ export type TestApp = { app: App; db: TestDatabase; mail: MailCatcher; close: ()
 /** The mail catcher of the test file: one per jest worker process, shared by its apps. */
 let catcher: Promise<MailCatcher> | undefined;
 export const mailCatcher = () => (catcher ??= startMailCatcher());
-afterAll(async () => {
-  const c = await catcher;
-  catcher = undefined;
-  await c?.stop();
-});
+// Outside jest (the fuzz command) there is no afterAll; the catcher is then never started.
+if (typeof afterAll === 'function') {
+  afterAll(async () => {
+    const c = await catcher;
+    catcher = undefined;
+    await c?.stop();
+  });
+}
 
 export async function startTestApp(env: Record<string, string> = {}, configure?: (c: AppConfig) => void): Promise<TestApp> {
   const [db, mail] = await Promise.all([createTestDatabase(), mailCatcher()]);

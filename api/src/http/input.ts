@@ -19,6 +19,30 @@ export function nulPath(value: unknown): string | undefined {
   return undefined;
 }
 
+/** Deepest nesting any call's body needs is 2; anything far deeper is refused before parsing. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether JSON text nests deeper than `max` arrays/objects, in one pass over the text (brackets
+ * inside strings do not count). Parsing and validating a 1 MiB body of brackets costs seconds;
+ * this costs a scan.
+ */
+export function nestsDeeper(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
 /** Fields of a failed query that may carry secrets (its parameters: hashes, e-mails, codes). */
 const SECRET_FIELDS = new Set(['params', 'parameters', 'values', 'query']);
 
