@@ -12,7 +12,7 @@ import { startStack } from './stack.mjs';
 
 const BUDGET_SIGN_IN_JS = 180 * 1024;
 const offset = Number(process.env.BENCH_PORT_OFFSET ?? 6000);
-const ports = { shell: 8080 + offset, 'mf-auth': 3001 + offset, 'mf-cabinet': 3002 + offset, 'mf-pools': 3003 + offset, 'mf-referral': 3004 + offset, 'mf-dao': 3005 + offset, api: 4000 + offset, chain: 8545 + offset };
+const ports = { shell: 8080 + offset, 'mf-auth': 3001 + offset, 'mf-cabinet': 3002 + offset, 'mf-pools': 3003 + offset, 'mf-referral': 3004 + offset, 'mf-dao': 3005 + offset, api: 4000 + offset, chain: 8545 + offset, mailSmtp: 1025 + offset, mailInbox: 1080 + offset };
 const statsDir = mkdtempSync(join(tmpdir(), 'bench-web-stats-'));
 
 if (!process.argv.includes('--no-build')) {
@@ -101,8 +101,14 @@ try {
   const login = `bench-${Date.now()}@example.com`;
   const signIn = async (request) => {
     await request.post(`${base}/api/v1/register`, { data: { login, password: 'Secret#123' } });
-    const outbox = await (await request.get(`${base}/api/dev/outbox?to=${login}`)).json();
-    await request.post(`${base}/api/v1/confirm-login`, { data: { login, code: outbox.items[0].code } });
+    // The code, from the mail catcher's inbox (MailDev's REST API), once the mail has arrived.
+    let code;
+    for (let i = 0; !code && i < 50; i++) {
+      const mails = await (await request.get(`${stack.mailInbox}/api/email`)).json();
+      code = /\b(\d{6})\b/.exec(mails.findLast((m) => m.to.some((a) => a.address === login))?.text ?? '')?.[1];
+      if (!code) await new Promise((r) => setTimeout(r, 200));
+    }
+    await request.post(`${base}/api/v1/confirm-login`, { data: { login, code } });
   };
   const pages = [
     ['/sign-in', await measure(browser, `${base}/sign-in`)],

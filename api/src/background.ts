@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 
 /**
  * Work done after the answer was sent, e.g. mailing a code: the answer then takes the same time
- * whether there was anything to do or not. `idle()` lets tests and the dev outbox wait for it.
+ * whether there was anything to do or not. `idle()` lets tests wait for it.
  */
 export function createBackground(log: FastifyBaseLogger) {
   const running = new Set<Promise<void>>();
