@@ -145,6 +145,13 @@ export async function fuzzAccount(app: App): Promise<FuzzAccount> {
   return { userId: await make('user'), unconfirmedUserId: await make(null) };
 }
 
+/**
+ * Percent-encodes every byte of the text's UTF-8 form except unreserved characters. Unlike
+ * encodeURIComponent it never throws: a lone surrogate goes out as the bytes of U+FFFD.
+ */
+const percentEncode = (text: string) =>
+  [...Buffer.from(text, 'utf8')].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+
 /** Every route, each with its own generator. */
 export const anyCase = fc.oneof(...(Object.keys(apiRoutes) as RouteName[]).map(fuzzCase));
 
@@ -179,7 +186,7 @@ export function createFuzzer(app: App, account: FuzzAccount, maxMs = 1000) {
   /** Runs one case; throws (with what went wrong) when the answer breaks the rules. */
   async function run(c: FuzzCase): Promise<void> {
     const def = apiRoutes[c.route] as Def;
-    const path = def.path.replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(c.params[k] ?? ''));
+    const path = def.path.replace(/:(\w+)/g, (_, k: string) => percentEncode(c.params[k] ?? ''));
     const qs = new URLSearchParams(c.query).toString();
     const url = `/api/v1${path}${qs ? `?${qs}` : ''}`;
     const bearer = await token(c.token);

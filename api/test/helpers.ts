@@ -96,6 +96,10 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
 
 export type TestApp = { app: App; db: TestDatabase; mail: MailCatcher; close: () => Promise<void> };
 
+// Creating a PostgreSQL database, migrating it and starting MailDev can take a while on a busy
+// machine: hooks and tests get two minutes rather than jest's default.
+if (typeof jest !== 'undefined') jest.setTimeout(120_000);
+
 /** The mail catcher of the test file: one per jest worker process, shared by its apps. */
 let catcher: Promise<MailCatcher> | undefined;
 export const mailCatcher = () => (catcher ??= startMailCatcher());
