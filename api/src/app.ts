@@ -20,6 +20,7 @@ import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
 import { daoRoutes } from './routes/dao';
 import { investRoutes } from './routes/invest';
+import { operatorRoutes } from './operator/routes';
 import { opsRoutes } from './routes/ops';
 import { profileRoutes } from './routes/profile';
 import { referralRoutes } from './routes/referrals';
@@ -112,6 +113,7 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
       investRoutes(v1, services);
       referralRoutes(v1, services);
       daoRoutes(v1, services);
+      operatorRoutes(v1, services);
     },
     { prefix: apiBasePath },
   );
