@@ -24,6 +24,7 @@ import { operatorRoutes } from './operator/routes';
 import { opsRoutes } from './routes/ops';
 import { profileRoutes } from './routes/profile';
 import { referralRoutes } from './routes/referrals';
+import { defineJobs } from './jobs';
 import { createServices, type Services } from './services';
 import './zod-english';
 
@@ -119,10 +120,11 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
   );
   opsRoutes(app, services);
 
-  services.mailer.start();
+  defineJobs(services);
   // Starts once listening (or ready, in tests): a pending deposit is credited after a restart too.
-  app.addHook('onReady', async () => services.depositJob.start());
+  app.addHook('onReady', async () => services.jobs.start());
   app.addHook('onClose', async () => {
+    await services.jobs.stop();
     await services.depositJob.stop();
     services.chain.destroy();
     await services.background.idle();

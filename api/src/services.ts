@@ -12,6 +12,7 @@ import { createBackground } from './background';
 import { rpcChainReader } from './deposits/chain';
 import { createDepositJob } from './deposits/job';
 import { createDeposits } from './deposits/service';
+import { createJobRunner } from './jobs/runner';
 import { tablePriceSource } from './pricing/prices';
 
 /** Everything a handler needs, built once per server. */
@@ -33,6 +34,7 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     deposits: createDeposits(db, chain, config.deposits),
     depositJob: createDepositJob(db, chain, config.deposits, log),
     prices: tablePriceSource(db, config.priceSource),
+    jobs: createJobRunner(db, log),
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -79,6 +79,11 @@ export function createMailer(db: Db, opts: { smtpUrl: string | null; from: strin
       });
       kick();
     },
+    /** One pass over pending mail (the job runner calls it): mail left by a crash or another replica. */
+    poll(): Promise<void> {
+      kick();
+      return running ?? Promise.resolve();
+    },
     /** Polls for mail left by a crash or by another replica. */
     start(intervalMs = 5000) {
       if (!transport || timer) return;

@@ -26,8 +26,6 @@ export class UsageError extends Error {}
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const validDate = (d: string) => DATE.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d);
-const BASE_UNITS = /^(0|[1-9]\d{0,77})$/;
-const ID = /^[1-9]\d{0,15}$/;
 
 function parse(argv: string[]) {
   const words: string[] = [];
@@ -50,8 +48,6 @@ function need(value: string | undefined, what: string, ok: (v: string) => boolea
   return value;
 }
 const date = (v: string | undefined, what = 'date') => need(v, what, validDate, 'expected a calendar date YYYY-MM-DD');
-const id = (v: string | undefined) => need(v, 'id', (x) => ID.test(x), 'expected a positive whole number');
-const units = (v: string | undefined, what: string) => need(v, what, (x) => BASE_UNITS.test(x), 'expected a whole number of base units (wei, token units)');
 
 /** A table of rows, columns padded; numbers right-aligned. */
 export function table(rows: Record<string, unknown>[], columns?: string[]): string {
@@ -77,7 +73,7 @@ export async function runOperator(argv: string[], send: Transport, out: Output):
     }
     return r.body as Record<string, unknown>;
   };
-  const cmd = `${group ?? ''} ${action ?? ''}`.trim();
+  const cmd = group === 'accrue' && action === undefined ? 'accrue' : `${group ?? ''} ${action ?? ''}`.trim();
   switch (cmd) {
     case 'ledger check': {
       const r = await call('GET', '/ledger/check');
@@ -89,6 +85,29 @@ export async function runOperator(argv: string[], send: Transport, out: Output):
       }
       out(r.ok ? 'ledger check: OK' : 'ledger check: FAILED');
       return r.ok ? 0 : 1;
+    }
+    case 'apy set': {
+      const [pool, apy] = rest;
+      need(pool, 'pool', (x) => ['stable', 'coin', 'dex'].includes(x), 'expected stable, coin or dex');
+      need(apy, 'APY', (x) => /^(0|[1-9]\d{0,5})(\.\d{1,18})?$/.test(x), 'expected a decimal fraction such as 0.05 for 5 %');
+      const from = flags.has('from') ? date(flags.get('from'), '--from date') : undefined;
+      const r = await call('POST', '/apy', { pool, apy, ...(from ? { effectiveFrom: from } : {}) });
+      out(`APY of ${r.pool} is ${r.apy} from ${r.effectiveFrom}`);
+      return 0;
+    }
+    case 'apy list': {
+      const r = await call('GET', `/apy${rest[0] ? `?pool=${encodeURIComponent(rest[0])}` : ''}`);
+      out(table(r.items as Record<string, unknown>[]));
+      return 0;
+    }
+    case 'accrue': {
+      // `accrue --until DATE`: the action word is absent.
+      const until = date(flags.get('until'), '--until date');
+      const r = await call('POST', '/accrue', { until });
+      if (r.skipped) out(String(r.skipped));
+      out(table(r.pools as Record<string, unknown>[]));
+      out(`accrued up to ${until}`);
+      return 0;
     }
     default:
       if (group === undefined || group === 'help') {

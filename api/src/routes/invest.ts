@@ -144,7 +144,7 @@ export function investRoutes(app: FastifyInstance, s: Services) {
     try {
       const r = await s.deposits.record(auth.user, body);
       // Already deep enough: let the job credit it now rather than at its next tick.
-      if (r.status.confirmations >= s.config.deposits.confirmations) s.depositJob.kick();
+      if (r.status.confirmations >= s.config.deposits.confirmations) s.jobs.kick('deposits');
       return {
         message: r.corrected ? M.depositAmountCorrected : M.depositRecorded,
         id: r.row.id,

@@ -1,0 +1,24 @@
+import { accrueUntil, utcDay } from '../interest';
+import type { Services } from '../services';
+
+export { createJobRunner, type JobRunner } from './runner';
+
+/** Yesterday, UTC: the last closed day, the newest one the interest job accrues by itself. */
+export const lastClosedDay = (now = new Date()) => utcDay(new Date(now.getTime() - 86_400_000));
+
+/**
+ * Every background job of the API, on the one runner: deposits and mail in every replica (their
+ * rows carry leases), interest, the chain watcher and payouts in one replica at a time.
+ */
+export function defineJobs(s: Services) {
+  const { jobs, config } = s;
+  jobs.define({ name: 'deposits', exclusive: false, intervalMs: config.deposits.jobIntervalMs, run: () => s.depositJob.tick() });
+  jobs.define({ name: 'mail', exclusive: false, intervalMs: config.smtpUrl ? 5000 : 0, run: () => s.mailer.poll() });
+  jobs.define({
+    name: 'interest',
+    exclusive: true,
+    intervalMs: config.money.jobsIntervalMs && Math.max(config.money.jobsIntervalMs, 60_000),
+    leaseSeconds: 120,
+    run: ({ renew }) => accrueUntil(s.db, lastClosedDay(), renew),
+  });
+}
