@@ -13,6 +13,8 @@ import { rpcChainReader } from './deposits/chain';
 import { createDepositJob } from './deposits/job';
 import { createDeposits } from './deposits/service';
 import { createJobRunner } from './jobs/runner';
+import { hotWallets } from './payouts/hot-wallets';
+import { createPayoutJob } from './payouts/job';
 import { tablePriceSource } from './pricing/prices';
 
 /** Everything a handler needs, built once per server. */
@@ -35,6 +37,13 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     depositJob: createDepositJob(db, chain, config.deposits, log),
     prices: tablePriceSource(db, config.priceSource),
     jobs: createJobRunner(db, log),
+    payouts: createPayoutJob(
+      db,
+      chain,
+      hotWallets(config.money.hotWalletKeys),
+      { chainId: config.deposits.chainId, confirmations: config.money.payoutConfirmations, rebroadcastSeconds: config.money.rebroadcastSeconds, batchSize: 50 },
+      log,
+    ),
   };
 }
 export type Services = ReturnType<typeof createServices>;

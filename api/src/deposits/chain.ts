@@ -11,6 +11,8 @@ export interface ChainReader {
   blockNumber(maxAgeMs?: number): Promise<number>;
   /** The node's chain id (asked once; asked again after a failure). */
   chainId(): Promise<number>;
+  /** Any other JSON-RPC call (the payouts and the watcher); throws ChainUnavailable like the rest. */
+  call<T>(method: string, params: unknown[]): Promise<T>;
   /** The newest block the node calls finalized (production credits only up to it). */
   finalizedBlock(): Promise<number>;
   destroy(): void;
@@ -91,6 +93,7 @@ export function rpcChainReader(rpcUrl: string, timeoutMs = 10_000): ChainReader 
       );
       return entry.value;
     },
+    call,
     finalizedBlock: async () => num((await call<{ number: string } | null>('eth_getBlockByNumber', ['finalized', false]))?.number),
     chainId: () => {
       chainId ??= call<string>('eth_chainId', []).then(num);

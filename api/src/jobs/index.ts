@@ -21,4 +21,5 @@ export function defineJobs(s: Services) {
     leaseSeconds: 120,
     run: ({ renew }) => accrueUntil(s.db, lastClosedDay(), renew),
   });
+  jobs.define({ name: 'payouts', exclusive: true, intervalMs: config.money.jobsIntervalMs, leaseSeconds: 60, run: () => s.payouts.run() });
 }

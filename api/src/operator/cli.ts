@@ -47,6 +47,10 @@ function need(value: string | undefined, what: string, ok: (v: string) => boolea
   if (!ok(value)) throw new UsageError(`wrong ${what} '${value}': ${hint}`);
   return value;
 }
+const BASE_UNITS = /^(0|[1-9]\d{0,77})$/;
+const ID = /^[1-9]\d{0,15}$/;
+const id = (v: string | undefined) => need(v, 'id', (x) => ID.test(x), 'expected a positive whole number');
+const units = (v: string | undefined, what: string) => need(v, what, (x) => BASE_UNITS.test(x), 'expected a whole number of base units (wei, token units)');
 const date = (v: string | undefined, what = 'date') => need(v, what, validDate, 'expected a calendar date YYYY-MM-DD');
 
 /** A table of rows, columns padded; numbers right-aligned. */
@@ -107,6 +111,33 @@ export async function runOperator(argv: string[], send: Transport, out: Output):
       if (r.skipped) out(String(r.skipped));
       out(table(r.pools as Record<string, unknown>[]));
       out(`accrued up to ${until}`);
+      return 0;
+    }
+    case 'withdrawals list': {
+      const status = flags.get('status');
+      const r = await call('GET', `/withdrawals${status ? `?status=${encodeURIComponent(status)}` : ''}`);
+      out(table(r.items as Record<string, unknown>[], ['id', 'status', 'pool', 'currency', 'amount', 'fee', 'to', 'transaction', 'reason']));
+      return 0;
+    }
+    case 'withdrawals approve': {
+      const r = await call('POST', `/withdrawals/${id(rest[0])}/approve`);
+      out(`withdrawal ${r.id}: ${r.status}`);
+      return 0;
+    }
+    case 'withdrawals reject': {
+      const reason = flags.get('reason');
+      const r = await call('POST', `/withdrawals/${id(rest[0])}/reject`, reason ? { reason } : {});
+      out(`withdrawal ${r.id}: ${r.status}`);
+      return 0;
+    }
+    case 'payouts set': {
+      const currency = need(rest[0], 'currency', (x) => /^[A-Z]{2,10}$/.test(x), 'expected a currency code such as USDT');
+      if (!flags.has('fee') && !flags.has('threshold')) throw new UsageError('give --fee and/or --threshold (base units; --threshold none removes it)');
+      const body: Record<string, unknown> = { currency };
+      if (flags.has('fee')) body.fee = units(flags.get('fee'), '--fee');
+      if (flags.has('threshold')) body.approvalThreshold = flags.get('threshold') === 'none' ? null : units(flags.get('threshold'), '--threshold');
+      const r = await call('POST', '/payouts', body);
+      out(`${r.currency}: fee ${r.fee}, approval above ${r.approvalThreshold ?? 'never'}`);
       return 0;
     }
     default:

@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { poolNameSchema } from '@app/contracts';
-import { badRequest } from '../http/errors';
+import { and, asc, eq } from 'drizzle-orm';
+import { baseUnitsSchema, currencyCodeSchema, poolNameSchema } from '@app/contracts';
+import { withdrawals } from '../db/schema';
+import { returnWithdrawal, withdrawalStatus } from '../payouts/requests';
+import { setPayoutRule } from '../payouts/settings';
+import { ApiError, badRequest } from '../http/errors';
 import { accrueUntil, apyHistory, setApy, utcDay } from '../interest';
 import { checkLedger } from '../ledger';
 import type { Services } from '../services';
@@ -12,6 +16,10 @@ import { operatorGuard } from './auth';
 const isoDay = z.iso.date({ error: 'expected a calendar date YYYY-MM-DD' });
 const apyBody = z.object({ pool: poolNameSchema, apy: z.string().check(z.maxLength(30)), effectiveFrom: z.optional(isoDay) });
 const accrueBody = z.object({ until: isoDay });
+const idParams = z.object({ id: z.coerce.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER)) });
+const statusQuery = z.object({ status: z.optional(z.enum(['requested', 'awaiting_approval', 'sending', 'paid', 'returned'])) });
+const rejectBody = z.object({ reason: z.optional(z.string().check(z.maxLength(500))) });
+const payoutsBody = z.object({ currency: currencyCodeSchema, fee: z.optional(baseUnitsSchema), approvalThreshold: z.optional(z.nullable(baseUnitsSchema)) });
 
 /**
  * The operator's calls under /api/v1/operator (the CLI's only way in). Every change is written to
@@ -48,4 +56,58 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     await audit(s.db, { actor: actor(req), action: 'interest.accrue', target: until, after: { pools } });
     return { until, pools, skipped: Array.isArray(result) ? null : 'another replica is accruing; try again shortly' };
   });
+
+  r.get('/operator/withdrawals', { ...opts, schema: { ...schema, querystring: statusQuery } }, async (req) => {
+    const list = await s.db
+      .select()
+      .from(withdrawals)
+      .where(req.query.status ? eq(withdrawals.status, req.query.status) : undefined)
+      .orderBy(asc(withdrawals.id))
+      .limit(500);
+    return { items: list.map((w) => ({ ...withdrawalStatus(w, s.config.money.payoutConfirmations), userId: w.userId, nonce: w.nonce })) };
+  });
+
+  const withdrawal = async (id: number) => {
+    const [w] = await s.db.select().from(withdrawals).where(eq(withdrawals.id, id));
+    if (!w) throw new ApiError(404, `no withdrawal ${id}`, 'NOT_FOUND');
+    return w;
+  };
+  const notAwaiting = (id: number, status: string) => badRequest(`withdrawal ${id} is ${status}, not awaiting approval`, 'NOT_AWAITING_APPROVAL');
+
+  r.post('/operator/withdrawals/:id/approve', { ...opts, schema: { ...schema, params: idParams } }, async (req) => {
+    const w = await withdrawal(req.params.id);
+    const who = actor(req);
+    const done = await s.db.transaction(async (tx) => {
+      const moved = await tx
+        .update(withdrawals)
+        .set({ status: 'requested', decidedBy: who, updatedAt: new Date() })
+        .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'awaiting_approval')))
+        .returning({ id: withdrawals.id });
+      if (moved.length) await audit(tx, { actor: who, action: 'withdrawal.approve', target: String(w.id), before: { status: w.status }, after: { status: 'requested' } });
+      return moved.length > 0;
+    });
+    if (!done) throw notAwaiting(w.id, w.status);
+    s.jobs.kick('payouts');
+    return { id: w.id, status: 'requested' };
+  });
+
+  r.post('/operator/withdrawals/:id/reject', { ...opts, schema: { ...schema, params: idParams, body: rejectBody } }, async (req) => {
+    const w = await withdrawal(req.params.id);
+    const who = actor(req);
+    const reason = req.body.reason ? `REJECTED: ${req.body.reason}` : 'REJECTED';
+    const done = await s.db.transaction(async (tx) => {
+      const returned = await returnWithdrawal(tx, w, reason, ['awaiting_approval'], who);
+      if (returned) await audit(tx, { actor: who, action: 'withdrawal.reject', target: String(w.id), before: { status: w.status }, after: { status: 'returned', reason } });
+      return returned;
+    });
+    if (!done) throw notAwaiting(w.id, w.status);
+    return { id: w.id, status: 'returned' };
+  });
+
+  r.post('/operator/payouts', { ...opts, schema: { ...schema, body: payoutsBody } }, async (req) =>
+    setPayoutRule(s.db, actor(req), req.body.currency, {
+      ...(req.body.fee !== undefined ? { fee: req.body.fee } : {}),
+      ...(req.body.approvalThreshold !== undefined ? { approvalThreshold: req.body.approvalThreshold } : {}),
+    }),
+  );
 }

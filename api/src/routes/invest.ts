@@ -6,7 +6,8 @@ import { currencies, currencyAddresses, interestAccruals, poolAddresses, poolAss
 import { ApiError } from '../http/errors';
 import { addRoute } from '../http/route';
 import { positionsOf, rows } from '../ledger';
-import { requestWithdrawal } from '../payouts/requests';
+import { requestWithdrawal, withdrawalStatus, withdrawalsOf } from '../payouts/requests';
+import { payoutRules, quote, ruleFor } from '../payouts/settings';
 import type { Services } from '../services';
 
 const CHAIN_ID = 1;
@@ -135,8 +136,18 @@ export function investRoutes(app: FastifyInstance, s: Services) {
 
   addRoute(app, apiRoutes.dashboardWithdraw, async ({ body, auth }) => {
     await poolRow(body.pool);
-    const w = await requestWithdrawal(db, auth.user.id, body);
-    return { message: M.withdrawalSent, id: w.id, status: w.status, createdAt: w.createdAt.toISOString() };
+    const w = await requestWithdrawal(db, auth.user, body);
+    s.jobs.kick('payouts');
+    return { message: w.status === 'awaiting_approval' ? M.withdrawalAwaitingApproval : M.withdrawalSent, id: w.id, status: w.status, createdAt: w.createdAt.toISOString() };
+  });
+
+  addRoute(app, apiRoutes.dashboardWithdrawals, async ({ query, auth }) => ({
+    items: (await withdrawalsOf(db, auth.user.id, query.pool)).map((w) => withdrawalStatus(w, s.config.money.payoutConfirmations)),
+  }));
+
+  addRoute(app, apiRoutes.dashboardWithdrawQuote, async ({ query }) => {
+    const q = quote(ruleFor(await payoutRules(db), query.currency), BigInt(query.amount));
+    return { fee: String(q.fee), receive: String(q.receive), approvalRequired: q.approvalRequired };
   });
 
   addRoute(app, apiRoutes.dashboardDeposit, async ({ body, auth }) => {
