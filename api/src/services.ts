@@ -16,6 +16,7 @@ import { createJobRunner } from './jobs/runner';
 import { hotWallets } from './payouts/hot-wallets';
 import { createPayoutJob } from './payouts/job';
 import { tablePriceSource } from './pricing/prices';
+import { createWatcher } from './watcher';
 
 /** Everything a handler needs, built once per server. */
 export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger) {
@@ -37,6 +38,12 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     depositJob: createDepositJob(db, chain, config.deposits, log),
     prices: tablePriceSource(db, config.priceSource),
     jobs: createJobRunner(db, log),
+    watcher: createWatcher(
+      db,
+      chain,
+      { chainId: config.deposits.chainId, startBlock: config.money.watcherStartBlock, batchBlocks: config.money.watcherBatchBlocks, confirmations: config.deposits.confirmations },
+      log,
+    ),
     payouts: createPayoutJob(
       db,
       chain,

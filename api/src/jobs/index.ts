@@ -21,5 +21,17 @@ export function defineJobs(s: Services) {
     leaseSeconds: 120,
     run: ({ renew }) => accrueUntil(s.db, lastClosedDay(), renew),
   });
+  jobs.define({
+    name: 'watcher',
+    exclusive: true,
+    intervalMs: config.money.jobsIntervalMs,
+    leaseSeconds: 60,
+    // New deposits found: let the deposit job look at once.
+    run: async () => {
+      const r = await s.watcher.run();
+      if (r.deposits) jobs.kick('deposits');
+      return r;
+    },
+  });
   jobs.define({ name: 'payouts', exclusive: true, intervalMs: config.money.jobsIntervalMs, leaseSeconds: 60, run: () => s.payouts.run() });
 }

@@ -140,6 +140,19 @@ export async function runOperator(argv: string[], send: Transport, out: Output):
       out(`${r.currency}: fee ${r.fee}, approval above ${r.approvalThreshold ?? 'never'}`);
       return 0;
     }
+    case 'unclaimed list': {
+      const r = await call('GET', '/unclaimed');
+      out(table(r.items as Record<string, unknown>[], ['id', 'currency', 'amount', 'from', 'to', 'pool', 'transaction', 'blockNumber']));
+      return 0;
+    }
+    case 'unclaimed assign': {
+      const transfer = id(rest[0]);
+      const account = need(rest[1], 'account', (x) => x.length >= 3 && x.length <= 320, 'expected the account e-mail or user id');
+      const pool = need(rest[2], 'pool', (x) => ['stable', 'coin', 'dex'].includes(x), 'expected stable, coin or dex');
+      const r = await call('POST', `/unclaimed/${transfer}/assign`, { account, pool });
+      out(`transfer ${r.id} is deposit ${r.deposit} of ${r.userId} in ${r.pool}; credited after its confirmations`);
+      return 0;
+    }
     default:
       if (group === undefined || group === 'help') {
         out(USAGE);

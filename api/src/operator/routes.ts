@@ -10,6 +10,7 @@ import { ApiError, badRequest } from '../http/errors';
 import { accrueUntil, apyHistory, setApy, utcDay } from '../interest';
 import { checkLedger } from '../ledger';
 import type { Services } from '../services';
+import { assignUnclaimed, listUnclaimed } from '../watcher';
 import { audit } from './audit';
 import { operatorGuard } from './auth';
 
@@ -19,6 +20,7 @@ const accrueBody = z.object({ until: isoDay });
 const idParams = z.object({ id: z.coerce.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER)) });
 const statusQuery = z.object({ status: z.optional(z.enum(['requested', 'awaiting_approval', 'sending', 'paid', 'returned'])) });
 const rejectBody = z.object({ reason: z.optional(z.string().check(z.maxLength(500))) });
+const assignBody = z.object({ account: z.string().check(z.minLength(3), z.maxLength(320)), pool: poolNameSchema });
 const payoutsBody = z.object({ currency: currencyCodeSchema, fee: z.optional(baseUnitsSchema), approvalThreshold: z.optional(z.nullable(baseUnitsSchema)) });
 
 /**
@@ -110,4 +112,12 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
       ...(req.body.approvalThreshold !== undefined ? { approvalThreshold: req.body.approvalThreshold } : {}),
     }),
   );
+
+  r.get('/operator/unclaimed', opts, async () => ({ items: await listUnclaimed(s.db) }));
+
+  r.post('/operator/unclaimed/:id/assign', { ...opts, schema: { ...schema, params: idParams, body: assignBody } }, async (req) => {
+    const r2 = await assignUnclaimed(s.db, actor(req), req.params.id, req.body.account, req.body.pool);
+    s.jobs.kick('deposits');
+    return r2;
+  });
 }
