@@ -1,7 +1,8 @@
+import { startChain, type LocalChain } from '@app/chain';
 import type { App } from '../src/app';
 import { checkLedger } from '../src/ledger';
 import { runOperator } from '../src/operator/cli';
-import { call } from './helpers';
+import { call, startTestApp, type TestApp } from './helpers';
 
 /** `npm run operator -- …` against the app, with the operator key; answers the exit code and what it printed. */
 export async function operator(app: App, ...argv: string[]) {
@@ -48,4 +49,24 @@ export function independentEarned(balance: bigint, apyNum: bigint, apyDen: bigin
   let b = balance;
   for (let d = 0; d < days; d++) b += (b * r) / S;
   return b - balance;
+}
+
+export const ETH = 10n ** 18n;
+export const USDT = 10n ** 6n;
+
+/**
+ * A fresh anvil and an API on it for one test file; the jobs run only when a test runs them.
+ * `env` adds to or overrides the API's environment.
+ */
+export function moneyStack(env: Record<string, string> = {}) {
+  const stack = {} as { chain: LocalChain; t: TestApp };
+  beforeAll(async () => {
+    stack.chain = await startChain({ port: 0, quiet: true });
+    stack.t = await startTestApp({ RPC_URL: stack.chain.rpcUrl, DEPOSIT_CONFIRMATIONS: '1', DEPOSIT_JOB_INTERVAL_MS: '0', MONEY_JOBS_INTERVAL_MS: '0', ...env });
+  }, 60_000);
+  afterAll(async () => {
+    await stack.t?.close();
+    await stack.chain?.stop();
+  });
+  return stack;
 }
