@@ -24,6 +24,7 @@ import { operatorRoutes } from './operator/routes';
 import { opsRoutes } from './routes/ops';
 import { profileRoutes } from './routes/profile';
 import { referralRoutes } from './routes/referrals';
+import { reservesRoutes } from './routes/reserves';
 import { defineJobs } from './jobs';
 import { createServices, type Services } from './services';
 import './zod-english';
@@ -115,6 +116,7 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
       referralRoutes(v1, services);
       daoRoutes(v1, services);
       operatorRoutes(v1, services);
+      reservesRoutes(v1, services);
     },
     { prefix: apiBasePath },
   );

@@ -77,7 +77,7 @@ export async function runOperator(argv: string[], send: Transport, out: Output):
     }
     return r.body as Record<string, unknown>;
   };
-  const cmd = group === 'accrue' && action === undefined ? 'accrue' : `${group ?? ''} ${action ?? ''}`.trim();
+  const cmd = (group === 'accrue' || group === 'reconcile') && action === undefined ? group : `${group ?? ''} ${action ?? ''}`.trim();
   switch (cmd) {
     case 'ledger check': {
       const r = await call('GET', '/ledger/check');
@@ -151,6 +151,14 @@ export async function runOperator(argv: string[], send: Transport, out: Output):
       const pool = need(rest[2], 'pool', (x) => ['stable', 'coin', 'dex'].includes(x), 'expected stable, coin or dex');
       const r = await call('POST', `/unclaimed/${transfer}/assign`, { account, pool });
       out(`transfer ${r.id} is deposit ${r.deposit} of ${r.userId} in ${r.pool}; credited after its confirmations`);
+      return 0;
+    }
+    case 'reconcile': {
+      const r = await call('GET', '/reconcile');
+      const items = r.items as { onChain: string | null; difference: string | null }[];
+      out(table(items as Record<string, unknown>[], ['pool', 'currency', 'address', 'onChain', 'books', 'difference']));
+      const off = items.filter((i) => i.difference !== '0');
+      out(off.length ? `${off.length} difference(s) reported; nothing was changed` : 'reserves match the books');
       return 0;
     }
     default:

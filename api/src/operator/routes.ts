@@ -8,7 +8,7 @@ import { returnWithdrawal, withdrawalStatus } from '../payouts/requests';
 import { setPayoutRule } from '../payouts/settings';
 import { ApiError, badRequest } from '../http/errors';
 import { accrueUntil, apyHistory, setApy, utcDay } from '../interest';
-import { checkLedger } from '../ledger';
+import { checkLedger, reconcile } from '../ledger';
 import type { Services } from '../services';
 import { assignUnclaimed, listUnclaimed } from '../watcher';
 import { audit } from './audit';
@@ -120,4 +120,6 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     s.jobs.kick('deposits');
     return r2;
   });
+
+  r.get('/operator/reconcile', opts, async () => ({ items: await reconcile(s.db, s.chain, s.config.deposits.chainId) }));
 }
