@@ -161,10 +161,4 @@ describe('withdrawals paid on chain', () => {
     await expectLedgerBalanced(stack.t.app);
   });
 
-  it('refuses a withdrawal without a linked wallet', async () => {
-    const { register } = await import('./helpers');
-    const u = await register(stack.t.app);
-    const r = await withdraw(u.token, { pool: 'coin', currency: 'ETH', amount: '1' });
-    expect([r.status, r.body.code, r.body.message]).toEqual([400, 'NO_LINKED_WALLET', M.withdrawalNoWallet]);
-  });
 });

@@ -1,6 +1,6 @@
 import { apiMessages as M, apiRoutes, apiBasePath } from '@app/contracts';
-import { sql } from 'drizzle-orm';
-import { deposits, referralRewards } from '../src/db/schema';
+import { eq, sql } from 'drizzle-orm';
+import { deposits, referralRewards, users } from '../src/db/schema';
 import { depositTransaction } from '../src/deposits/credit';
 import { post } from '../src/ledger';
 import { call, register, startTestApp, uniqueEmail, type TestApp } from './helpers';
@@ -118,6 +118,10 @@ describe('dashboard', () => {
       .values({ userId, pool: 'stable', currency: 'USDT', amount: '5000000', txHash: TX(3), status: 'credited', toAddress: '0x8c3229ec621644789d7f61faa82c6d0e5f97d43d' })
       .returning();
     await post(t.app.services.db, depositTransaction({ id: d!.id, user_id: userId, pool: 'stable', currency: 'USDT', amount: '5000000', chain_id: 1, tx_hash: TX(3), log_index: 0, to_address: d!.toAddress }));
+    const noWallet = await call(t.app, 'POST', '/api/v1/dashboard/withdraw', { token, body });
+    expect([noWallet.status, noWallet.body.code]).toEqual([400, 'NO_LINKED_WALLET']);
+    // Payouts go to the linked wallet (linking itself: api/test/siwe.test.ts).
+    await t.app.services.db.update(users).set({ walletAddress: '0x00000000000000000000000000000000000000b1' }).where(eq(users.id, userId));
     const ok = await call(t.app, 'POST', '/api/v1/dashboard/withdraw', { token, body });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ message: M.withdrawalSent, status: 'requested' });

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { apiMessages as M, formatMessage, type PoolName, type WithdrawalStatus } from '@app/contracts';
 import type { Db } from '../db/client';
-import { withdrawals } from '../db/schema';
+import { users, withdrawals } from '../db/schema';
 import { badRequest } from '../http/errors';
 import { InsufficientBalance, post, rows, type Conn, type LedgerTransaction } from '../ledger';
 import { payoutRules, quote, ruleFor } from './settings';
@@ -58,14 +58,17 @@ export async function returnWithdrawal(conn: Conn, w: WithdrawalRow, reason: str
  * not-overdrawn constraint lets exactly as many through as the balance covers. The payout goes to
  * the linked wallet; above the operator's threshold it waits for approval.
  */
-export async function requestWithdrawal(db: Db, user: { id: string; walletAddress: string | null }, req: WithdrawalRequest): Promise<WithdrawalRow> {
+export async function requestWithdrawal(db: Db, userId: string, req: WithdrawalRequest): Promise<WithdrawalRow> {
   const amount = BigInt(req.amount);
-  if (!user.walletAddress) throw badRequest(M.withdrawalNoWallet, 'NO_LINKED_WALLET');
   const [position] = await rows<{ id: string }>(
     db,
-    sql`select id from ledger_accounts where kind = 'position' and user_id = ${user.id} and pool = ${req.pool} limit 1`,
+    sql`select id from ledger_accounts where kind = 'position' and user_id = ${userId} and pool = ${req.pool} limit 1`,
   );
+  // Read now, not from the session: the payout goes to the wallet linked at this moment.
+  const [user] = await db.select({ walletAddress: users.walletAddress }).from(users).where(eq(users.id, userId));
   if (!position) throw badRequest(M.notReplenished, 'NOT_REPLENISHED');
+  const wallet = user?.walletAddress;
+  if (!wallet) throw badRequest(M.withdrawalNoWallet, 'NO_LINKED_WALLET');
   if (amount <= 0n) throw badRequest(M.amountTooLarge, 'AMOUNT_TOO_LARGE', { amount: M.amountTooLarge });
   const q = quote(ruleFor(await payoutRules(db), req.currency), amount);
   if (amount <= q.fee) {
@@ -77,12 +80,12 @@ export async function requestWithdrawal(db: Db, user: { id: string; walletAddres
       const [row] = await tx
         .insert(withdrawals)
         .values({
-          userId: user.id,
+          userId,
           pool: req.pool,
           currency: req.currency,
           amount: req.amount,
           fee: String(q.fee),
-          toAddress: user.walletAddress!.toLowerCase(),
+          toAddress: wallet.toLowerCase(),
           status: q.approvalRequired ? 'awaiting_approval' : 'requested',
         })
         .returning();

@@ -136,7 +136,7 @@ export function investRoutes(app: FastifyInstance, s: Services) {
 
   addRoute(app, apiRoutes.dashboardWithdraw, async ({ body, auth }) => {
     await poolRow(body.pool);
-    const w = await requestWithdrawal(db, auth.user, body);
+    const w = await requestWithdrawal(db, auth.user.id, body);
     s.jobs.kick('payouts');
     return { message: w.status === 'awaiting_approval' ? M.withdrawalAwaitingApproval : M.withdrawalSent, id: w.id, status: w.status, createdAt: w.createdAt.toISOString() };
   });
