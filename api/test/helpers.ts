@@ -35,7 +35,7 @@ async function pgliteSnapshot(): Promise<Blob> {
   return new Blob([readFileSync(file)]);
 }
 
-export type TestDatabase = { database: Database; drop: () => Promise<void>; reopen: () => Promise<Database> };
+export type TestDatabase = { database: Database; drop: () => Promise<void>; reopen: () => Promise<Database>; /** PostgreSQL only: the test database's URL. */ url?: string };
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -58,6 +58,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const database = await open();
     return {
       database,
+      url: url.toString(),
       reopen: open,
       drop: async () => {
         for (const d of opened) await d.close().catch(() => undefined);
