@@ -25,6 +25,7 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
   return {
     config,
     db,
+    log,
     access,
     hasher: createPasswordHasher(config.argon2),
     sessions: createSessions(db, access, config.lifetimes.refreshToken, config.authCacheMs),

@@ -89,6 +89,8 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     RATE_LIMIT_MULTIPLIER: '1000',
     UNIFORM_RESPONSE_MS: '0',
     LOG_LEVEL: 'silent',
+    // The watcher, interest and payouts run only when a test runs them.
+    MONEY_JOBS_INTERVAL_MS: '0',
     ...env,
   });
 }

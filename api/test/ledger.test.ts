@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { users } from '../src/db/schema';
 import { InsufficientBalance, UnbalancedTransaction, checkLedger, post, positionsOf, rows } from '../src/ledger';
 import { runOperator } from '../src/operator/cli';
-import { call, startTestApp, type TestApp } from './helpers';
+import { STRONG_PASSWORD, call, register, startTestApp, type TestApp } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ MONEY_JOBS_INTERVAL_MS: '0', DEPOSIT_JOB_INTERVAL_MS: '0' });
+  t = await startTestApp({ DEPOSIT_JOB_INTERVAL_MS: '0' });
 });
 afterAll(() => t?.close());
 
@@ -80,6 +80,12 @@ describe('the ledger', () => {
     expect(lines.at(-1)).toBe('ledger check: OK');
     // Without the key, or with a wrong one, nothing.
     expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check')).status).toBe(401);
+    // A signed-in user: only with the operator role.
+    const u = await register(t.app);
+    expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check', { token: u.token })).status).toBe(403);
+    await db().update(users).set({ role: 'operator' }).where(eq(users.id, (u.user as { id: string }).id));
+    const op = await call(t.app, 'POST', '/api/v1/login', { body: { login: u.email, password: STRONG_PASSWORD } });
+    expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check', { token: op.body.token as string })).body).toMatchObject({ ok: true });
     expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check', { headers: { 'x-operator-key': 'x'.repeat(40) } })).status).toBe(401);
   });
 });

@@ -62,7 +62,7 @@ export function moneyStack(env: Record<string, string> = {}) {
   const stack = {} as { chain: LocalChain; t: TestApp };
   beforeAll(async () => {
     stack.chain = await startChain({ port: 0, quiet: true });
-    stack.t = await startTestApp({ RPC_URL: stack.chain.rpcUrl, DEPOSIT_CONFIRMATIONS: '1', DEPOSIT_JOB_INTERVAL_MS: '0', MONEY_JOBS_INTERVAL_MS: '0', ...env });
+    stack.t = await startTestApp({ RPC_URL: stack.chain.rpcUrl, DEPOSIT_CONFIRMATIONS: '1', DEPOSIT_JOB_INTERVAL_MS: '0', ...env });
   }, 60_000);
   afterAll(async () => {
     await stack.t?.close();

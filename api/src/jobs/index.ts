@@ -1,4 +1,5 @@
 import { accrueUntil, utcDay } from '../interest';
+import { checkLedger } from '../ledger';
 import type { Services } from '../services';
 
 export { createJobRunner, type JobRunner } from './runner';
@@ -31,6 +32,18 @@ export function defineJobs(s: Services) {
       const r = await s.watcher.run();
       if (r.deposits) jobs.kick('deposits');
       return r;
+    },
+  });
+  // The ledger's three proofs, every few minutes: a failure is logged loudly (and the operator's
+  // `ledger check` shows the details); money is never moved to make it pass.
+  jobs.define({
+    name: 'ledger-check',
+    exclusive: true,
+    intervalMs: config.money.jobsIntervalMs && 300_000,
+    run: async () => {
+      const c = await checkLedger(s.db);
+      if (!c.ok) s.log.error({ unbalanced: c.unbalanced.length, negative: c.negative.length, drifted: c.drifted.length }, 'ledger check failed');
+      return c.ok;
     },
   });
   jobs.define({ name: 'payouts', exclusive: true, intervalMs: config.money.jobsIntervalMs, leaseSeconds: 60, run: () => s.payouts.run() });

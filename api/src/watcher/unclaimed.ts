@@ -1,6 +1,6 @@
 import { and, asc, eq, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { deposits, unclaimedTransfers, users } from '../db/schema';
+import { deposits, poolAddresses, unclaimedTransfers, users } from '../db/schema';
 import { ApiError, badRequest } from '../http/errors';
 import { audit } from '../operator/audit';
 
@@ -28,6 +28,11 @@ export async function assignUnclaimed(db: Db, actor: string, id: number, account
   const [u] = await db.select().from(unclaimedTransfers).where(eq(unclaimedTransfers.id, id));
   if (!u) throw new ApiError(404, `no unclaimed transfer ${id}`, 'NOT_FOUND');
   if (u.status !== 'unclaimed') throw badRequest(`transfer ${id} is already ${u.status}`, 'ALREADY_ASSIGNED');
+  const [accepts] = await db
+    .select({ pool: poolAddresses.pool })
+    .from(poolAddresses)
+    .where(and(eq(poolAddresses.pool, pool), eq(poolAddresses.currency, u.currency), eq(poolAddresses.chainId, u.chainId), eq(poolAddresses.address, u.toAddress)));
+  if (!accepts) throw badRequest(`${pool} does not receive ${u.currency} at ${u.toAddress}`, 'POOL_CURRENCY', { pool: 'not the pool of this address' });
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(account);
   const [user] = await db
     .select({ id: users.id })
