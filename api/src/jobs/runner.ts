@@ -81,7 +81,7 @@ export function createJobRunner(db: Db, log: FastifyBaseLogger) {
     const timer = setTimeout(() => {
       timers.delete(job.name);
       runNow(job.name)
-        .catch((err) => log.warn({ err, job: job.name }, 'job failed; it runs again at its next interval'))
+        .catch((err) => log.warn({ job: job.name, error: (err as Error).message }, 'job failed; it runs again at its next interval'))
         .finally(() => schedule(job, job.intervalMs));
     }, delay);
     timer.unref?.();
