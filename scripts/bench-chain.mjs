@@ -6,8 +6,11 @@
 //   2. crediting: the time from the block that gives a deposit its Nth confirmation to the row
 //      being credited by the background job (median, p99), over R rounds of M deposits, blocks mined
 //      every BLOCK_MS while the job runs at its configured interval.
+//   3. the chain watcher: catch-up speed from block 0, its lag behind the head and credited deposits
+//      per second for transfers nobody reported.
 // Env: BENCH_K (200), BENCH_SENDERS (20), BENCH_CONCURRENCY (16), BENCH_CONFIRMATIONS (12),
 // BENCH_JOB_INTERVAL_MS (1000), BENCH_ROUNDS (10), BENCH_ROUND_SIZE (20), BENCH_BLOCK_MS (200),
+// BENCH_WATCH_K (200: transfers the chain watcher finds with nobody reporting them, phase 3),
 // DATABASE_URL (optional: PostgreSQL instead of in-memory PGlite).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -37,6 +40,7 @@ const ROUNDS = env('BENCH_ROUNDS', 10);
 const ROUND_SIZE = env('BENCH_ROUND_SIZE', 20);
 const BLOCK_MS = env('BENCH_BLOCK_MS', 200);
 const BLOCK_TXS = env('BENCH_BLOCK_TXS', 20);
+const WATCH_K = env('BENCH_WATCH_K', 200);
 
 const { Interface, JsonRpcProvider, Network, Wallet } = await import('ethers');
 const { startChain, rpc, mine } = await import('../chain/src/index.ts');
@@ -65,6 +69,8 @@ const config = loadConfig({
   DEPOSIT_CONFIRMATIONS: String(N),
   // Off during the verification phase; started for the crediting phase.
   DEPOSIT_JOB_INTERVAL_MS: '0',
+  // The watcher runs only in phase 3, by the bench's own hand.
+  MONEY_JOBS_INTERVAL_MS: '0',
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
 });
 let database;
@@ -215,6 +221,35 @@ try {
     }
   }
   creditLatencies.sort((a, b) => a - b);
+  await app.services.depositJob.stop();
+
+  // Phase 3: the chain watcher. First it catches up from block 0 (everything above), then W
+  // transfers are sent straight to the pool addresses with nobody reporting them; the watcher and
+  // the deposit job run back to back until all are credited. Lag: blocks between the head and the
+  // watcher's cursor after each step.
+  const catchUpStart = performance.now();
+  let caughtUp = 0;
+  for (;;) {
+    const r = await app.services.watcher.run();
+    caughtUp = r.to;
+    if (r.to >= r.head) break;
+  }
+  const catchUpSeconds = (performance.now() - catchUpStart) / 1000;
+  const watchStart = performance.now();
+  const watched = await sendBatch(WATCH_K, 'watch', BLOCK_TXS);
+  const lags = [];
+  let creditedWatched = 0;
+  for (let step = 0; step < 10_000; step++) {
+    const r = await app.services.watcher.run();
+    lags.push(r.head - r.to);
+    if (step % 3 === 0) await mine(chain.rpcUrl, 1);
+    await app.services.depositJob.tick();
+    const rows = await db.select({ status: deposits.status }).from(deposits).where(inArray(deposits.txHash, watched.map((w) => w.hash.toLowerCase())));
+    creditedWatched = rows.filter((x) => x.status === 'credited').length;
+    if (creditedWatched === watched.length) break;
+  }
+  const watchSeconds = (performance.now() - watchStart) / 1000;
+  lags.sort((a, b) => a - b);
 
   const lines = [
     ['setting', 'value'],
@@ -236,6 +271,10 @@ try {
     ['Nth confirmation -> credited, median', ms(pct(creditLatencies, 50))],
     ['Nth confirmation -> credited, p99', ms(pct(creditLatencies, 99))],
     ['Nth confirmation -> credited, max', ms(creditLatencies[creditLatencies.length - 1])],
+    [`watcher catch-up from block 0 (${caughtUp} blocks)`, `${(caughtUp / catchUpSeconds).toFixed(0)} blocks/s`],
+    [`watched transfers credited, nobody reporting (${WATCH_K})`, `${creditedWatched}`],
+    ['watched: send -> all credited', `${(creditedWatched / watchSeconds).toFixed(1)} deposits/s`],
+    ['watcher lag behind the head, median / max', `${pct(lags, 50)} / ${lags[lags.length - 1]} blocks`],
   ];
   const print = (rows) => {
     const w = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length))];

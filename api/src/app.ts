@@ -21,9 +21,12 @@ import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
 import { daoRoutes } from './routes/dao';
 import { investRoutes } from './routes/invest';
+import { operatorRoutes } from './operator/routes';
 import { opsRoutes } from './routes/ops';
 import { profileRoutes } from './routes/profile';
 import { referralRoutes } from './routes/referrals';
+import { reservesRoutes } from './routes/reserves';
+import { defineJobs } from './jobs';
 import { createServices, type Services } from './services';
 import './zod-english';
 
@@ -129,15 +132,18 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
       investRoutes(v1, services);
       referralRoutes(v1, services);
       daoRoutes(v1, services);
+      operatorRoutes(v1, services);
+      reservesRoutes(v1, services);
     },
     { prefix: apiBasePath },
   );
   opsRoutes(app, services);
 
-  services.mailer.start();
+  defineJobs(services);
   // Starts once listening (or ready, in tests): a pending deposit is credited after a restart too.
-  app.addHook('onReady', async () => services.depositJob.start());
+  app.addHook('onReady', async () => services.jobs.start());
   app.addHook('onClose', async () => {
+    await services.jobs.stop();
     await services.depositJob.stop();
     services.chain.destroy();
     await services.background.idle();

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { brandRegistrySchema, defaultBrandRegistry, type BrandRegistry } from '@app/contracts';
+import { localHotWalletKeys } from './payouts/hot-wallets';
 import './zod-english';
 
 /** The repository root: the default data folder lives there whatever the working directory is. */
@@ -72,6 +73,22 @@ export const envSchema = z.object({
   DEPOSIT_JOB_INTERVAL_MS: z._default(int(0, 3_600_000), 1000),
   /** A deposit whose transaction has vanished (reorg) this long is refused. */
   DEPOSIT_DROP_AFTER_SECONDS: z._default(int(0, 30 * 86_400), 3600),
+  /** Credit deposits only in blocks the node calls finalized; default on in production. */
+  DEPOSIT_USE_FINALIZED: z.optional(bool),
+  /** How often the money jobs (watcher, interest, payouts) run; 0 turns them off in this process. */
+  MONEY_JOBS_INTERVAL_MS: z._default(int(0, 3_600_000), 1000),
+  /** Blocks a payout needs (its own included) before the withdrawal is paid; default as deposits. */
+  PAYOUT_CONFIRMATIONS: z.optional(int(1, 1000)),
+  /** A payout not mined after this long is sent again with the same nonce and raw transaction. */
+  PAYOUT_REBROADCAST_SECONDS: z._default(int(1, 86_400), 30),
+  /** Comma-separated private keys of the pools' hot wallets (the receiving addresses). Local stack: the test mnemonic's. */
+  HOT_WALLET_KEYS: z.optional(z.string().check(z.minLength(66))),
+  /** Credential of the operator CLI (X-Operator-Key), ≥ 32 characters. Outside production one is generated into DATA_DIR/operator-key. */
+  OPERATOR_KEY: z.optional(z.string().check(z.minLength(32, 'OPERATOR_KEY must be at least 32 characters'))),
+  /** First block the chain watcher reads when it has no cursor yet; default: the head at that moment (0 locally). */
+  WATCHER_START_BLOCK: z.optional(int(0, 2_000_000_000)),
+  /** Blocks the watcher reads per step. */
+  WATCHER_BATCH_BLOCKS: z._default(int(1, 10_000), 200),
   /** Which source's rows in coin_prices give the pools' USD estimates. */
   PRICE_SOURCE: z._default(z.string().check(z.minLength(1), z.maxLength(64)), 'local'),
 });
@@ -104,7 +121,29 @@ export type AppConfig = {
   lifetimes: { accessToken: number; refreshToken: number; siweNonce: number; emailCode: number };
   emailCodeMaxAttempts: number;
   /** On-chain deposits (chain id 1 only: spec §9). */
-  deposits: { chainId: 1; confirmations: number; jobIntervalMs: number; dropAfterSeconds: number; batchSize: number; leaseSeconds: number };
+  deposits: {
+    chainId: 1;
+    confirmations: number;
+    jobIntervalMs: number;
+    dropAfterSeconds: number;
+    batchSize: number;
+    leaseSeconds: number;
+    useFinalized: boolean;
+  };
+  /** Watcher, interest and payouts. */
+  money: {
+    jobsIntervalMs: number;
+    payoutConfirmations: number;
+    rebroadcastSeconds: number;
+    /** Hot wallet keys; null in production until configured (payouts then wait). */
+    hotWalletKeys: string[];
+    watcherStartBlock: number | null;
+    watcherBatchBlocks: number;
+    /** Outside production `accrue --until` may name a future day. */
+    allowFutureAccrual: boolean;
+  };
+  /** null in production without OPERATOR_KEY: only users with the operator role get in. */
+  operatorKey: string | null;
   priceSource: string;
 };
 
@@ -227,7 +266,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       dropAfterSeconds: e.DEPOSIT_DROP_AFTER_SECONDS,
       batchSize: 100,
       leaseSeconds: 30,
+      useFinalized: e.DEPOSIT_USE_FINALIZED ?? production,
     },
+    money: {
+      jobsIntervalMs: e.MONEY_JOBS_INTERVAL_MS,
+      payoutConfirmations: e.PAYOUT_CONFIRMATIONS ?? e.DEPOSIT_CONFIRMATIONS ?? (production ? 12 : 1),
+      rebroadcastSeconds: e.PAYOUT_REBROADCAST_SECONDS,
+      hotWalletKeys: e.HOT_WALLET_KEYS ? e.HOT_WALLET_KEYS.split(',').map((k) => k.trim()).filter(Boolean) : production ? [] : localHotWalletKeys(),
+      watcherStartBlock: e.WATCHER_START_BLOCK ?? (production ? null : 0),
+      watcherBatchBlocks: e.WATCHER_BATCH_BLOCKS,
+      allowFutureAccrual: !production,
+    },
+    operatorKey: e.OPERATOR_KEY ?? (production ? null : devSecret(dataDir, 'operator-key')),
     priceSource: e.PRICE_SOURCE,
   };
 }

@@ -12,7 +12,11 @@ import { createBackground } from './background';
 import { rpcChainReader } from './deposits/chain';
 import { createDepositJob } from './deposits/job';
 import { createDeposits } from './deposits/service';
+import { createJobRunner } from './jobs/runner';
+import { hotWallets } from './payouts/hot-wallets';
+import { createPayoutJob } from './payouts/job';
 import { tablePriceSource } from './pricing/prices';
+import { createWatcher } from './watcher';
 
 /** Everything a handler needs, built once per server. */
 export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger) {
@@ -21,6 +25,7 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
   return {
     config,
     db,
+    log,
     access,
     hasher: createPasswordHasher(config.argon2),
     sessions: createSessions(db, access, config.lifetimes.refreshToken, config.authCacheMs, config.authCacheMaxBytes),
@@ -33,6 +38,20 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     deposits: createDeposits(db, chain, config.deposits),
     depositJob: createDepositJob(db, chain, config.deposits, log),
     prices: tablePriceSource(db, config.priceSource),
+    jobs: createJobRunner(db, log),
+    watcher: createWatcher(
+      db,
+      chain,
+      { chainId: config.deposits.chainId, startBlock: config.money.watcherStartBlock, batchBlocks: config.money.watcherBatchBlocks, confirmations: config.deposits.confirmations },
+      log,
+    ),
+    payouts: createPayoutJob(
+      db,
+      chain,
+      hotWallets(config.money.hotWalletKeys),
+      { chainId: config.deposits.chainId, confirmations: config.money.payoutConfirmations, rebroadcastSeconds: config.money.rebroadcastSeconds, batchSize: 50 },
+      log,
+    ),
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -36,7 +36,7 @@ async function pgliteSnapshot(): Promise<Blob> {
   return new Blob([readFileSync(file)]);
 }
 
-export type TestDatabase = { database: Database; drop: () => Promise<void>; reopen: () => Promise<Database> };
+export type TestDatabase = { database: Database; drop: () => Promise<void>; reopen: () => Promise<Database>; /** PostgreSQL only: the test database's URL. */ url?: string };
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -59,6 +59,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const database = await open();
     return {
       database,
+      url: url.toString(),
       reopen: open,
       drop: async () => {
         for (const d of opened) await d.close().catch(() => undefined);
@@ -90,6 +91,8 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     RATE_LIMIT_MULTIPLIER: '1000',
     UNIFORM_RESPONSE_MS: '0',
     LOG_LEVEL: 'silent',
+    // The watcher, interest and payouts run only when a test runs them.
+    MONEY_JOBS_INTERVAL_MS: '0',
     ...env,
   });
 }

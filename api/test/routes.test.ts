@@ -1,7 +1,9 @@
 import { apiMessages as M, apiRoutes, apiBasePath } from '@app/contracts';
-import { sql } from 'drizzle-orm';
-import { deposits, referralRewards } from '../src/db/schema';
-import { call, register, startTestApp, type TestApp } from './helpers';
+import { eq, sql } from 'drizzle-orm';
+import { deposits, referralRewards, users } from '../src/db/schema';
+import { depositTransaction } from '../src/deposits/credit';
+import { post } from '../src/ledger';
+import { call, register, startTestApp, uniqueEmail, type TestApp } from './helpers';
 
 let t: TestApp;
 let token: string;
@@ -110,8 +112,16 @@ describe('dashboard', () => {
     const before = await call(t.app, 'POST', '/api/v1/dashboard/withdraw', { token, body });
     expect(before.status).toBe(400);
     expect(before.body.message).toBe(M.notReplenished);
-    // The chain job (a later issue) confirms deposits; here the row is written as it would.
-    await t.app.services.db.insert(deposits).values({ userId, pool: 'stable', currency: 'USDT', amount: '5000000', txHash: TX(3), status: 'credited' });
+    // The deposit job credits a deposit thus (api/test/deposits.test.ts does it against the chain).
+    const [d] = await t.app.services.db
+      .insert(deposits)
+      .values({ userId, pool: 'stable', currency: 'USDT', amount: '5000000', txHash: TX(3), status: 'credited', toAddress: '0x8c3229ec621644789d7f61faa82c6d0e5f97d43d' })
+      .returning();
+    await post(t.app.services.db, depositTransaction({ id: d!.id, user_id: userId, pool: 'stable', currency: 'USDT', amount: '5000000', chain_id: 1, tx_hash: TX(3), log_index: 0, to_address: d!.toAddress }));
+    const noWallet = await call(t.app, 'POST', '/api/v1/dashboard/withdraw', { token, body });
+    expect([noWallet.status, noWallet.body.code]).toEqual([400, 'NO_LINKED_WALLET']);
+    // Payouts go to the linked wallet (linking itself: api/test/siwe.test.ts).
+    await t.app.services.db.update(users).set({ walletAddress: '0x00000000000000000000000000000000000000b1' }).where(eq(users.id, userId));
     const ok = await call(t.app, 'POST', '/api/v1/dashboard/withdraw', { token, body });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ message: M.withdrawalSent, status: 'requested' });

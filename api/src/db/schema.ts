@@ -294,9 +294,36 @@ export const coinPrices = pgTable(
   (t) => [primaryKey({ columns: [t.source, t.currency] })],
 );
 
+/**
+ * A withdrawal, paid on chain by the payout job. Status: requested, awaiting_approval (above the
+ * operator's threshold), sending (signed and stored, then broadcast), paid (N confirmations), or
+ * returned (refused by the operator, or the payout failed: the amount is back in the position).
+ */
 export const withdrawals = pgTable(
   'withdrawals',
-  { ...poolMovement(), status: text('status').notNull().default('requested') },
+  {
+    ...poolMovement(),
+    status: text('status').notNull().default('requested'),
+    /** Kept by the house; the user receives amount − fee. */
+    fee: baseUnits('fee').notNull().default('0'),
+    toAddress: text('to_address'),
+    /** The hot wallet that pays. */
+    fromAddress: text('from_address'),
+    chainId: integer('chain_id').notNull().default(1),
+    nonce: bigint('nonce', { mode: 'number' }),
+    /** The signed transaction, stored before it is broadcast: a crash never sends twice. */
+    signedTx: text('signed_tx'),
+    txHash: text('tx_hash'),
+    blockNumber: bigint('block_number', { mode: 'number' }),
+    confirmations: integer('confirmations').notNull().default(0),
+    broadcastAt: ts('broadcast_at'),
+    attempts: integer('attempts').notNull().default(0),
+    /** Why it was returned (a code). */
+    reason: text('reason'),
+    decidedBy: text('decided_by'),
+    paidAt: ts('paid_at'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
   (t) => [index('withdrawals_user_idx').on(t.userId)],
 );
 
@@ -388,3 +415,145 @@ export const daoMembers = pgTable('dao_members', {
   rewardsEarned: baseUnits('rewards_earned').notNull().default('0'),
   rewardsClaimed: baseUnits('rewards_claimed').notNull().default('0'),
 });
+
+/**
+ * Ledger accounts (see `src/ledger/README.md`). `balance` is the signed sum of the account's
+ * postings (debit positive), maintained in the posting's own transaction; `ledger check` holds it
+ * equal to the entries.
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    key: text('key').notNull(),
+    /** position, house, reserves, withdrawals_in_flight, referral_rewards_payable */
+    kind: text('kind').notNull(),
+    currency: text('currency').notNull(),
+    userId: uuid('user_id'),
+    pool: text('pool'),
+    address: text('address'),
+    balance: baseUnits('balance').notNull().default('0'),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('ledger_accounts_key').on(t.key), index('ledger_accounts_user_idx').on(t.userId)],
+);
+
+/** A balanced set of postings with a unique idempotency reference; never updated or deleted. */
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reference: text('reference').notNull(),
+    kind: text('kind').notNull(),
+    /** When the movement takes effect (interest of day D: the end of D). */
+    at: ts('at').notNull().defaultNow(),
+    detail: jsonb('detail'),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('ledger_transactions_reference').on(t.reference)],
+);
+
+export const ledgerPostings = pgTable(
+  'ledger_postings',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transactionId: bigint('transaction_id', { mode: 'number' }).notNull(),
+    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    /** Signed base units: debit positive, credit negative. */
+    amount: baseUnits('amount').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('ledger_postings_account_idx').on(t.accountId, t.at), index('ledger_postings_transaction_idx').on(t.transactionId)],
+);
+
+/** Each pool's APY from a day on; the history is kept. */
+export const poolApy = pgTable(
+  'pool_apy',
+  {
+    pool: text('pool').notNull(),
+    effectiveFrom: date('effective_from', { mode: 'string' }).notNull(),
+    apy: numeric('apy', { precision: 24, scale: 18 }).notNull(),
+    setBy: text('set_by').notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.pool, t.effectiveFrom] })],
+);
+
+/** Accrued days per pool (the marker that a day is done) with the rate used. */
+export const interestDays = pgTable(
+  'interest_days',
+  {
+    pool: text('pool').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    apy: numeric('apy', { precision: 24, scale: 18 }).notNull(),
+    rate: numeric('rate', { precision: 40, scale: 0 }).notNull(),
+    transactionId: bigint('transaction_id', { mode: 'number' }).notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.pool, t.day] })],
+);
+
+export const operatorAudit = pgTable('operator_audit', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  actor: text('actor').notNull(),
+  action: text('action').notNull(),
+  target: text('target'),
+  before: jsonb('before'),
+  after: jsonb('after'),
+  at: ts('at').notNull().defaultNow(),
+});
+
+/** One runner per job across replicas. */
+export const jobLeases = pgTable('job_leases', {
+  job: text('job').primaryKey(),
+  owner: text('owner').notNull(),
+  leaseUntil: ts('lease_until').notNull(),
+  lastRunAt: ts('last_run_at'),
+  lastError: text('last_error'),
+});
+
+export const hotWalletNonces = pgTable(
+  'hot_wallet_nonces',
+  { chainId: integer('chain_id').notNull(), address: text('address').notNull(), nextNonce: bigint('next_nonce', { mode: 'number' }).notNull() },
+  (t) => [primaryKey({ columns: [t.chainId, t.address] })],
+);
+
+/** The chain watcher's cursor: the last block read, with its hash. */
+export const watcherCursor = pgTable('watcher_cursor', {
+  chainId: integer('chain_id').primaryKey(),
+  blockNumber: bigint('block_number', { mode: 'number' }).notNull(),
+  blockHash: text('block_hash').notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const watcherBlocks = pgTable(
+  'watcher_blocks',
+  { chainId: integer('chain_id').notNull(), blockNumber: bigint('block_number', { mode: 'number' }).notNull(), blockHash: text('block_hash').notNull() },
+  (t) => [primaryKey({ columns: [t.chainId, t.blockNumber] })],
+);
+
+/** A transfer into a pool address from an unknown wallet; the operator assigns it to an account. */
+export const unclaimedTransfers = pgTable(
+  'unclaimed_transfers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    chainId: integer('chain_id').notNull(),
+    txHash: text('tx_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    tokenAddress: text('token_address'),
+    currency: text('currency').notNull(),
+    pool: text('pool'),
+    amount: baseUnits('amount').notNull(),
+    blockNumber: bigint('block_number', { mode: 'number' }).notNull(),
+    blockHash: text('block_hash').notNull(),
+    /** unclaimed, assigned */
+    status: text('status').notNull().default('unclaimed'),
+    depositId: bigint('deposit_id', { mode: 'number' }),
+    assignedBy: text('assigned_by'),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('unclaimed_transfers_chain_tx_log_key').on(t.chainId, t.txHash, t.logIndex)],
+);

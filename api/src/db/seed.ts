@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { patterns } from '@app/contracts';
 import { ETH_DECIMALS, SUPPORTED_CHAIN_ID, TOKENS, decimalsOf, type Currency } from '@app/web3';
 import type { Db } from './client';
@@ -121,6 +122,10 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<void> {
     await tx.insert(t.currencyAddresses).values(addressRows).onConflictDoNothing();
     await tx.insert(t.pools).values(poolRows).onConflictDoNothing();
     await tx.insert(t.poolAssets).values(assetRows).onConflictDoNothing();
+    // A pool without an APY history starts with its listed APY (the operator changes it with `apy set`).
+    await tx.execute(sql`insert into pool_apy (pool, effective_from, apy, set_by)
+      select name, date '2020-01-01', apy_bps::numeric / 10000, 'seed' from pools p
+      where not exists (select 1 from pool_apy a where a.pool = p.name)`);
     await tx.insert(t.poolGraph).values(graphRows()).onConflictDoNothing();
     await tx.insert(t.faq).values(faqRows).onConflictDoNothing();
     await tx.insert(t.referralLevels).values(referralLevelRows).onConflictDoNothing();

@@ -1,4 +1,5 @@
-export type ChainLog = { address: string; topics: readonly string[]; data: string; index: number };
+/** `index` is the log's place in its block; `position` its place in its own transaction (stable across a reorg). */
+export type ChainLog = { address: string; topics: readonly string[]; data: string; index: number; position: number };
 export type ChainReceipt = { status: number | null; blockNumber: number; blockHash: string; from: string; to: string | null; logs: readonly ChainLog[] };
 export type ChainTx = { hash: string; from: string; to: string | null; value: bigint; chainId: bigint; blockNumber: number | null };
 
@@ -10,6 +11,10 @@ export interface ChainReader {
   blockNumber(maxAgeMs?: number): Promise<number>;
   /** The node's chain id (asked once; asked again after a failure). */
   chainId(): Promise<number>;
+  /** Any other JSON-RPC call (the payouts and the watcher); throws ChainUnavailable like the rest. */
+  call<T>(method: string, params: unknown[]): Promise<T>;
+  /** The newest block the node calls finalized (production credits only up to it). */
+  finalizedBlock(): Promise<number>;
   destroy(): void;
 }
 
@@ -73,7 +78,7 @@ export function rpcChainReader(rpcUrl: string, timeoutMs = 10_000): ChainReader 
         blockHash: r.blockHash,
         from: r.from,
         to: r.to,
-        logs: r.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data, index: num(l.logIndex) })),
+        logs: r.logs.map((l, position) => ({ address: l.address, topics: l.topics, data: l.data, index: num(l.logIndex), position })),
       };
     },
     blockNumber: (maxAgeMs = 0) => {
@@ -88,6 +93,8 @@ export function rpcChainReader(rpcUrl: string, timeoutMs = 10_000): ChainReader 
       );
       return entry.value;
     },
+    call,
+    finalizedBlock: async () => num((await call<{ number: string } | null>('eth_getBlockByNumber', ['finalized', false]))?.number),
     chainId: () => {
       chainId ??= call<string>('eth_chainId', []).then(num);
       chainId.catch(() => (chainId = null));

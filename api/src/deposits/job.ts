@@ -4,20 +4,26 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/rows';
 import { deposits } from '../db/schema';
+import { post } from '../ledger';
 import type { ChainReader } from './chain';
+import { depositTransaction, type CreditableDeposit } from './credit';
 import { stillCredits } from './verify';
 
-export type JobSettings = { confirmations: number; jobIntervalMs: number; dropAfterSeconds: number; batchSize: number; leaseSeconds: number };
+export type JobSettings = {
+  confirmations: number;
+  jobIntervalMs: number;
+  dropAfterSeconds: number;
+  batchSize: number;
+  leaseSeconds: number;
+  /** Credit only transactions in blocks the node calls finalized (production). */
+  useFinalized?: boolean;
+};
 export type TickResult = { checked: number; credited: number; refused: number; waiting: number };
 
-type Claimed = {
-  id: number;
-  tx_hash: string;
-  log_index: number;
+type Claimed = CreditableDeposit & {
   token_address: string | null;
   from_address: string | null;
-  to_address: string | null;
-  amount: string;
+  block_hash: string | null;
   missing_since: Date | string | null;
 };
 
@@ -63,9 +69,10 @@ export function createDepositJob(db: Db, chain: ChainReader, settings: JobSettin
         order by id
         limit ${settings.batchSize}
         for update skip locked)
-      returning id, tx_hash, log_index, token_address, from_address, to_address, amount::text as amount, missing_since`,
+      returning id, user_id, pool, currency, chain_id, tx_hash, log_index, token_address, from_address, to_address, amount::text as amount, block_hash, missing_since`,
     );
-    await Promise.all(claimed.map((row) => check(row, n, latest, result)));
+    const finalized = settings.useFinalized && claimed.length ? await chain.finalizedBlock() : Infinity;
+    await Promise.all(claimed.map((row) => check(row, n, latest, finalized, result)));
     return { ...result, full: claimed.length === settings.batchSize };
   }
 
@@ -84,7 +91,7 @@ export function createDepositJob(db: Db, chain: ChainReader, settings: JobSettin
   const mine = (id: number) => and(eq(deposits.id, id), eq(deposits.status, 'pending'), eq(deposits.leaseOwner, owner));
   const release = { leaseOwner: null, leaseUntil: null, updatedAt: new Date() };
 
-  async function check(row: Claimed, n: number, tickLatest: number, result: TickResult) {
+  async function check(row: Claimed, n: number, tickLatest: number, finalized: number, result: TickResult) {
     result.checked++;
     try {
       const receipt = await chain.receipt(row.tx_hash);
@@ -116,15 +123,22 @@ export function createDepositJob(db: Db, chain: ChainReader, settings: JobSettin
       }
       const confirmations = Math.max(0, latest - receipt.blockNumber + 1);
       const block = { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, confirmations, missingSince: null, logIndex };
-      if (confirmations >= n) {
-        const done = await db
-          .update(deposits)
-          .set({ ...release, ...block, status: 'credited', creditedAt: new Date() })
-          .where(mine(row.id))
-          .returning({ id: deposits.id });
-        if (done.length) result.credited++;
+      // Another block than the one recorded (a reorg re-included it): verified again above, and its
+      // confirmations count from the new block, on a later tick.
+      const moved = row.block_hash !== null && row.block_hash !== receipt.blockHash;
+      if (!moved && confirmations >= n && receipt.blockNumber <= finalized) {
+        const credited = await db.transaction(async (tx) => {
+          const done = await tx
+            .update(deposits)
+            .set({ ...release, ...block, status: 'credited', creditedAt: new Date() })
+            .where(mine(row.id))
+            .returning({ id: deposits.id });
+          if (!done.length) return false;
+          await post(tx, depositTransaction({ ...row, log_index: logIndex }));
+          return true;
+        });
+        if (credited) result.credited++;
       } else {
-        // Re-included in a later block: wait for its confirmations there.
         await db.update(deposits).set({ ...release, ...block }).where(mine(row.id));
         result.waiting++;
       }

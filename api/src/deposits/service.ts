@@ -92,8 +92,19 @@ export function createDeposits(db: Db, chain: ChainReader, settings: DepositSett
         )
         .onConflictDoNothing({ target: [deposits.chainId, deposits.txHash, deposits.logIndex] })
         .returning();
-      const first = rows[0];
-      if (!first) throw new DepositRefused(M.depositDuplicate, 'DEPOSIT_DUPLICATE', 409);
+      let first = rows[0];
+      if (!first) {
+        // Already recorded: by the watcher for this same user it is the same deposit, met in its row.
+        const existing = await db
+          .select()
+          .from(deposits)
+          .where(and(eq(deposits.chainId, settings.chainId), eq(deposits.txHash, hash), eq(deposits.userId, user.id), eq(deposits.pool, req.pool)));
+        const same = existing.filter((e) => found.transfers.some((t) => t.logIndex === e.logIndex));
+        if (same.length !== found.transfers.length || !same[0] || same.some((e) => e.claimedAmount !== null)) throw new DepositRefused(M.depositDuplicate, 'DEPOSIT_DUPLICATE', 409);
+        first = same[0];
+        await db.update(deposits).set({ claimedAmount: req.amount }).where(eq(deposits.id, first.id));
+        rows.push(...same);
+      }
       const total = found.transfers.reduce((s, t) => s + t.amount, 0n);
       const corrected = BigInt(req.amount) !== total;
       return { row: first, rows, corrected, status: depositStatus(first, settings.confirmations) };

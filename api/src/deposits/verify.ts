@@ -74,7 +74,7 @@ export function tokenTransfers(receipt: ChainReceipt, claim: DepositClaim): Foun
   }
   const mine = ofCurrency.filter((x) => x.t.from === claim.wallet && x.t.amount > 0n);
   if (!mine.length) throw new DepositRefused(M.depositNotYourWallet, 'NOT_YOUR_WALLET');
-  return mine.map((x) => ({ logIndex: x.log.index, from: x.t.from, to: x.t.to, tokenAddress: lower(x.log.address), amount: x.t.amount }));
+  return mine.map((x) => ({ logIndex: x.log.position, from: x.t.from, to: x.t.to, tokenAddress: lower(x.log.address), amount: x.t.amount }));
 }
 
 export type ChainReads = { nodeChainId: number; receipt: ChainReceipt | null; tx: ChainTx | null; latest: number };
@@ -137,8 +137,8 @@ export async function verifyDeposit(chain: ChainReader, claim: DepositClaim, rea
 
 /**
  * Re-checks a recorded deposit against a fresh receipt (the job, before crediting): the receipt
- * must still be a success and, for a token, still hold the same Transfer. The log's index may move
- * if the transaction was re-included in another block; the content may not.
+ * must still be a success and, for a token, still hold the same Transfer. Deposits are keyed by the
+ * log's position within its own transaction, which a re-inclusion in another block does not move.
  */
 export function stillCredits(receipt: ChainReceipt, row: { logIndex: number; tokenAddress: string | null; fromAddress: string | null; toAddress: string | null; amount: string }): number | null {
   if (receipt.status !== 1) return null;
@@ -148,5 +148,5 @@ export function stillCredits(receipt: ChainReceipt, row: { logIndex: number; tok
     return t && lower(log.address) === row.tokenAddress && t.from === row.fromAddress && t.to === row.toAddress && t.amount === BigInt(row.amount);
   });
   if (!same.length) return null;
-  return (same.find((l) => l.index === row.logIndex) ?? same[0])!.index;
+  return (same.find((l) => l.position === row.logIndex) ?? same[0])!.position;
 }

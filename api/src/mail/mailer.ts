@@ -106,6 +106,10 @@ export function createMailer(db: Db, opts: MailerOptions) {
       await db.insert(outbox).values({ to, subject: r.subject, text: r.text, html: r.html, lang, kind, status: 'pending' });
       void kick();
     },
+    /** One pass over pending mail (the job runner calls it): mail left by a crash or another replica, and old rows purged. */
+    poll(): Promise<void> {
+      return kick();
+    },
     /** Polls for mail left by a crash or by another replica, and purges old rows. */
     start(intervalMs = 5000) {
       if (!transport || timer) return;

@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { apiMessages as M, apiRoutes, type DashboardPoolResponse, type PoolName } from '@app/contracts';
 import { DepositRefused } from '../deposits/verify';
-import { currencies, currencyAddresses, deposits, interestAccruals, poolAddresses, poolAssets, poolGraph, pools, users, withdrawals } from '../db/schema';
-import { ApiError, badRequest } from '../http/errors';
+import { currencies, currencyAddresses, interestAccruals, poolAddresses, poolAssets, poolGraph, pools } from '../db/schema';
+import { ApiError } from '../http/errors';
 import { addRoute } from '../http/route';
+import { positionsOf, rows } from '../ledger';
+import { requestWithdrawal, withdrawalStatus, withdrawalsOf } from '../payouts/requests';
+import { payoutRules, quote, ruleFor } from '../payouts/settings';
 import type { Services } from '../services';
 
 const CHAIN_ID = 1;
@@ -23,24 +26,11 @@ export function investRoutes(app: FastifyInstance, s: Services) {
     return p;
   }
 
-  /** Credited deposits minus requested (or paid) withdrawals, per currency; `any` says whether anything was credited. */
-  async function depositedSums(userId: string, pool: string, conn: Pick<typeof db, 'select'> = db): Promise<Sums & { credited?: boolean }> {
-    const [inRows, outRows] = await Promise.all([
-      conn
-        .select({ currency: deposits.currency, total: sql<string>`sum(${deposits.amount})` })
-        .from(deposits)
-        .where(and(eq(deposits.userId, userId), eq(deposits.pool, pool), eq(deposits.status, 'credited')))
-        .groupBy(deposits.currency),
-      // Requested withdrawals already reserve their amount.
-      conn
-        .select({ currency: withdrawals.currency, total: sql<string>`sum(${withdrawals.amount})` })
-        .from(withdrawals)
-        .where(and(eq(withdrawals.userId, userId), eq(withdrawals.pool, pool), inArray(withdrawals.status, ['requested', 'paid'])))
-        .groupBy(withdrawals.currency),
-    ]);
-    const result: Sums & { credited?: boolean } = toSums(inRows);
-    result.credited = inRows.length > 0;
-    for (const [c, v] of toSums(outRows)) result.set(c, (result.get(c) ?? 0n) - v);
+  /** The user's positions in a pool from the ledger (withdrawable, interest included); `credited` says whether one exists. */
+  async function positionSums(userId: string, pool: string): Promise<Sums & { credited?: boolean }> {
+    const found = await positionsOf(db, userId, pool);
+    const result: Sums & { credited?: boolean } = new Map(found.map((p) => [p.currency, p.balance]));
+    result.credited = found.length > 0;
     return result;
   }
 
@@ -55,7 +45,7 @@ export function investRoutes(app: FastifyInstance, s: Services) {
         .innerJoin(currencies, eq(currencies.code, poolAddresses.currency))
         .where(and(eq(poolAddresses.pool, name), eq(poolAddresses.chainId, chainId), currency ? eq(poolAddresses.currency, currency) : undefined))
         .orderBy(asc(currencies.sort)),
-      depositedSums(userId, name),
+      positionSums(userId, name),
       s.deposits.pendingSums(userId, name),
       db
         .select({ currency: interestAccruals.currency, total: sql<string>`sum(${interestAccruals.amount})` })
@@ -79,59 +69,36 @@ export function investRoutes(app: FastifyInstance, s: Services) {
   }
 
   /**
-   * Balance history per day, pool and currency: credited deposits (by the day they were credited),
-   * withdrawal requests, and the running balance at the end of the day, from the user's real rows.
+   * Balance history per day, pool and currency, from the ledger's postings on the user's positions:
+   * credited deposits, withdrawals (requests, less returned ones) and the running balance at the end
+   * of the day, interest included.
    */
   addRoute(app, apiRoutes.balance, async ({ query, auth }) => {
     const until = query.to ? new Date(`${query.to}T23:59:59.999Z`) : undefined;
-    const day = (col: SQL) => sql<string>`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD')`;
-    const creditedAt = sql`coalesce(${deposits.creditedAt}, ${deposits.createdAt})`;
-    const [ins, outs] = await Promise.all([
-      db
-        .select({ date: day(creditedAt), pool: deposits.pool, currency: deposits.currency, total: sql<string>`sum(${deposits.amount})` })
-        .from(deposits)
-        .where(
-          and(
-            eq(deposits.userId, auth.user.id),
-            eq(deposits.status, 'credited'),
-            query.pool ? eq(deposits.pool, query.pool) : undefined,
-            until ? sql`${creditedAt} <= ${until}` : undefined,
-          ),
-        )
-        .groupBy(day(creditedAt), deposits.pool, deposits.currency),
-      db
-        .select({ date: day(sql`${withdrawals.createdAt}`), pool: withdrawals.pool, currency: withdrawals.currency, total: sql<string>`sum(${withdrawals.amount})` })
-        .from(withdrawals)
-        .where(
-          and(
-            eq(withdrawals.userId, auth.user.id),
-            inArray(withdrawals.status, ['requested', 'paid']),
-            query.pool ? eq(withdrawals.pool, query.pool) : undefined,
-            until ? lte(withdrawals.createdAt, until) : undefined,
-          ),
-        )
-        .groupBy(day(sql`${withdrawals.createdAt}`), withdrawals.pool, withdrawals.currency),
-    ]);
-    type Day = { date: string; pool: string; currency: string; amount: bigint; withdrawn: bigint };
-    const days = new Map<string, Day>();
-    const at = (r: { date: string; pool: string; currency: string }) => {
-      const key = `${r.date}|${r.pool}|${r.currency}`;
-      let d = days.get(key);
-      if (!d) days.set(key, (d = { date: r.date, pool: r.pool, currency: r.currency, amount: 0n, withdrawn: 0n }));
-      return d;
-    };
-    for (const r of ins) at(r).amount += BigInt(r.total ?? '0');
-    for (const r of outs) at(r).withdrawn += BigInt(r.total ?? '0');
-    const sorted = [...days.values()].sort((a, b) => a.date.localeCompare(b.date) || a.pool.localeCompare(b.pool) || a.currency.localeCompare(b.currency));
+    const found = await rows<{ date: string; pool: string; currency: string; deposited: string; withdrawn: string; moved: string }>(
+      db,
+      sql`select to_char(p.at at time zone 'UTC', 'YYYY-MM-DD') as date, a.pool, a.currency,
+            coalesce(sum(-p.amount) filter (where t.kind = 'deposit'), 0)::text as deposited,
+            coalesce(sum(p.amount) filter (where t.kind like 'withdrawal%'), 0)::text as withdrawn,
+            sum(-p.amount)::text as moved
+          from ledger_postings p
+          join ledger_accounts a on a.id = p.account_id
+          join ledger_transactions t on t.id = p.transaction_id
+          where a.kind = 'position' and a.user_id = ${auth.user.id}
+            ${query.pool ? sql`and a.pool = ${query.pool}` : sql``}
+            ${until ? sql`and p.at <= ${until.toISOString()}` : sql``}
+          group by 1, 2, 3
+          order by 1, 2, 3`,
+    );
     const running = new Map<string, bigint>();
     const items = [];
-    for (const d of sorted) {
+    for (const d of found) {
       const key = `${d.pool}|${d.currency}`;
-      const balance = (running.get(key) ?? 0n) + d.amount - d.withdrawn;
+      const balance = (running.get(key) ?? 0n) + BigInt(d.moved);
       running.set(key, balance);
       // Earlier days count towards the running balance but are not listed.
       if (query.from && d.date < query.from) continue;
-      items.push({ date: d.date, pool: d.pool, currency: d.currency, amount: String(d.amount), withdrawn: String(d.withdrawn), balance: String(balance < 0n ? 0n : balance) });
+      items.push({ date: d.date, pool: d.pool, currency: d.currency, amount: d.deposited, withdrawn: d.withdrawn, balance: String(balance) });
     }
     return { items };
   });
@@ -169,22 +136,18 @@ export function investRoutes(app: FastifyInstance, s: Services) {
 
   addRoute(app, apiRoutes.dashboardWithdraw, async ({ body, auth }) => {
     await poolRow(body.pool);
-    const amount = BigInt(body.amount);
-    const w = await db.transaction(async (tx) => {
-      // One withdrawal at a time per user (also across replicas): two requests cannot both spend one balance.
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, auth.user.id)).for('update');
-      const sums = await depositedSums(auth.user.id, body.pool, tx);
-      if (!sums.credited) throw badRequest(M.notReplenished, 'NOT_REPLENISHED');
-      const available = sums.get(body.currency) ?? 0n;
-      if (amount <= 0n || amount > available) throw badRequest(M.amountTooLarge, 'AMOUNT_TOO_LARGE', { amount: M.amountTooLarge });
-      const [row] = await tx
-        .insert(withdrawals)
-        .values({ userId: auth.user.id, pool: body.pool, currency: body.currency, amount: body.amount })
-        .returning();
-      return row;
-    });
-    if (!w) throw new Error('withdrawal not stored');
-    return { message: M.withdrawalSent, id: w.id, status: w.status, createdAt: w.createdAt.toISOString() };
+    const w = await requestWithdrawal(db, auth.user.id, body);
+    s.jobs.kick('payouts');
+    return { message: w.status === 'awaiting_approval' ? M.withdrawalAwaitingApproval : M.withdrawalSent, id: w.id, status: w.status, createdAt: w.createdAt.toISOString() };
+  });
+
+  addRoute(app, apiRoutes.dashboardWithdrawals, async ({ query, auth }) => ({
+    items: (await withdrawalsOf(db, auth.user.id, query.pool)).map((w) => withdrawalStatus(w, s.config.money.payoutConfirmations)),
+  }));
+
+  addRoute(app, apiRoutes.dashboardWithdrawQuote, async ({ query }) => {
+    const q = quote(ruleFor(await payoutRules(db), query.currency), BigInt(query.amount));
+    return { fee: String(q.fee), receive: String(q.receive), approvalRequired: q.approvalRequired };
   });
 
   addRoute(app, apiRoutes.dashboardDeposit, async ({ body, auth }) => {
@@ -192,7 +155,7 @@ export function investRoutes(app: FastifyInstance, s: Services) {
     try {
       const r = await s.deposits.record(auth.user, body);
       // Already deep enough: let the job credit it now rather than at its next tick.
-      if (r.status.confirmations >= s.config.deposits.confirmations) s.depositJob.kick();
+      if (r.status.confirmations >= s.config.deposits.confirmations) s.jobs.kick('deposits');
       return {
         message: r.corrected ? M.depositAmountCorrected : M.depositRecorded,
         id: r.row.id,

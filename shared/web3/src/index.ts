@@ -6,3 +6,4 @@ export * from './tokens';
 export * from './amounts';
 export * from './display';
 export * from './erc20';
+export * from './interest';

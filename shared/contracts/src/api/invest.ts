@@ -151,3 +151,48 @@ export const poolGraphResponseSchema = z
   })
   .register(z.globalRegistry, { id: 'PoolGraph' });
 export type PoolGraphResponse = z.infer<typeof poolGraphResponseSchema>;
+
+/**
+ * A withdrawal and its progress: requested → (awaiting_approval →) sending → paid (with the
+ * transaction hash), or returned (the amount is back in the balance; `reason` says why).
+ */
+export const withdrawalStatusSchema = z
+  .object({
+    id: z.int(),
+    pool: poolNameSchema,
+    currency: z.string(),
+    amount: baseUnitsSchema,
+    /** Kept as the withdrawal fee; the wallet receives `receive` = amount − fee. */
+    fee: baseUnitsSchema,
+    receive: baseUnitsSchema,
+    status: z.enum(['requested', 'awaiting_approval', 'sending', 'paid', 'returned']),
+    to: z.nullable(z.string()),
+    transaction: z.nullable(z.string()),
+    confirmations: z.int(),
+    confirmationsRequired: z.int(),
+    reason: z.nullable(z.string()),
+    createdAt: isoDateTime,
+    paidAt: z.nullable(isoDateTime),
+  })
+  .register(z.globalRegistry, { id: 'WithdrawalStatus' });
+export type WithdrawalStatus = z.infer<typeof withdrawalStatusSchema>;
+
+export const withdrawalsQuerySchema = z.object({ pool: z.optional(poolNameSchema) });
+export const withdrawalsResponseSchema = z
+  .object({ items: z.array(withdrawalStatusSchema) })
+  .register(z.globalRegistry, { id: 'Withdrawals' });
+
+/** What a withdrawal of `amount` would cost, shown before the user confirms. */
+export const withdrawQuoteQuerySchema = z.object({ pool: poolNameSchema, currency: currencyCodeSchema, amount: baseUnitsSchema });
+export const withdrawQuoteResponseSchema = z
+  .object({ fee: baseUnitsSchema, receive: baseUnitsSchema, approvalRequired: z.boolean() })
+  .register(z.globalRegistry, { id: 'WithdrawQuote' });
+
+/** A pool's reserves per currency: on chain and on the books (public). */
+export const poolReservesResponseSchema = z
+  .object({
+    pool: poolNameSchema,
+    items: z.array(z.object({ currency: z.string(), address: z.string(), onChain: z.nullable(baseUnitsSchema), books: baseUnitsSchema, difference: z.nullable(z.string()) })),
+    checkedAt: isoDateTime,
+  })
+  .register(z.globalRegistry, { id: 'PoolReserves' });

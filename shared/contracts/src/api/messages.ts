@@ -68,6 +68,12 @@ export const apiMessages = {
   depositFailedOnRecheck: 'The transaction failed when it was checked again and was not credited',
   depositUnverified: 'The deposit was recorded before on-chain checks and was not credited',
   chainUnavailable: 'The blockchain node cannot be reached right now. Please try again later.',
+  withdrawalNoWallet: 'Link your wallet to your account before withdrawing',
+  withdrawalFeeTooHigh: 'The amount must be larger than the withdrawal fee of {fee}',
+  withdrawalAwaitingApproval: 'Withdrawal request received. Large withdrawals are paid after an operator approves them.',
+  withdrawalReturnedReverted: 'The payout failed on the chain; the amount is back in your balance',
+  withdrawalReturnedDropped: 'The payout was dropped by the network; the amount is back in your balance',
+  withdrawalRejected: 'The withdrawal was declined by the operator; the amount is back in your balance',
 } as const;
 
 export type ApiMessageKey = keyof typeof apiMessages;
@@ -138,6 +144,12 @@ export const apiMessagesRu: Record<ApiMessageKey, string> = {
   depositFailedOnRecheck: 'Транзакция завершилась ошибкой при повторной проверке и не зачислена',
   depositUnverified: 'Депозит был записан до проверок в сети и не зачислен',
   chainUnavailable: 'Узел блокчейна сейчас недоступен. Попробуйте позже.',
+  withdrawalNoWallet: 'Привяжите кошелёк к аккаунту, прежде чем выводить средства',
+  withdrawalFeeTooHigh: 'Сумма должна быть больше комиссии за вывод {fee}',
+  withdrawalAwaitingApproval: 'Запрос на вывод принят. Крупные выводы выплачиваются после одобрения оператором.',
+  withdrawalReturnedReverted: 'Выплата не прошла в блокчейне; сумма возвращена на ваш баланс',
+  withdrawalReturnedDropped: 'Сеть отбросила выплату; сумма возвращена на ваш баланс',
+  withdrawalRejected: 'Оператор отклонил вывод; сумма возвращена на ваш баланс',
 };
 
 /** Fills {name} placeholders. */

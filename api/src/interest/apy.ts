@@ -1,0 +1,49 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { parseApy } from '@app/web3';
+import type { Db } from '../db/client';
+import { poolApy, pools } from '../db/schema';
+import { badRequest } from '../http/errors';
+import { audit } from '../operator/audit';
+import { rows } from '../ledger';
+
+/**
+ * Sets a pool's APY from a day on. Days already accrued keep the rate they were accrued with, so
+ * the new rate must start after the pool's last accrued day.
+ */
+export async function setApy(db: Db, actor: string, pool: string, apy: string, effectiveFrom: string, today: string) {
+  try {
+    parseApy(apy);
+  } catch (err) {
+    throw badRequest((err as Error).message, 'BAD_APY', { apy: (err as Error).message });
+  }
+  const [p] = await db.select().from(pools).where(eq(pools.name, pool));
+  if (!p) throw badRequest(`unknown pool '${pool}'`, 'NOT_FOUND', { pool: 'unknown pool' });
+  const [last] = await rows<{ day: string | null }>(db, sql`select max(day)::text as day from interest_days where pool = ${pool}`);
+  if (last?.day && effectiveFrom <= last.day) {
+    const msg = `${pool} is accrued up to ${last.day}: a new APY can start on ${last.day} + 1 day at the earliest`;
+    throw badRequest(msg, 'APY_IN_THE_PAST', { effectiveFrom: msg });
+  }
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(poolApy).where(and(eq(poolApy.pool, pool), eq(poolApy.effectiveFrom, effectiveFrom)));
+    await tx
+      .insert(poolApy)
+      .values({ pool, effectiveFrom, apy, setBy: actor })
+      .onConflictDoUpdate({ target: [poolApy.pool, poolApy.effectiveFrom], set: { apy, setBy: actor, createdAt: new Date() } });
+    // What pages show as the pool's APY (basis points), once the rate is in force.
+    if (effectiveFrom <= today) {
+      const { num, den } = parseApy(apy);
+      await tx.update(pools).set({ apyBps: Number((num * 10000n + den / 2n) / den) }).where(eq(pools.name, pool));
+    }
+    await audit(tx, { actor, action: 'apy.set', target: pool, before: before ? { apy: before.apy, effectiveFrom } : null, after: { apy, effectiveFrom } });
+    return { pool, apy, effectiveFrom };
+  });
+}
+
+export async function apyHistory(db: Db, pool?: string) {
+  const list = await db
+    .select()
+    .from(poolApy)
+    .where(pool ? eq(poolApy.pool, pool) : undefined)
+    .orderBy(poolApy.pool, desc(poolApy.effectiveFrom));
+  return list.map((r) => ({ pool: r.pool, effectiveFrom: r.effectiveFrom, apy: r.apy, setBy: r.setBy, createdAt: r.createdAt.toISOString() }));
+}

@@ -1,0 +1,50 @@
+import { accrueUntil, utcDay } from '../interest';
+import { checkLedger } from '../ledger';
+import type { Services } from '../services';
+
+export { createJobRunner, type JobRunner } from './runner';
+
+/** Yesterday, UTC: the last closed day, the newest one the interest job accrues by itself. */
+export const lastClosedDay = (now = new Date()) => utcDay(new Date(now.getTime() - 86_400_000));
+
+/**
+ * Every background job of the API, on the one runner: deposits and mail in every replica (their
+ * rows carry leases), interest, the chain watcher and payouts in one replica at a time.
+ */
+export function defineJobs(s: Services) {
+  const { jobs, config } = s;
+  jobs.define({ name: 'deposits', exclusive: false, intervalMs: config.deposits.jobIntervalMs, run: () => s.depositJob.tick() });
+  jobs.define({ name: 'mail', exclusive: false, intervalMs: config.smtpUrl ? 5000 : 0, run: () => s.mailer.poll() });
+  jobs.define({
+    name: 'interest',
+    exclusive: true,
+    intervalMs: config.money.jobsIntervalMs && Math.max(config.money.jobsIntervalMs, 60_000),
+    leaseSeconds: 120,
+    run: ({ renew }) => accrueUntil(s.db, lastClosedDay(), renew),
+  });
+  jobs.define({
+    name: 'watcher',
+    exclusive: true,
+    intervalMs: config.money.jobsIntervalMs,
+    leaseSeconds: 60,
+    // New deposits found: let the deposit job look at once.
+    run: async () => {
+      const r = await s.watcher.run();
+      if (r.deposits) jobs.kick('deposits');
+      return r;
+    },
+  });
+  // The ledger's three proofs, every few minutes: a failure is logged loudly (and the operator's
+  // `ledger check` shows the details); money is never moved to make it pass.
+  jobs.define({
+    name: 'ledger-check',
+    exclusive: true,
+    intervalMs: config.money.jobsIntervalMs && 300_000,
+    run: async () => {
+      const c = await checkLedger(s.db);
+      if (!c.ok) s.log.error({ unbalanced: c.unbalanced.length, negative: c.negative.length, drifted: c.drifted.length }, 'ledger check failed');
+      return c.ok;
+    },
+  });
+  jobs.define({ name: 'payouts', exclusive: true, intervalMs: config.money.jobsIntervalMs, leaseSeconds: 60, run: () => s.payouts.run() });
+}

@@ -1,0 +1,26 @@
+/** The ledger's accounts. Each has a stable text key, so postings name accounts without a lookup. */
+export type AccountRef =
+  | { kind: 'position'; userId: string; pool: string; currency: string }
+  | { kind: 'house'; currency: string }
+  | { kind: 'reserves'; chainId: number; address: string; pool: string; currency: string }
+  | { kind: 'withdrawals_in_flight'; currency: string }
+  | { kind: 'referral_rewards_payable'; currency: string };
+
+export type AccountKind = AccountRef['kind'];
+
+/** Kinds whose natural balance is a credit (the negated sum of postings): what is owed, and the house. */
+export const CREDIT_NORMAL: readonly AccountKind[] = ['position', 'house', 'withdrawals_in_flight', 'referral_rewards_payable'];
+
+export function accountKey(a: AccountRef): string {
+  switch (a.kind) {
+    case 'position':
+      return `position:${a.pool}:${a.currency}:${a.userId}`;
+    case 'reserves':
+      return `reserves:${a.chainId}:${a.address.toLowerCase()}:${a.currency}`;
+    default:
+      return `${a.kind}:${a.currency}`;
+  }
+}
+
+/** The balance as people read it: assets as debits, everything else as credits. */
+export const naturalBalance = (kind: string, signedSum: bigint) => (CREDIT_NORMAL.includes(kind as AccountKind) ? -signedSum : signedSum);

@@ -1,0 +1,109 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { accountKey, type AccountRef } from './accounts';
+
+/** Anything that runs SQL: the database or a transaction on it. */
+export type Conn = Pick<Db, 'execute' | 'transaction'>;
+
+export async function rows<T>(conn: Pick<Db, 'execute'>, query: SQL): Promise<T[]> {
+  return ((await conn.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/** One leg of a transaction: a signed amount (debit positive, credit negative) on an account. */
+export type Posting = { account: AccountRef; amount: bigint };
+
+export type LedgerTransaction = {
+  /** The idempotency key: a second post with the same reference changes nothing. */
+  reference: string;
+  kind: string;
+  /** When it takes effect; defaults to now. */
+  at?: Date;
+  detail?: Record<string, unknown>;
+  postings: Posting[];
+};
+
+/** The postings do not sum to zero in a currency, or an amount is zero. A programming error. */
+export class UnbalancedTransaction extends Error {}
+
+/** A liability would go below zero (e.g. a withdrawal larger than the position). */
+export class InsufficientBalance extends Error {}
+
+const CHECK_VIOLATION = '23514';
+const isOverdrawn = (err: unknown): boolean => {
+  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) if (e.code === CHECK_VIOLATION) return true;
+  return false;
+};
+
+function currencyOf(a: AccountRef) {
+  return a.currency;
+}
+
+export function assertBalanced(t: LedgerTransaction) {
+  if (!t.reference || t.reference.length > 200) throw new UnbalancedTransaction('a transaction needs a reference of at most 200 characters');
+  if (t.postings.length < 2) throw new UnbalancedTransaction(`${t.reference}: at least two postings`);
+  const sums = new Map<string, bigint>();
+  for (const p of t.postings) {
+    if (p.amount === 0n) throw new UnbalancedTransaction(`${t.reference}: zero posting`);
+    sums.set(currencyOf(p.account), (sums.get(currencyOf(p.account)) ?? 0n) + p.amount);
+  }
+  for (const [currency, sum] of sums) if (sum !== 0n) throw new UnbalancedTransaction(`${t.reference}: ${currency} sums to ${sum}`);
+}
+
+/**
+ * Writes a balanced transaction and moves the accounts' balances, all or nothing. Answers the new
+ * transaction's id, or null when the reference was already posted (a retry: nothing changes).
+ * Throws InsufficientBalance when a liability would be overdrawn; the whole transaction is undone.
+ * Accounts are locked in key order, so concurrent posts never deadlock.
+ */
+export async function post(conn: Conn, t: LedgerTransaction): Promise<number | null> {
+  assertBalanced(t);
+  const at = t.at ?? new Date();
+  const legs = t.postings.map((p) => ({ key: accountKey(p.account), ref: p.account, amount: p.amount }));
+  const keys = [...new Set(legs.map((l) => l.key))].sort();
+  try {
+    return await conn.transaction(async (tx) => {
+      const accountValues = sql.join(
+        keys.map((key) => {
+          const a = legs.find((l) => l.key === key)!.ref;
+          const userId = a.kind === 'position' ? a.userId : null;
+          const pool = a.kind === 'position' || a.kind === 'reserves' ? a.pool : null;
+          const address = a.kind === 'reserves' ? a.address.toLowerCase() : null;
+          return sql`(${key}, ${a.kind}, ${a.currency}, ${userId}::uuid, ${pool}, ${address})`;
+        }),
+        sql`, `,
+      );
+      await tx.execute(sql`insert into ledger_accounts (key, kind, currency, user_id, pool, address) values ${accountValues} on conflict (key) do nothing`);
+      const [created] = await rows<{ id: string }>(
+        tx,
+        sql`insert into ledger_transactions (reference, kind, at, detail) values (${t.reference}, ${t.kind}, ${at.toISOString()}, ${t.detail ? JSON.stringify(t.detail) : null}::jsonb)
+            on conflict (reference) do nothing returning id`,
+      );
+      if (!created) return null;
+      const txId = created.id;
+      await tx.execute(sql`select id from ledger_accounts where key in (${sql.join(keys.map((k) => sql`${k}`), sql`, `)}) order by key for update`);
+      const legValues = sql.join(legs.map((l) => sql`(${l.key}, ${l.amount.toString()}::numeric)`), sql`, `);
+      await tx.execute(sql`
+        insert into ledger_postings (transaction_id, account_id, currency, amount, at)
+        select ${txId}::bigint, a.id, a.currency, v.amount, ${at.toISOString()}::timestamptz
+        from (values ${legValues}) v(key, amount) join ledger_accounts a on a.key = v.key`);
+      await tx.execute(sql`
+        update ledger_accounts a set balance = a.balance + v.amount
+        from (select key, sum(amount) as amount from (values ${legValues}) x(key, amount) group by key) v
+        where a.key = v.key`);
+      return Number(txId);
+    });
+  } catch (err) {
+    if (isOverdrawn(err)) throw new InsufficientBalance(`${t.reference}: an account would be overdrawn`, { cause: err });
+    throw err;
+  }
+}
+
+/** Natural balances (what is owed to the user) of a user's positions, per pool and currency. */
+export async function positionsOf(conn: Pick<Db, 'execute'>, userId: string, pool?: string) {
+  const found = await rows<{ pool: string; currency: string; balance: string }>(
+    conn,
+    sql`select pool, currency, (-balance)::text as balance from ledger_accounts
+        where kind = 'position' and user_id = ${userId} ${pool ? sql`and pool = ${pool}` : sql``}`,
+  );
+  return found.map((r) => ({ pool: r.pool, currency: r.currency, balance: BigInt(r.balance) }));
+}

@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import { ERC20_ABI, TOKENS } from '@app/web3';
+import { Interface } from 'ethers';
+import type { Db } from '../db/client';
+import type { ChainReader } from '../deposits/chain';
+import { rows } from './post';
+
+export type ReconcileRow = {
+  pool: string;
+  currency: string;
+  address: string;
+  /** Base units held at the address on chain; null when the node cannot be reached. */
+  onChain: string | null;
+  /** The ledger's reserves account of that address and currency. */
+  books: string;
+  /** onChain − books; null when the node cannot be reached. Reported, never corrected. */
+  difference: string | null;
+};
+
+const erc20 = new Interface(ERC20_ABI as unknown as string[]);
+
+async function onChainBalance(chain: ChainReader, address: string, currency: string): Promise<bigint | null> {
+  try {
+    if (currency === 'ETH') return BigInt(await chain.call<string>('eth_getBalance', [address, 'latest']));
+    const token = TOKENS[1][currency as keyof (typeof TOKENS)[1]];
+    if (!token) return null;
+    const data = erc20.encodeFunctionData('balanceOf', [address]);
+    return BigInt(await chain.call<string>('eth_call', [{ to: token.address, data }, 'latest']));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * For each pool address and currency (the operator's receiving addresses, and any address the
+ * ledger holds reserves at, e.g. gas at a hot wallet), the on-chain balance against the ledger's
+ * reserves account. A difference is reported, never fixed: the hot wallets' gas money, or a
+ * transfer nobody has claimed yet, shows here.
+ */
+export async function reconcile(db: Pick<Db, 'execute'>, chain: ChainReader, chainId: number, pool?: string): Promise<ReconcileRow[]> {
+  const found = await rows<{ pool: string; currency: string; address: string; books: string }>(
+    db,
+    sql`with places as (
+          select pool, currency, lower(address) as address from pool_addresses where chain_id = ${chainId}
+          union
+          select pool, currency, address from ledger_accounts where kind = 'reserves' and key like ${`reserves:${chainId}:%`}
+        )
+        select p.pool, p.currency, p.address, coalesce(a.balance, 0)::text as books
+        from places p
+        left join ledger_accounts a on a.key = 'reserves:' || ${chainId}::text || ':' || p.address || ':' || p.currency
+        ${pool ? sql`where p.pool = ${pool}` : sql``}
+        order by p.pool, p.currency, p.address`,
+  );
+  // An address shared by pools is one balance on chain: listed once per pool, compared once.
+  const seen = new Set<string>();
+  const out: ReconcileRow[] = [];
+  for (const r of found) {
+    const key = `${r.address}:${r.currency}`;
+    if (seen.has(key) && !pool) continue;
+    seen.add(key);
+    const onChain = await onChainBalance(chain, r.address, r.currency);
+    out.push({
+      pool: r.pool,
+      currency: r.currency,
+      address: r.address,
+      onChain: onChain === null ? null : String(onChain),
+      books: r.books,
+      difference: onChain === null ? null : String(onChain - BigInt(r.books)),
+    });
+  }
+  return out;
+}

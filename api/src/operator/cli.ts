@@ -1,0 +1,225 @@
+// `npm run operator -- <command>`: the operator's commands, sent to the API's operator routes.
+// Against the local stack (`npm start`) it needs nothing: the API's address and the operator key
+// that the API wrote into its data folder. Against a deployment: --api URL and --key KEY (or
+// OPERATOR_API_URL and OPERATOR_KEY).
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from '../config';
+
+export type Transport = (method: 'GET' | 'POST', url: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
+export type Output = (line: string) => void;
+
+const USAGE = `usage: npm run operator -- <command> [--api URL] [--key KEY]
+  ledger check                                   prove the ledger balances
+  apy set <pool> <apy> [--from YYYY-MM-DD]       e.g. apy set stable 0.05 --from 2026-12-01
+  apy list [<pool>]
+  accrue --until YYYY-MM-DD                       accrue every missed day up to and including that day
+  withdrawals list [--status S]
+  withdrawals approve <id> | reject <id> [--reason TEXT]
+  payouts set <currency> [--fee BASE_UNITS] [--threshold BASE_UNITS]
+  unclaimed list
+  unclaimed assign <id> <login-or-user-id> <pool>
+  reconcile                                      on-chain balances against the ledger's reserves`;
+
+/** A refused command: the message says what is wrong. */
+export class UsageError extends Error {}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const validDate = (d: string) => DATE.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d);
+
+function parse(argv: string[]) {
+  const words: string[] = [];
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('--')) {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`${a} needs a value`);
+      flags.set(a.slice(2), value);
+      i++;
+    } else words.push(a);
+  }
+  return { words, flags };
+}
+
+function need(value: string | undefined, what: string, ok: (v: string) => boolean, hint: string): string {
+  if (value === undefined) throw new UsageError(`missing ${what}`);
+  if (!ok(value)) throw new UsageError(`wrong ${what} '${value}': ${hint}`);
+  return value;
+}
+const BASE_UNITS = /^(0|[1-9]\d{0,77})$/;
+const ID = /^[1-9]\d{0,15}$/;
+const id = (v: string | undefined) => need(v, 'id', (x) => ID.test(x), 'expected a positive whole number');
+const units = (v: string | undefined, what: string) => need(v, what, (x) => BASE_UNITS.test(x), 'expected a whole number of base units (wei, token units)');
+const date = (v: string | undefined, what = 'date') => need(v, what, validDate, 'expected a calendar date YYYY-MM-DD');
+
+/** A table of rows, columns padded; numbers right-aligned. */
+export function table(rows: Record<string, unknown>[], columns?: string[]): string {
+  if (!rows.length) return '(none)';
+  const cols = columns ?? Object.keys(rows[0]!);
+  const cells = rows.map((r) => cols.map((c) => (r[c] === null || r[c] === undefined ? '' : String(r[c]))));
+  const width = cols.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
+  const numeric = cols.map((_, i) => cells.every((row) => /^-?\d*$/.test(row[i]!)));
+  const line = (vals: string[]) => vals.map((v, i) => (numeric[i] ? v.padStart(width[i]!) : v.padEnd(width[i]!))).join('  ');
+  return [line(cols), line(width.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}
+
+/** Runs one command; answers the exit code. */
+export async function runOperator(argv: string[], send: Transport, out: Output): Promise<number> {
+  const { words, flags } = parse(argv);
+  const [group, action, ...rest] = words;
+  const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
+    const r = await send(method, `/api/v1/operator${url}`, body);
+    if (r.status >= 400) {
+      const b = r.body as { message?: string; fields?: Record<string, string> };
+      const fields = b.fields ? ` (${Object.entries(b.fields).map(([k, v]) => `${k}: ${v}`).join('; ')})` : '';
+      throw new UsageError(`refused (${r.status}): ${b.message ?? 'error'}${fields}`);
+    }
+    return r.body as Record<string, unknown>;
+  };
+  const cmd = (group === 'accrue' || group === 'reconcile') && action === undefined ? group : `${group ?? ''} ${action ?? ''}`.trim();
+  switch (cmd) {
+    case 'ledger check': {
+      const r = await call('GET', '/ledger/check');
+      out(`transactions: ${r.transactions}`);
+      out(table(r.currencies as Record<string, unknown>[]));
+      for (const k of ['unbalanced', 'negative', 'drifted'] as const) {
+        const list = r[k] as unknown[];
+        if (list.length) out(`${k}:\n${table(list as Record<string, unknown>[])}`);
+      }
+      out(r.ok ? 'ledger check: OK' : 'ledger check: FAILED');
+      return r.ok ? 0 : 1;
+    }
+    case 'apy set': {
+      const [pool, apy] = rest;
+      need(pool, 'pool', (x) => ['stable', 'coin', 'dex'].includes(x), 'expected stable, coin or dex');
+      need(apy, 'APY', (x) => /^(0|[1-9]\d{0,5})(\.\d{1,18})?$/.test(x), 'expected a decimal fraction such as 0.05 for 5 %');
+      const from = flags.has('from') ? date(flags.get('from'), '--from date') : undefined;
+      const r = await call('POST', '/apy', { pool, apy, ...(from ? { effectiveFrom: from } : {}) });
+      out(`APY of ${r.pool} is ${r.apy} from ${r.effectiveFrom}`);
+      return 0;
+    }
+    case 'apy list': {
+      const r = await call('GET', `/apy${rest[0] ? `?pool=${encodeURIComponent(rest[0])}` : ''}`);
+      out(table(r.items as Record<string, unknown>[]));
+      return 0;
+    }
+    case 'accrue': {
+      // `accrue --until DATE`: the action word is absent.
+      const until = date(flags.get('until'), '--until date');
+      const r = await call('POST', '/accrue', { until });
+      if (r.skipped) out(String(r.skipped));
+      out(table(r.pools as Record<string, unknown>[]));
+      out(`accrued up to ${until}`);
+      return 0;
+    }
+    case 'withdrawals list': {
+      const status = flags.get('status');
+      const r = await call('GET', `/withdrawals${status ? `?status=${encodeURIComponent(status)}` : ''}`);
+      out(table(r.items as Record<string, unknown>[], ['id', 'status', 'pool', 'currency', 'amount', 'fee', 'to', 'transaction', 'reason']));
+      return 0;
+    }
+    case 'withdrawals approve': {
+      const r = await call('POST', `/withdrawals/${id(rest[0])}/approve`);
+      out(`withdrawal ${r.id}: ${r.status}`);
+      return 0;
+    }
+    case 'withdrawals reject': {
+      const reason = flags.get('reason');
+      const r = await call('POST', `/withdrawals/${id(rest[0])}/reject`, reason ? { reason } : {});
+      out(`withdrawal ${r.id}: ${r.status}`);
+      return 0;
+    }
+    case 'payouts set': {
+      const currency = need(rest[0], 'currency', (x) => /^[A-Z]{2,10}$/.test(x), 'expected a currency code such as USDT');
+      if (!flags.has('fee') && !flags.has('threshold')) throw new UsageError('give --fee and/or --threshold (base units; --threshold none removes it)');
+      const body: Record<string, unknown> = { currency };
+      if (flags.has('fee')) body.fee = units(flags.get('fee'), '--fee');
+      if (flags.has('threshold')) body.approvalThreshold = flags.get('threshold') === 'none' ? null : units(flags.get('threshold'), '--threshold');
+      const r = await call('POST', '/payouts', body);
+      out(`${r.currency}: fee ${r.fee}, approval above ${r.approvalThreshold ?? 'never'}`);
+      return 0;
+    }
+    case 'unclaimed list': {
+      const r = await call('GET', '/unclaimed');
+      out(table(r.items as Record<string, unknown>[], ['id', 'currency', 'amount', 'from', 'to', 'pool', 'transaction', 'blockNumber']));
+      return 0;
+    }
+    case 'unclaimed assign': {
+      const transfer = id(rest[0]);
+      const account = need(rest[1], 'account', (x) => x.length >= 3 && x.length <= 320, 'expected the account e-mail or user id');
+      const pool = need(rest[2], 'pool', (x) => ['stable', 'coin', 'dex'].includes(x), 'expected stable, coin or dex');
+      const r = await call('POST', `/unclaimed/${transfer}/assign`, { account, pool });
+      out(`transfer ${r.id} is deposit ${r.deposit} of ${r.userId} in ${r.pool}; credited after its confirmations`);
+      return 0;
+    }
+    case 'reconcile': {
+      const r = await call('GET', '/reconcile');
+      const items = r.items as { onChain: string | null; difference: string | null }[];
+      out(table(items as Record<string, unknown>[], ['pool', 'currency', 'address', 'onChain', 'books', 'difference']));
+      const off = items.filter((i) => i.difference !== '0');
+      out(off.length ? `${off.length} difference(s) reported; nothing was changed` : 'reserves match the books');
+      return 0;
+    }
+    default:
+      if (group === undefined || group === 'help') {
+        out(USAGE);
+        return group === 'help' ? 0 : 2;
+      }
+      throw new UsageError(`unknown command '${[group, action, ...rest].filter(Boolean).join(' ')}'\n${USAGE}`);
+  }
+}
+
+/** The local stack's operator key: the API writes it beside its data. */
+function localKey(): string | undefined {
+  const dir = path.resolve(process.env.DATA_DIR ?? path.join(repoRoot, '.data/api'));
+  const file = path.join(dir, 'operator-key');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  const api = (flagOf(argv, '--api') ?? process.env.OPERATOR_API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? 4000}`).replace(/\/$/, '');
+  const key = flagOf(argv, '--key') ?? process.env.OPERATOR_KEY ?? localKey();
+  const rest = stripFlags(argv, ['--api', '--key']);
+  if (!key) {
+    console.error('no operator key: pass --key KEY or OPERATOR_KEY (the local stack writes .data/api/operator-key when the API starts)');
+    process.exit(2);
+  }
+  const send: Transport = async (method, url, body) => {
+    let res: Response;
+    try {
+      res = await fetch(`${api}${url}`, {
+        method,
+        headers: { 'x-operator-key': key, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    } catch (err) {
+      throw new UsageError(`cannot reach the API at ${api}: ${(err as Error).message}`);
+    }
+    return { status: res.status, body: await res.json().catch(() => ({})) };
+  };
+  try {
+    process.exitCode = await runOperator(rest, send, (l) => console.log(l));
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(err.message);
+      process.exitCode = 2;
+    } else throw err;
+  }
+}
+
+function flagOf(argv: string[], name: string) {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+}
+function stripFlags(argv: string[], names: string[]) {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (names.includes(argv[i]!)) i++;
+    else out.push(argv[i]!);
+  }
+  return out;
+}
+
+if (require.main === module) void main();

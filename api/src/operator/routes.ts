@@ -1,0 +1,125 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import { and, asc, eq } from 'drizzle-orm';
+import { baseUnitsSchema, currencyCodeSchema, poolNameSchema } from '@app/contracts';
+import { withdrawals } from '../db/schema';
+import { returnWithdrawal, withdrawalStatus } from '../payouts/requests';
+import { setPayoutRule } from '../payouts/settings';
+import { ApiError, badRequest } from '../http/errors';
+import { accrueUntil, apyHistory, setApy, utcDay } from '../interest';
+import { checkLedger, reconcile } from '../ledger';
+import type { Services } from '../services';
+import { assignUnclaimed, listUnclaimed } from '../watcher';
+import { audit } from './audit';
+import { operatorGuard } from './auth';
+
+const isoDay = z.iso.date({ error: 'expected a calendar date YYYY-MM-DD' });
+const apyBody = z.object({ pool: poolNameSchema, apy: z.string().check(z.maxLength(30)), effectiveFrom: z.optional(isoDay) });
+const accrueBody = z.object({ until: isoDay });
+const idParams = z.object({ id: z.coerce.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER)) });
+const statusQuery = z.object({ status: z.optional(z.enum(['requested', 'awaiting_approval', 'sending', 'paid', 'returned'])) });
+const rejectBody = z.object({ reason: z.optional(z.string().check(z.maxLength(500))) });
+const assignBody = z.object({ account: z.string().check(z.minLength(3), z.maxLength(320)), pool: poolNameSchema });
+const payoutsBody = z.object({ currency: currencyCodeSchema, fee: z.optional(baseUnitsSchema), approvalThreshold: z.optional(z.nullable(baseUnitsSchema)) });
+
+/**
+ * The operator's calls under /api/v1/operator (the CLI's only way in). Every change is written to
+ * the audit log with who, what, when, before and after.
+ */
+export function operatorRoutes(app: FastifyInstance, s: Services) {
+  app.decorateRequest('operator', null);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const guard = operatorGuard(s.config.operatorKey, app.authenticate);
+  const schema = { tags: ['operator'], security: [{ bearerAuth: [] }] };
+  const opts = { onRequest: guard, schema };
+  const actor = (req: { operator: { actor: string } | null }) => req.operator?.actor ?? 'unknown';
+
+  r.get('/operator/ledger/check', opts, async () => checkLedger(s.db));
+
+  r.get('/operator/apy', { ...opts, schema: { ...schema, querystring: z.object({ pool: z.optional(poolNameSchema) }) } }, async (req) => ({
+    items: await apyHistory(s.db, req.query.pool),
+  }));
+
+  r.post('/operator/apy', { ...opts, schema: { ...schema, body: apyBody } }, async (req) => {
+    const today = utcDay(new Date());
+    return setApy(s.db, actor(req), req.body.pool, req.body.apy, req.body.effectiveFrom ?? today, today);
+  });
+
+  r.post('/operator/accrue', { ...opts, schema: { ...schema, body: accrueBody } }, async (req) => {
+    const until = req.body.until;
+    const today = utcDay(new Date());
+    // In production only closed days accrue; elsewhere a future day lets people see a month at once.
+    if (!s.config.money.allowFutureAccrual && until >= today) {
+      throw badRequest(`only closed days accrue: --until must be before ${today}`, 'DAY_NOT_CLOSED', { until: 'only closed days accrue' });
+    }
+    const result = await s.jobs.runNow('interest', ({ renew }) => accrueUntil(s.db, until, renew));
+    const pools = Array.isArray(result) ? result : [];
+    await audit(s.db, { actor: actor(req), action: 'interest.accrue', target: until, after: { pools } });
+    return { until, pools, skipped: Array.isArray(result) ? null : 'another replica is accruing; try again shortly' };
+  });
+
+  r.get('/operator/withdrawals', { ...opts, schema: { ...schema, querystring: statusQuery } }, async (req) => {
+    const list = await s.db
+      .select()
+      .from(withdrawals)
+      .where(req.query.status ? eq(withdrawals.status, req.query.status) : undefined)
+      .orderBy(asc(withdrawals.id))
+      .limit(500);
+    return { items: list.map((w) => ({ ...withdrawalStatus(w, s.config.money.payoutConfirmations), userId: w.userId, nonce: w.nonce })) };
+  });
+
+  const withdrawal = async (id: number) => {
+    const [w] = await s.db.select().from(withdrawals).where(eq(withdrawals.id, id));
+    if (!w) throw new ApiError(404, `no withdrawal ${id}`, 'NOT_FOUND');
+    return w;
+  };
+  const notAwaiting = (id: number, status: string) => badRequest(`withdrawal ${id} is ${status}, not awaiting approval`, 'NOT_AWAITING_APPROVAL');
+
+  r.post('/operator/withdrawals/:id/approve', { ...opts, schema: { ...schema, params: idParams } }, async (req) => {
+    const w = await withdrawal(req.params.id);
+    const who = actor(req);
+    const done = await s.db.transaction(async (tx) => {
+      const moved = await tx
+        .update(withdrawals)
+        .set({ status: 'requested', decidedBy: who, updatedAt: new Date() })
+        .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'awaiting_approval')))
+        .returning({ id: withdrawals.id });
+      if (moved.length) await audit(tx, { actor: who, action: 'withdrawal.approve', target: String(w.id), before: { status: w.status }, after: { status: 'requested' } });
+      return moved.length > 0;
+    });
+    if (!done) throw notAwaiting(w.id, w.status);
+    s.jobs.kick('payouts');
+    return { id: w.id, status: 'requested' };
+  });
+
+  r.post('/operator/withdrawals/:id/reject', { ...opts, schema: { ...schema, params: idParams, body: rejectBody } }, async (req) => {
+    const w = await withdrawal(req.params.id);
+    const who = actor(req);
+    const reason = req.body.reason ? `REJECTED: ${req.body.reason}` : 'REJECTED';
+    const done = await s.db.transaction(async (tx) => {
+      const returned = await returnWithdrawal(tx, w, reason, ['awaiting_approval'], who);
+      if (returned) await audit(tx, { actor: who, action: 'withdrawal.reject', target: String(w.id), before: { status: w.status }, after: { status: 'returned', reason } });
+      return returned;
+    });
+    if (!done) throw notAwaiting(w.id, w.status);
+    return { id: w.id, status: 'returned' };
+  });
+
+  r.post('/operator/payouts', { ...opts, schema: { ...schema, body: payoutsBody } }, async (req) =>
+    setPayoutRule(s.db, actor(req), req.body.currency, {
+      ...(req.body.fee !== undefined ? { fee: req.body.fee } : {}),
+      ...(req.body.approvalThreshold !== undefined ? { approvalThreshold: req.body.approvalThreshold } : {}),
+    }),
+  );
+
+  r.get('/operator/unclaimed', opts, async () => ({ items: await listUnclaimed(s.db) }));
+
+  r.post('/operator/unclaimed/:id/assign', { ...opts, schema: { ...schema, params: idParams, body: assignBody } }, async (req) => {
+    const r2 = await assignUnclaimed(s.db, actor(req), req.params.id, req.body.account, req.body.pool);
+    s.jobs.kick('deposits');
+    return r2;
+  });
+
+  r.get('/operator/reconcile', opts, async () => ({ items: await reconcile(s.db, s.chain, s.config.deposits.chainId) }));
+}

@@ -1,0 +1,137 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { apiMessages as M, formatMessage, type PoolName, type WithdrawalStatus } from '@app/contracts';
+import type { Db } from '../db/client';
+import { users, withdrawals } from '../db/schema';
+import { badRequest } from '../http/errors';
+import { InsufficientBalance, post, rows, type Conn, type LedgerTransaction } from '../ledger';
+import { payoutRules, quote, ruleFor } from './settings';
+
+export type WithdrawalRow = typeof withdrawals.$inferSelect;
+export type WithdrawalRequest = { pool: string; currency: string; amount: string };
+
+/** The reservation of a withdrawal: position → withdrawals in flight, so the amount stops earning at once. */
+export function reserveTransaction(w: { id: number; userId: string; pool: string; currency: string; amount: string }, at = new Date()): LedgerTransaction {
+  const amount = BigInt(w.amount);
+  return {
+    reference: `withdrawal:${w.id}:reserve`,
+    kind: 'withdrawal_reserve',
+    at,
+    detail: { withdrawal: w.id },
+    postings: [
+      { account: { kind: 'position', userId: w.userId, pool: w.pool, currency: w.currency }, amount },
+      { account: { kind: 'withdrawals_in_flight', currency: w.currency }, amount: -amount },
+    ],
+  };
+}
+
+/** The reversal of a reservation: the amount goes back to the position (refused, reverted or dropped payout). */
+export function returnTransaction(w: { id: number; userId: string; pool: string; currency: string; amount: string }, reason: string): LedgerTransaction {
+  const amount = BigInt(w.amount);
+  return {
+    reference: `withdrawal:${w.id}:return`,
+    kind: 'withdrawal_return',
+    detail: { withdrawal: w.id, reason },
+    postings: [
+      { account: { kind: 'withdrawals_in_flight', currency: w.currency }, amount },
+      { account: { kind: 'position', userId: w.userId, pool: w.pool, currency: w.currency }, amount: -amount },
+    ],
+  };
+}
+
+/** Returns a withdrawal's amount to the balance and marks it returned, once (a no-op if it is already settled). */
+export async function returnWithdrawal(conn: Conn, w: WithdrawalRow, reason: string, from: string[], decidedBy?: string) {
+  return conn.transaction(async (tx) => {
+    const done = await tx
+      .update(withdrawals)
+      .set({ status: 'returned', reason, updatedAt: new Date(), ...(decidedBy ? { decidedBy } : {}) })
+      .where(and(eq(withdrawals.id, w.id), sql`${withdrawals.status} in (${sql.join(from.map((f) => sql`${f}`), sql`, `)})`))
+      .returning({ id: withdrawals.id });
+    if (!done.length) return false;
+    await post(tx, returnTransaction({ ...w, amount: String(w.amount) }, reason));
+    return true;
+  });
+}
+
+/**
+ * Records a withdrawal request and reserves its amount in the ledger, in one database transaction.
+ * The position's balance row is the lock: of concurrent requests for the same money, the ledger's
+ * not-overdrawn constraint lets exactly as many through as the balance covers. The payout goes to
+ * the linked wallet; above the operator's threshold it waits for approval.
+ */
+export async function requestWithdrawal(db: Db, userId: string, req: WithdrawalRequest): Promise<WithdrawalRow> {
+  const amount = BigInt(req.amount);
+  const [position] = await rows<{ id: string }>(
+    db,
+    sql`select id from ledger_accounts where kind = 'position' and user_id = ${userId} and pool = ${req.pool} limit 1`,
+  );
+  // Read now, not from the session: the payout goes to the wallet linked at this moment.
+  const [user] = await db.select({ walletAddress: users.walletAddress }).from(users).where(eq(users.id, userId));
+  if (!position) throw badRequest(M.notReplenished, 'NOT_REPLENISHED');
+  const wallet = user?.walletAddress;
+  if (!wallet) throw badRequest(M.withdrawalNoWallet, 'NO_LINKED_WALLET');
+  if (amount <= 0n) throw badRequest(M.amountTooLarge, 'AMOUNT_TOO_LARGE', { amount: M.amountTooLarge });
+  const q = quote(ruleFor(await payoutRules(db), req.currency), amount);
+  if (amount <= q.fee) {
+    const msg = formatMessage(M.withdrawalFeeTooHigh, { fee: String(q.fee) });
+    throw badRequest(msg, 'FEE_TOO_HIGH', { amount: msg });
+  }
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(withdrawals)
+        .values({
+          userId,
+          pool: req.pool,
+          currency: req.currency,
+          amount: req.amount,
+          fee: String(q.fee),
+          toAddress: wallet.toLowerCase(),
+          status: q.approvalRequired ? 'awaiting_approval' : 'requested',
+        })
+        .returning();
+      if (!row) throw new Error('withdrawal not stored');
+      await post(tx, reserveTransaction({ ...row, amount: String(row.amount) }, row.createdAt));
+      return row;
+    });
+  } catch (err) {
+    if (err instanceof InsufficientBalance) throw badRequest(M.amountTooLarge, 'AMOUNT_TOO_LARGE', { amount: M.amountTooLarge });
+    throw err;
+  }
+}
+
+const reasonMessages: Record<string, string> = {
+  PAYOUT_REVERTED: M.withdrawalReturnedReverted,
+  PAYOUT_DROPPED: M.withdrawalReturnedDropped,
+  REJECTED: M.withdrawalRejected,
+};
+
+/** A row as the API shows it. */
+export function withdrawalStatus(w: WithdrawalRow, required: number): WithdrawalStatus {
+  const amount = BigInt(w.amount);
+  const fee = BigInt(w.fee);
+  return {
+    id: w.id,
+    pool: w.pool as PoolName,
+    currency: w.currency,
+    amount: String(amount),
+    fee: String(fee),
+    receive: String(amount - fee),
+    status: w.status as WithdrawalStatus['status'],
+    to: w.toAddress,
+    transaction: w.status === 'sending' || w.status === 'paid' ? w.txHash : null,
+    confirmations: w.status === 'paid' ? Math.max(w.confirmations, required) : w.confirmations,
+    confirmationsRequired: required,
+    reason: w.reason ? (reasonMessages[w.reason.split(':')[0]!] ?? w.reason) : null,
+    createdAt: w.createdAt.toISOString(),
+    paidAt: w.paidAt?.toISOString() ?? null,
+  };
+}
+
+export async function withdrawalsOf(db: Db, userId: string, pool?: string) {
+  return db
+    .select()
+    .from(withdrawals)
+    .where(and(eq(withdrawals.userId, userId), pool ? eq(withdrawals.pool, pool) : undefined))
+    .orderBy(sql`${withdrawals.id} desc`)
+    .limit(200);
+}

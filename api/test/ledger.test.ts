@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { users } from '../src/db/schema';
+import { InsufficientBalance, UnbalancedTransaction, checkLedger, post, positionsOf, rows } from '../src/ledger';
+import { runOperator } from '../src/operator/cli';
+import { STRONG_PASSWORD, call, register, startTestApp, type TestApp } from './helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ DEPOSIT_JOB_INTERVAL_MS: '0' });
+});
+afterAll(() => t?.close());
+
+const db = () => t.app.services.db;
+async function newUser() {
+  const id = randomUUID();
+  await db().insert(users).values({ id, email: `${id}@example.com`, referralCode: id.slice(0, 12) });
+  return id;
+}
+const reserves = { kind: 'reserves' as const, chainId: 1, address: '0x00000000000000000000000000000000000000aa', pool: 'coin', currency: 'ETH' };
+const deposit = (userId: string, reference: string, amount: bigint) =>
+  post(db(), {
+    reference,
+    kind: 'deposit',
+    postings: [
+      { account: reserves, amount },
+      { account: { kind: 'position', userId, pool: 'coin', currency: 'ETH' }, amount: -amount },
+    ],
+  });
+
+describe('the ledger', () => {
+  it('posts a balanced transaction once per reference, and balances follow', async () => {
+    const u = await newUser();
+    expect(await deposit(u, `test:${u}:1`, 700n)).toEqual(expect.any(Number));
+    expect(await deposit(u, `test:${u}:1`, 700n)).toBeNull();
+    expect(await positionsOf(db(), u)).toEqual([{ pool: 'coin', currency: 'ETH', balance: 700n }]);
+    expect((await checkLedger(db())).ok).toBe(true);
+  });
+
+  it('refuses an unbalanced transaction or a zero leg before writing anything', async () => {
+    const u = await newUser();
+    await expect(
+      post(db(), { reference: `bad:${u}`, kind: 'x', postings: [{ account: reserves, amount: 5n }, { account: { kind: 'position', userId: u, pool: 'coin', currency: 'ETH' }, amount: -4n }] }),
+    ).rejects.toBeInstanceOf(UnbalancedTransaction);
+    await expect(post(db(), { reference: `zero:${u}`, kind: 'x', postings: [{ account: reserves, amount: 0n }, { account: reserves, amount: 0n }] })).rejects.toBeInstanceOf(UnbalancedTransaction);
+    expect(await rows(db(), sql`select 1 from ledger_transactions where reference in (${`bad:${u}`}, ${`zero:${u}`})`)).toEqual([]);
+  });
+
+  it('never overdraws a position: the whole transaction is undone', async () => {
+    const u = await newUser();
+    await deposit(u, `test:${u}:in`, 100n);
+    const out = (ref: string, amount: bigint) =>
+      post(db(), {
+        reference: ref,
+        kind: 'withdrawal_reserve',
+        postings: [
+          { account: { kind: 'position', userId: u, pool: 'coin', currency: 'ETH' }, amount },
+          { account: { kind: 'withdrawals_in_flight', currency: 'ETH' }, amount: -amount },
+        ],
+      });
+    await expect(out(`test:${u}:out1`, 101n)).rejects.toBeInstanceOf(InsufficientBalance);
+    expect(await rows(db(), sql`select 1 from ledger_transactions where reference = ${`test:${u}:out1`}`)).toEqual([]);
+    await out(`test:${u}:out2`, 100n);
+    expect(await positionsOf(db(), u)).toEqual([{ pool: 'coin', currency: 'ETH', balance: 0n }]);
+  });
+
+  it('keeps written rows immutable', async () => {
+    await expect(db().execute(sql`update ledger_postings set amount = amount + 1`)).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/immutable/) }) });
+    await expect(db().execute(sql`delete from ledger_transactions`)).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/immutable/) }) });
+  });
+
+  it('`operator ledger check` proves the three rules, over the API with the operator key', async () => {
+    const lines: string[] = [];
+    const send = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
+      const r = await call(t.app, method, url, { headers: { 'x-operator-key': t.app.services.config.operatorKey! }, ...(body ? { body } : {}) });
+      return { status: r.status, body: r.body };
+    };
+    expect(await runOperator(['ledger', 'check'], send, (l) => lines.push(l))).toBe(0);
+    expect(lines.join('\n')).toMatch(/ETH .*true/);
+    expect(lines.at(-1)).toBe('ledger check: OK');
+    // Without the key, or with a wrong one, nothing.
+    expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check')).status).toBe(401);
+    // A signed-in user: only with the operator role.
+    const u = await register(t.app);
+    expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check', { token: u.token })).status).toBe(403);
+    await db().update(users).set({ role: 'operator' }).where(eq(users.id, (u.user as { id: string }).id));
+    const op = await call(t.app, 'POST', '/api/v1/login', { body: { login: u.email, password: STRONG_PASSWORD } });
+    expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check', { token: op.body.token as string })).body).toMatchObject({ ok: true });
+    expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check', { headers: { 'x-operator-key': 'x'.repeat(40) } })).status).toBe(401);
+  });
+});

@@ -1,0 +1,164 @@
+import { eq } from 'drizzle-orm';
+import { Wallet } from 'ethers';
+import { apiMessages as M } from '@app/contracts';
+import { mine, rpc } from '@app/chain';
+import { buildServer } from '../src/app';
+import { withdrawals } from '../src/db/schema';
+import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
+import { localHotWalletKeys } from '../src/payouts/hot-wallets';
+import { call } from './helpers';
+import { devWallet, providerFor, sendEth, sendToken, tokenContract, userWithWallet } from './deposit-helpers';
+import { ETH, USDT, expectLedgerBalanced, moneyStack, operator } from './money-helpers';
+
+/**
+ * Withdrawals paid on chain by the payout job, against a real anvil. Jobs run only when a test runs
+ * them; automine is switched off where a test needs a payout to wait in the mempool.
+ */
+jest.setTimeout(120_000);
+const stack = moneyStack({ PAYOUT_CONFIRMATIONS: '2', PAYOUT_REBROADCAST_SECONDS: '1' });
+type Json = Record<string, unknown>;
+
+const payouts = (app = stack.t.app) => app.services.payouts.run();
+/** Runs the payout job and mines until nothing is left in flight. */
+async function payAll(app = stack.t.app) {
+  for (let i = 0; i < 8; i++) {
+    const r = await payouts(app);
+    if (!r.signed && !r.broadcast && !r.waiting) return;
+    await mine(stack.chain.rpcUrl, 1);
+  }
+}
+const balanceOf = async (address: string) => BigInt(await rpc<string>(stack.chain.rpcUrl, 'eth_getBalance', [address, 'latest']));
+const usdtOf = async (address: string) => (await tokenContract(devWallet(stack.chain.rpcUrl, 0), 'USDT').getFunction('balanceOf')(address)) as bigint;
+const withdraw = (token: string, body: Json) => call(stack.t.app, 'POST', '/api/v1/dashboard/withdraw', { token, body });
+const list = async (token: string) => (await call(stack.t.app, 'GET', '/api/v1/dashboard/withdrawals', { token })).body.items as Json[];
+
+async function investor(index: number, eth: bigint, usdt: bigint) {
+  const u = await userWithWallet(stack.t.app, devWallet(stack.chain.rpcUrl, index));
+  const deposits: [string, string, bigint, string][] = [];
+  if (eth) deposits.push(['coin', 'ETH', eth, await sendEth(u.wallet, LOCAL_POOL_ADDRESSES.coin, eth)]);
+  if (usdt) deposits.push(['stable', 'USDT', usdt, await sendToken(u.wallet, 'USDT', LOCAL_POOL_ADDRESSES.stable, usdt)]);
+  for (const [pool, currency, amount, transaction] of deposits) {
+    const r = await call(stack.t.app, 'POST', '/api/v1/dashboard/deposit', { token: u.token, body: { pool, currency, amount: String(amount), transaction } });
+    expect(r.status).toBe(200);
+  }
+  await stack.t.app.services.depositJob.tick();
+  await expectLedgerBalanced(stack.t.app);
+  return u;
+}
+
+describe('withdrawals paid on chain', () => {
+  it('a payout lands on chain: the wallet rises by exactly the amount, the withdrawal is paid with its hash', async () => {
+    const u = await investor(4, 2n * ETH, 0n);
+    const quote = await call(stack.t.app, 'GET', `/api/v1/dashboard/withdraw/quote?pool=coin&currency=ETH&amount=${ETH / 2n}`, { token: u.token });
+    expect(quote.body).toEqual({ fee: '0', receive: String(ETH / 2n), approvalRequired: false });
+    const before = await balanceOf(u.wallet.address);
+    const r = await withdraw(u.token, { pool: 'coin', currency: 'ETH', amount: String(ETH / 2n) });
+    expect(r.body).toMatchObject({ message: M.withdrawalSent, status: 'requested' });
+    // Reserved at once: the position shows the rest.
+    expect((await call(stack.t.app, 'GET', '/api/v1/dashboard/pools/coin?currency=ETH', { token: u.token })).body.deposited).toEqual({ ETH: String((3n * ETH) / 2n) });
+    await expectLedgerBalanced(stack.t.app);
+    await payAll();
+    const [w] = await list(u.token);
+    expect(w).toMatchObject({ status: 'paid', amount: String(ETH / 2n), fee: '0', receive: String(ETH / 2n), transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(await balanceOf(u.wallet.address)).toBe(before + ETH / 2n);
+    const receipt = await providerFor(stack.chain.rpcUrl).getTransactionReceipt(w!.transaction as string);
+    expect(receipt?.status).toBe(1);
+    await expectLedgerBalanced(stack.t.app);
+  });
+
+  it('a fee set by the operator is shown before the request and kept by the house; the token lands exactly', async () => {
+    const u = await investor(5, 0n, 100n * USDT);
+    expect(await operator(stack.t.app, 'payouts', 'set', 'USDT', '--fee', String(USDT))).toMatchObject({ code: 0 });
+    const quote = await call(stack.t.app, 'GET', `/api/v1/dashboard/withdraw/quote?pool=stable&currency=USDT&amount=${40n * USDT}`, { token: u.token });
+    expect(quote.body).toEqual({ fee: String(USDT), receive: String(39n * USDT), approvalRequired: false });
+    const tooSmall = await withdraw(u.token, { pool: 'stable', currency: 'USDT', amount: String(USDT) });
+    expect([tooSmall.status, tooSmall.body.code]).toEqual([400, 'FEE_TOO_HIGH']);
+    const before = await usdtOf(u.wallet.address);
+    await withdraw(u.token, { pool: 'stable', currency: 'USDT', amount: String(40n * USDT) });
+    await payAll();
+    expect(await usdtOf(u.wallet.address)).toBe(before + 39n * USDT);
+    const check = await expectLedgerBalanced(stack.t.app);
+    expect(check.currencies.find((c) => c.currency === 'USDT')?.house).toBe(String(USDT));
+    await operator(stack.t.app, 'payouts', 'set', 'USDT', '--fee', '0');
+  });
+
+  it('above the threshold a withdrawal waits for the operator: approved ones are paid, rejected ones return to the balance', async () => {
+    const u = await investor(6, 3n * ETH, 0n);
+    await operator(stack.t.app, 'payouts', 'set', 'ETH', '--threshold', String(ETH));
+    const big = await withdraw(u.token, { pool: 'coin', currency: 'ETH', amount: String(2n * ETH) });
+    expect(big.body).toMatchObject({ status: 'awaiting_approval', message: M.withdrawalAwaitingApproval });
+    await payAll();
+    expect((await list(u.token))[0]).toMatchObject({ status: 'awaiting_approval' });
+    const other = await withdraw(u.token, { pool: 'coin', currency: 'ETH', amount: String((3n * ETH) / 2n) });
+    expect(other.status).toBe(400); // 2 ETH of 3 are reserved
+    expect(await operator(stack.t.app, 'withdrawals', 'reject', String(big.body.id), '--reason', 'checks')).toMatchObject({ code: 0 });
+    expect((await list(u.token))[0]).toMatchObject({ status: 'returned', reason: M.withdrawalRejected });
+    expect((await call(stack.t.app, 'GET', '/api/v1/dashboard/pools/coin?currency=ETH', { token: u.token })).body.deposited).toEqual({ ETH: String(3n * ETH) });
+    const again = await withdraw(u.token, { pool: 'coin', currency: 'ETH', amount: String(2n * ETH) });
+    expect(await operator(stack.t.app, 'withdrawals', 'approve', String(again.body.id))).toMatchObject({ code: 0 });
+    expect(await operator(stack.t.app, 'withdrawals', 'approve', String(again.body.id))).toMatchObject({ code: 2, out: expect.stringMatching(/not awaiting approval/) });
+    expect(await operator(stack.t.app, 'withdrawals', 'approve', 'x1')).toMatchObject({ code: 2, out: "wrong id 'x1': expected a positive whole number" });
+    await payAll();
+    expect((await list(u.token))[0]).toMatchObject({ status: 'paid' });
+    await operator(stack.t.app, 'payouts', 'set', 'ETH', '--threshold', 'none');
+    await expectLedgerBalanced(stack.t.app);
+  });
+
+  it('20 parallel withdrawals of a whole balance: one succeeds', async () => {
+    const u = await investor(7, ETH, 0n);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => withdraw(u.token, { pool: 'coin', currency: 'ETH', amount: String(ETH) })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 400 && a.body.code === 'AMOUNT_TOO_LARGE')).toHaveLength(19);
+    expect(await list(u.token)).toHaveLength(1);
+    await expectLedgerBalanced(stack.t.app);
+    await payAll();
+  });
+
+  it('a restart between broadcast and confirmation pays once; a dropped payout is sent again with the same nonce', async () => {
+    const u = await investor(8, 2n * ETH, 0n);
+    const before = await balanceOf(u.wallet.address);
+    await rpc(stack.chain.rpcUrl, 'evm_setAutomine', [false]);
+    try {
+      await withdraw(u.token, { pool: 'coin', currency: 'ETH', amount: String(ETH / 4n) });
+      await payouts(); // signed, stored, broadcast; not mined
+      const [row] = await stack.t.app.services.db.select().from(withdrawals).where(eq(withdrawals.userId, u.id));
+      expect(row).toMatchObject({ status: 'sending', nonce: expect.any(Number) });
+      // The node forgets it (dropped from the mempool).
+      await rpc(stack.chain.rpcUrl, 'anvil_dropTransaction', [row!.txHash]);
+      // A second process on the same database (the first one "crashed" after the broadcast).
+      const second = await buildServer(stack.t.app.services.config, { database: stack.t.db.database, logger: false });
+      try {
+        await new Promise((r) => setTimeout(r, 1100));
+        await payouts(second); // re-sends the stored bytes: same nonce, same hash
+        await mine(stack.chain.rpcUrl, 1);
+        await payouts(second);
+        await mine(stack.chain.rpcUrl, 1);
+        await payouts(second);
+        await payouts(stack.t.app); // the first process, back: nothing more to do
+      } finally {
+        await second.close();
+      }
+      const [paid] = await stack.t.app.services.db.select().from(withdrawals).where(eq(withdrawals.userId, u.id));
+      expect(paid).toMatchObject({ status: 'paid', txHash: row!.txHash, nonce: row!.nonce });
+      expect(await balanceOf(u.wallet.address)).toBe(before + ETH / 4n);
+    } finally {
+      await rpc(stack.chain.rpcUrl, 'evm_setAutomine', [true]);
+    }
+    await expectLedgerBalanced(stack.t.app);
+  });
+
+  it('a payout that reverts on chain returns the amount to the balance, with a notice', async () => {
+    const u = await investor(9, 0n, 50n * USDT);
+    // The hot wallet's tokens leave it (by hand): its transfer must fail.
+    const hot = new Wallet(localHotWalletKeys()[0]!, providerFor(stack.chain.rpcUrl));
+    expect(hot.address.toLowerCase()).toBe(LOCAL_POOL_ADDRESSES.stable);
+    const all = await usdtOf(hot.address);
+    await (await tokenContract(hot, 'USDT').getFunction('transfer')(Wallet.createRandom().address, all)).wait();
+    await withdraw(u.token, { pool: 'stable', currency: 'USDT', amount: String(10n * USDT) });
+    await payAll();
+    expect((await list(u.token))[0]).toMatchObject({ status: 'returned', reason: M.withdrawalReturnedReverted });
+    expect((await call(stack.t.app, 'GET', '/api/v1/dashboard/pools/stable?currency=USDT', { token: u.token })).body.deposited).toEqual({ USDT: String(50n * USDT) });
+    await expectLedgerBalanced(stack.t.app);
+  });
+
+});

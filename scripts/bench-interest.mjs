@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// Benchmark of the daily interest accrual (issue 10): one day for 10k, 100k and 1M positions, on
+// PGlite (in memory, in the process) and on PostgreSQL. Each case runs in its own child process, so
+// its memory is its own. Prints seconds, positions per second and the peak RSS of the process while
+// it accrues (sampled every 10 ms), beside the RSS just before.
+// The accrual is one set-based statement per pool and day: memory must stay flat whatever the count.
+// Env: BENCH_SIZES (10000,100000,1000000), BENCH_BACKENDS (pglite,postgres),
+// BENCH_DATABASE_URL (a PostgreSQL server whose user may CREATE DATABASE; without it a throwaway
+// cluster is started from Debian's PostgreSQL binaries on port BENCH_PG_PORT, 55433).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const self = fileURLToPath(import.meta.url);
+const root = path.resolve(path.dirname(self), '..');
+
+if (process.env.BENCH_INTEREST_CASE) {
+  await runCase(JSON.parse(process.env.BENCH_INTEREST_CASE));
+  process.exit(0);
+}
+
+const sizes = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+const backends = (process.env.BENCH_BACKENDS ?? 'pglite,postgres').split(',');
+
+let pgUrl = process.env.BENCH_DATABASE_URL;
+let stopCluster = () => undefined;
+if (backends.includes('postgres') && !pgUrl) ({ url: pgUrl, stop: stopCluster } = startCluster());
+
+const results = [];
+try {
+  for (const backend of backends) {
+    for (const n of sizes) {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', self], {
+        cwd: root,
+        encoding: 'utf8',
+        maxBuffer: 1 << 20,
+        env: { ...process.env, BENCH_INTEREST_CASE: JSON.stringify({ backend, n, url: pgUrl }) },
+      });
+      const line = r.stdout.trim().split('\n').pop() ?? '';
+      if (r.status !== 0 || !line.startsWith('{')) {
+        console.error(`${backend} ${n}: failed\n${r.stderr}`);
+        continue;
+      }
+      results.push(JSON.parse(line));
+      console.error(`${backend} ${n}: done`);
+    }
+  }
+} finally {
+  stopCluster();
+}
+
+const cell = (v, w) => String(v).padStart(w);
+console.log(`\nnpm run bench:interest — one day accrued, ${os.cpus().length} CPUs, ${new Date().toISOString().slice(0, 10)}\n`);
+console.log(['database', 'positions', 'seconds', 'positions/s', 'peak RSS', 'RSS before', 'credited'].map((h, i) => (i < 1 ? h.padEnd(10) : cell(h, 12))).join(' '));
+for (const r of results) {
+  console.log(
+    [r.backend.padEnd(10), cell(r.n, 12), cell(r.seconds.toFixed(2), 12), cell(Math.round(r.n / r.seconds), 12), cell(`${r.peakMiB} MiB`, 12), cell(`${r.beforeMiB} MiB`, 12), cell(r.positions, 12)].join(' '),
+  );
+}
+
+function startCluster() {
+  const bins = readdirSync('/usr/lib/postgresql').sort().map((v) => `/usr/lib/postgresql/${v}/bin`);
+  const bin = bins.pop();
+  if (!bin) throw new Error('no PostgreSQL binaries: set BENCH_DATABASE_URL or install postgresql');
+  const port = process.env.BENCH_PG_PORT ?? '55433';
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-pg-'));
+  const asPg = (cmd, args) => (process.getuid?.() === 0 ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'ignore' }) : execFileSync(cmd, args, { stdio: 'ignore' }));
+  if (process.getuid?.() === 0) execFileSync('chown', ['postgres:postgres', dir]);
+  asPg(`${bin}/initdb`, ['-D', `${dir}/data`, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  asPg(`${bin}/pg_ctl`, ['-D', `${dir}/data`, '-l', `${dir}/server.log`, '-w', '-o', `-p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=256MB -c max_wal_size=4GB`, 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      try {
+        asPg(`${bin}/pg_ctl`, ['-D', `${dir}/data`, '-m', 'immediate', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+async function runCase({ backend, n, url }) {
+  const { openDatabase } = await import('../api/src/db/client.ts');
+  const { seed } = await import('../api/src/db/seed.ts');
+  const { accrueDay } = await import('../api/src/interest/accrual.ts');
+  const { checkLedger } = await import('../api/src/ledger/index.ts');
+  const { sql } = createRequire(path.join(root, 'api/package.json'))('drizzle-orm');
+  let dbUrl;
+  let dropDb = async () => undefined;
+  if (backend === 'postgres') {
+    const { Client } = createRequire(path.join(root, 'api/package.json'))('pg');
+    const name = `bench_interest_${process.pid}`;
+    const admin = new Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(url);
+    u.pathname = `/${name}`;
+    dbUrl = u.toString();
+    dropDb = async () => {
+      const a = new Client({ connectionString: url });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    };
+  }
+  const database = await openDatabase(dbUrl ? { kind: 'postgres', url: dbUrl } : { kind: 'pglite', dataDir: null });
+  const db = database.db;
+  try {
+    await seed(db, { localChain: true });
+    // n users, each with a position of 1..n ETH-wei-ish amounts in the coin pool, from one balanced deposit transaction.
+    await db.execute(sql`insert into users (id, email, referral_code)
+      select ('00000000-0000-4000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'bench' || g || '@example.com', 'b' || g from generate_series(1, ${n}) g`);
+    await db.execute(sql`insert into ledger_accounts (key, kind, currency, user_id, pool, balance)
+      select 'position:coin:ETH:' || id, 'position', 'ETH', id, 'coin', -(1000000000000000000::numeric + (row_number() over ())::numeric * 1000003) from users where email like 'bench%'`);
+    await db.execute(sql`insert into ledger_accounts (key, kind, currency, pool, address, balance)
+      select 'reserves:1:0x9586a4833970847aef259ad5bfb7aa8901ddf746:ETH', 'reserves', 'ETH', 'coin', '0x9586a4833970847aef259ad5bfb7aa8901ddf746', -sum(balance) from ledger_accounts where kind = 'position'`);
+    await db.execute(sql`insert into ledger_transactions (reference, kind, at) values ('bench:deposits', 'deposit', '2026-01-01T00:00:00Z')`);
+    await db.execute(sql`insert into ledger_postings (transaction_id, account_id, currency, amount, at)
+      select (select id from ledger_transactions where reference = 'bench:deposits'), id, currency, balance, '2026-01-01T00:00:00Z' from ledger_accounts`);
+    await db.execute(sql`analyze`);
+    if (global.gc) global.gc();
+    const beforeMiB = Math.round(process.memoryUsage().rss / 2 ** 20);
+    // Peak RSS while accruing (sampled): seeding the positions is not what is measured.
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+    const t0 = process.hrtime.bigint();
+    const r = await accrueDay(db, 'coin', '2026-01-01', '0.08');
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    clearInterval(sampler);
+    const peakMiB = Math.round(Math.max(peak, process.memoryUsage().rss) / 2 ** 20);
+    const check = await checkLedger(db);
+    if (!check.ok) throw new Error('ledger check failed after the accrual');
+    console.log(JSON.stringify({ backend, n, seconds, positions: r.positions, peakMiB, beforeMiB }));
+  } finally {
+    await database.close();
+    await dropDb();
+  }
+}
