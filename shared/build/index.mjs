@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CompressAssetsPlugin } from './compress.mjs';
 
 const require = createRequire(import.meta.url);
 const webpack = require('webpack');
@@ -161,6 +162,7 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
       ...(isShell || harness
         ? [new HtmlWebpackPlugin({ template: join(isShell ? dir : join(repoRoot, 'shared/build'), isShell ? 'src/index.html' : 'harness.html'), inject: 'body', scriptLoading: 'defer' })]
         : []),
+      ...(prod ? [new CompressAssetsPlugin()] : []),
     ],
     optimization: {
       moduleIds: 'deterministic',
