@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { brands, canaryCabinetPort, controlledDaoPort, mismatchedContract, ports } from './stack.config';
+import { brands, canaryCabinetPort, controlledDaoPort, redeployCabinetPort, mismatchedContract, ports } from './stack.config';
 import { manifestModule, serveModule, stackModule, type RuntimeManifest } from './support/build-modules';
 import { dataDir, remotesDir, canaryDir } from './support/paths';
 
@@ -32,6 +32,14 @@ export default async function globalSetup(_config: FullConfig) {
     edited(manifest, {
       mf_dao: (r) => {
         r.entry = `http://localhost:${controlledDaoPort}/mf-manifest.json`;
+      },
+    }),
+  );
+  writeManifest(
+    'redeploy.json',
+    edited(manifest, {
+      mf_cabinet: (r) => {
+        r.entry = `http://localhost:${redeployCabinetPort}/mf-manifest.json`;
       },
     }),
   );

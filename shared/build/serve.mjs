@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
+import { createPageRenderer, createRemoteManifests } from './page.mjs';
 
 const require = createRequire(import.meta.url);
 const httpProxy = require('http-proxy');
@@ -94,15 +95,13 @@ function brandOf(registry, hostHeader) {
 /** A route of the single-page app, not a file of the build ("/", "/sign-in", "/ru/cabinet/pools/stable"). */
 const isPage = (pathname) => pathname === '/' || pathname.endsWith('/index.html') || !/\.[a-z0-9]+$/i.test(pathname);
 
-const escapeHtml = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
  * The shell. remotesDir holds the runtime manifests (remotes.json and any per-brand ones); they
  * are read on every request, so an operator's edit takes effect without a rebuild or restart.
  */
 export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl }) {
   const files = staticFiles(dir);
-  const indexHtml = readFileSync(join(dir, 'index.html'), 'utf8');
+  const renderPage = createPageRenderer({ template: readFileSync(join(dir, 'index.html'), 'utf8'), remoteManifests: createRemoteManifests() });
   const proxy = apiUrl ? httpProxy.createProxyServer({ target: apiUrl, xfwd: true, changeOrigin: false }) : null;
   proxy?.on('error', (_error, _req, res) => {
     if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' });
@@ -136,12 +135,15 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
     // The page itself is always made here (never sirv's index.html), with the brand's title.
     const serveFile = isPage(url.pathname) ? (_req, _res, next) => next() : files;
     serveFile(req, res, () => {
-      // Every other path is a route of the single-page app: the page, with the brand's title.
-      const title = escapeHtml(brand?.title ?? brands.defaultTitle);
-      const page = indexHtml
-        .replace(/<meta name="brand-title" content="[^"]*"\s*\/?>/, `<meta name="brand-title" content="${title}">`)
-        .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`);
-      sendRevalidated(req, res, page, 'text/html; charset=utf-8');
+      // Every other path is a route of the single-page app.
+      const file = join(remotesDir, brand?.manifest ?? 'remotes.json');
+      renderPage({ title: brand?.title ?? brands.defaultTitle, pathname: url.pathname, manifestText: existsSync(file) ? readFileSync(file, 'utf8') : undefined }).then(
+        (page) => sendRevalidated(req, res, page, 'text/html; charset=utf-8'),
+        (error) => {
+          res.writeHead(500, { 'Content-Type': 'text/plain' });
+          res.end(`The page could not be made: ${String(error?.message ?? error)}`);
+        },
+      );
     });
   });
   return listen(server, port, host);

@@ -1,0 +1,130 @@
+// The shell's page, made per request: the brand's title, the runtime manifest inlined, and hints
+// that start the route owner's container and exposed chunks downloading alongside the shell's own
+// scripts, so nothing waits for main.js to ask for /remotes.json and then mf-manifest.json.
+// Remotes stay independently deployable: their mf-manifest.json files are read here at run time
+// and kept only briefly.
+
+/** How long a remote's mf-manifest.json is trusted: a redeploy is seen within this. */
+export const REMOTE_MANIFEST_TTL_MS = 2000;
+// A remote that does not answer must not hold the page up; the browser tries it again itself.
+const REMOTE_MANIFEST_TIMEOUT_MS = 800;
+
+const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** JSON inside <script type="application/json">: nothing in it can close the element. */
+const inlineJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/** The route pattern of a remote ("/cabinet/pools/:name") as a test of a path without its locale. */
+function routeMatcher(pattern) {
+  const source = pattern
+    .split('/')
+    .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? (part.endsWith('?') ? '[^/]*' : '[^/]+') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}/?$`);
+}
+
+export const stripLocale = (pathname) => (pathname === '/ru' ? '/' : pathname.startsWith('/ru/') ? pathname.slice(3) : pathname);
+export const localeOf = (pathname) => (pathname === '/ru' || pathname.startsWith('/ru/') ? 'ru' : 'en');
+
+/** The remote owning a path, and the route it matched, in a runtime manifest. */
+export function routeOwner(manifest, pathname) {
+  const path = stripLocale(pathname);
+  for (const remote of manifest?.remotes ?? []) {
+    for (const route of remote.routes ?? []) {
+      if (typeof route?.path === 'string' && routeMatcher(route.path).test(path)) return { remote, route };
+    }
+  }
+  return undefined;
+}
+
+/** Where a remote's container script and chunks are, from its mf-manifest.json and that file's URL. */
+export function remoteFiles(mfManifest, manifestUrl) {
+  const { remoteEntry, publicPath } = mfManifest.metaData;
+  const file = remoteEntry.path ? `${remoteEntry.path.replace(/\/+$/, '')}/${remoteEntry.name}` : remoteEntry.name;
+  const base = !publicPath || publicPath === 'auto' ? manifestUrl : new URL(publicPath, manifestUrl).href;
+  const entry = new URL(file, base).href;
+  const expose = (mfManifest.exposes ?? []).find((e) => e.path === './app' || e.name === 'app');
+  const url = (name) => new URL(name, entry).href;
+  return {
+    entry,
+    js: (expose?.assets?.js?.sync ?? []).map(url),
+    css: (expose?.assets?.css?.sync ?? []).map(url),
+  };
+}
+
+/** Reads remotes' mf-manifest.json files, each kept for REMOTE_MANIFEST_TTL_MS. */
+export function createRemoteManifests({ ttlMs = REMOTE_MANIFEST_TTL_MS, fetchImpl = fetch } = {}) {
+  const cache = new Map();
+  const read = async (url) => {
+    try {
+      const response = await fetchImpl(url, { signal: AbortSignal.timeout(REMOTE_MANIFEST_TIMEOUT_MS) });
+      if (!response.ok) return undefined;
+      const files = remoteFiles(await response.json(), response.url || url);
+      return files;
+    } catch {
+      // Down, slow or not a manifest: the page goes without hints and the browser finds out.
+      return undefined;
+    }
+  };
+  return (url) => {
+    const hit = cache.get(url);
+    if (hit && Date.now() - hit.at < ttlMs) return hit.files;
+    const files = read(url);
+    cache.set(url, { at: Date.now(), files });
+    return files;
+  };
+}
+
+/**
+ * @param {object} o
+ * @param {string} o.template the built index.html
+ * @param {ReturnType<typeof createRemoteManifests>} o.remoteManifests
+ */
+export function createPageRenderer({ template, remoteManifests }) {
+  /**
+   * @param {object} page
+   * @param {string} page.title the brand's title
+   * @param {string} page.pathname
+   * @param {string | undefined} page.manifestText the brand's runtime manifest as stored
+   */
+  return async function renderPage({ title, pathname, manifestText }) {
+    let manifest;
+    try {
+      manifest = manifestText === undefined ? undefined : JSON.parse(manifestText);
+    } catch {
+      // A malformed manifest is not inlined: the shell fetches it and shows its error page.
+    }
+    const remotes = Array.isArray(manifest?.remotes) ? manifest.remotes.filter((r) => typeof r?.entry === 'string' && typeof r?.name === 'string') : [];
+    const owner = routeOwner(manifest, pathname);
+    const files = await Promise.all(remotes.map((r) => remoteManifests(r.entry)));
+    const entries = {};
+    remotes.forEach((r, i) => {
+      if (files[i]) entries[r.name] = files[i].entry;
+    });
+
+    const head = [];
+    const origins = new Set();
+    for (const r of remotes) {
+      try {
+        origins.add(new URL(r.entry).origin);
+      } catch {
+        /* not a URL: the shell's manifest check reports it */
+      }
+    }
+    for (const origin of origins) head.push(`<link rel="preconnect" href="${escapeHtml(origin)}">`);
+    const ownerFiles = owner ? files[remotes.indexOf(owner.remote)] : undefined;
+    if (ownerFiles) {
+      for (const href of [ownerFiles.entry, ...ownerFiles.js]) head.push(`<link rel="preload" as="script" href="${escapeHtml(href)}">`);
+      for (const href of ownerFiles.css) head.push(`<link rel="preload" as="style" href="${escapeHtml(href)}">`);
+    }
+    if (manifest !== undefined) {
+      head.push(`<script type="application/json" id="runtime-manifest">${inlineJson(manifest)}</script>`);
+      head.push(`<script type="application/json" id="remote-entries">${inlineJson(entries)}</script>`);
+    }
+
+    const safeTitle = escapeHtml(title);
+    return template
+      .replace(/<meta name="brand-title" content="[^"]*"\s*\/?>/, () => `<meta name="brand-title" content="${safeTitle}">`)
+      .replace(/<title>[^<]*<\/title>/, () => `<title>${safeTitle}</title>`)
+      .replace('</head>', () => `${head.join('')}</head>`);
+  };
+}
