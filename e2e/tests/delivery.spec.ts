@@ -32,10 +32,11 @@ test.describe('compression and caching', () => {
   });
 
   test('hashed files are immutable; main.js and remoteEntry.js are revalidated', async ({ request }) => {
-    const page = (await get(request, `${baseURL}/sign-in`)).body.toString();
-    const css = /href="\/([^"]+\.[0-9a-f]{8}\.css)"/.exec(page)?.[1];
-    expect(css).toBeTruthy();
-    expect((await get(request, `${baseURL}/${css}`)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // The shell's hashed chunk a cabinet page preloads (its layout).
+    const page = (await get(request, `${baseURL}/cabinet/dashboard`)).body.toString();
+    const layout = /href="\/(cabinet-layout\.[0-9a-f]{8}\.js)"/.exec(page)?.[1];
+    expect(layout).toBeTruthy();
+    expect((await get(request, `${baseURL}/${layout}`)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
 
     const manifest = JSON.parse((await get(request, `${authOrigin}/mf-manifest.json`)).body.toString()) as MfManifest;
     const chunks = manifest.exposes.flatMap((e) => e.assets.js.sync);

@@ -3,6 +3,9 @@
 // scripts, so nothing waits for main.js to ask for /remotes.json and then mf-manifest.json.
 // Remotes stay independently deployable: their mf-manifest.json files are read here at run time
 // and kept only briefly.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { frameRendererFor, systemThemeCss } from './frame.mjs';
 
 /** How long a remote's mf-manifest.json is trusted: a redeploy is seen within this. */
 export const REMOTE_MANIFEST_TTL_MS = 2000;
@@ -75,11 +78,42 @@ export function createRemoteManifests({ ttlMs = REMOTE_MANIFEST_TTL_MS, fetchImp
 }
 
 /**
+ * The built index.html with its stylesheets inlined (the first paint waits for no request), and
+ * the theme's colours for a page no script has given a theme.
+ */
+function inlineStylesheets(template, dir) {
+  let css = '';
+  const page = template.replace(/<link href="\/([^"]+\.css)" rel="stylesheet"\s*\/?>/g, (tag, file) => {
+    try {
+      const text = readFileSync(join(dir, file), 'utf8');
+      css += text;
+      return `<style>${text}</style>`;
+    } catch {
+      return tag;
+    }
+  });
+  const fallback = systemThemeCss(css);
+  return fallback ? page.replace('</head>', `<style>${fallback}</style></head>`) : page;
+}
+
+/** The shell's lazily loaded chunk a cabinet page needs first (its layout), if the build has one. */
+function cabinetLayoutChunk(dir) {
+  try {
+    return readdirSync(dir).find((f) => /^cabinet-layout\.[0-9a-f]{8}\.js$/.test(f));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * @param {object} o
- * @param {string} o.template the built index.html
+ * @param {string} o.dir the shell's build
  * @param {ReturnType<typeof createRemoteManifests>} o.remoteManifests
  */
-export function createPageRenderer({ template, remoteManifests }) {
+export function createPageRenderer({ dir, remoteManifests }) {
+  const template = inlineStylesheets(readFileSync(join(dir, 'index.html'), 'utf8'), dir);
+  const renderFrame = frameRendererFor(dir);
+  const cabinetLayout = cabinetLayoutChunk(dir);
   /**
    * @param {object} page
    * @param {string} page.title the brand's title
@@ -116,13 +150,18 @@ export function createPageRenderer({ template, remoteManifests }) {
       for (const href of [ownerFiles.entry, ...ownerFiles.js]) head.push(`<link rel="preload" as="script" href="${escapeHtml(href)}">`);
       for (const href of ownerFiles.css) head.push(`<link rel="preload" as="style" href="${escapeHtml(href)}">`);
     }
+    if (owner?.route.layout === 'inner' && cabinetLayout) head.push(`<link rel="preload" as="script" href="/${cabinetLayout}">`);
     if (manifest !== undefined) {
       head.push(`<script type="application/json" id="runtime-manifest">${inlineJson(manifest)}</script>`);
       head.push(`<script type="application/json" id="remote-entries">${inlineJson(entries)}</script>`);
     }
 
     const safeTitle = escapeHtml(title);
+    const locale = localeOf(pathname);
+    const frame = renderFrame({ layout: owner?.route.layout, locale, title });
     return template
+      .replace(/<html lang="[a-z]+"/, () => `<html lang="${locale}"`)
+      .replace('<div id="root"></div>', () => `<div id="root">${frame}</div>`)
       .replace(/<meta name="brand-title" content="[^"]*"\s*\/?>/, () => `<meta name="brand-title" content="${safeTitle}">`)
       .replace(/<title>[^<]*<\/title>/, () => `<title>${safeTitle}</title>`)
       .replace('</head>', () => `${head.join('')}</head>`);

@@ -101,7 +101,7 @@ const isPage = (pathname) => pathname === '/' || pathname.endsWith('/index.html'
  */
 export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl }) {
   const files = staticFiles(dir);
-  const renderPage = createPageRenderer({ template: readFileSync(join(dir, 'index.html'), 'utf8'), remoteManifests: createRemoteManifests() });
+  const renderPage = createPageRenderer({ dir, remoteManifests: createRemoteManifests() });
   const proxy = apiUrl ? httpProxy.createProxyServer({ target: apiUrl, xfwd: true, changeOrigin: false }) : null;
   proxy?.on('error', (_error, _req, res) => {
     if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' });
