@@ -3,6 +3,7 @@
 // scripts, so nothing waits for main.js to ask for /remotes.json and then mf-manifest.json.
 // Remotes stay independently deployable: their mf-manifest.json files are read here at run time
 // and kept only briefly.
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { frameRendererFor, systemThemeCss } from './frame.mjs';
@@ -105,6 +106,41 @@ function cabinetLayoutChunk(dir) {
   }
 }
 
+const sha256 = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/** The hashes of the page's inline scripts and styles, for the Content-Security-Policy. */
+function inlineHashes(html) {
+  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => sha256(m[1]));
+  const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => sha256(m[1]));
+  return { scripts, styles };
+}
+
+export const CSP_REPORT_PATH = '/csp-report';
+
+/**
+ * The page's Content-Security-Policy: its own origin, the brand's remote origins (their
+ * containers, chunks and manifests), the inline theme script and styles by hash, and nothing
+ * else. No 'unsafe-eval' and no 'unsafe-inline'. The API is this origin (/api is proxied); the
+ * wallet is the browser extension's own provider, which the page reaches by events, not by URL.
+ */
+export function contentSecurityPolicy({ remoteOrigins, hashes }) {
+  const remotes = [...remoteOrigins].join(' ');
+  const list = (...items) => items.filter(Boolean).join(' ');
+  return [
+    `default-src 'self'`,
+    `script-src ${list(`'self'`, remotes, ...hashes.scripts)}`,
+    `style-src ${list(`'self'`, remotes, ...hashes.styles)}`,
+    `connect-src ${list(`'self'`, remotes)}`,
+    `img-src ${list(`'self'`, 'data:', remotes)}`,
+    `font-src ${list(`'self'`, remotes)}`,
+    `object-src 'none'`,
+    `base-uri 'self'`,
+    `form-action 'self'`,
+    `frame-ancestors 'none'`,
+    `report-uri ${CSP_REPORT_PATH}`,
+  ].join('; ');
+}
+
 /**
  * @param {object} o
  * @param {string} o.dir the shell's build
@@ -114,11 +150,13 @@ export function createPageRenderer({ dir, remoteManifests }) {
   const template = inlineStylesheets(readFileSync(join(dir, 'index.html'), 'utf8'), dir);
   const renderFrame = frameRendererFor(dir);
   const cabinetLayout = cabinetLayoutChunk(dir);
+  const hashes = inlineHashes(template);
   /**
    * @param {object} page
    * @param {string} page.title the brand's title
    * @param {string} page.pathname
    * @param {string | undefined} page.manifestText the brand's runtime manifest as stored
+   * @returns {Promise<{ html: string, csp: string }>}
    */
   return async function renderPage({ title, pathname, manifestText }) {
     let manifest;
@@ -159,11 +197,12 @@ export function createPageRenderer({ dir, remoteManifests }) {
     const safeTitle = escapeHtml(title);
     const locale = localeOf(pathname);
     const frame = renderFrame({ layout: owner?.route.layout, locale, title });
-    return template
+    const html = template
       .replace(/<html lang="[a-z]+"/, () => `<html lang="${locale}"`)
       .replace('<div id="root"></div>', () => `<div id="root">${frame}</div>`)
       .replace(/<meta name="brand-title" content="[^"]*"\s*\/?>/, () => `<meta name="brand-title" content="${safeTitle}">`)
       .replace(/<title>[^<]*<\/title>/, () => `<title>${safeTitle}</title>`)
       .replace('</head>', () => `${head.join('')}</head>`);
+    return { html, csp: contentSecurityPolicy({ remoteOrigins: origins, hashes }) };
   };
 }

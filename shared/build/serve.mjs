@@ -3,12 +3,12 @@
 // the brand title written into the page, and /api proxied to the API server.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
-import { createPageRenderer, createRemoteManifests } from './page.mjs';
+import { CSP_REPORT_PATH, createPageRenderer, createRemoteManifests } from './page.mjs';
 
 const require = createRequire(import.meta.url);
 const httpProxy = require('http-proxy');
@@ -95,11 +95,42 @@ function brandOf(registry, hostHeader) {
 /** A route of the single-page app, not a file of the build ("/", "/sign-in", "/ru/cabinet/pools/stable"). */
 const isPage = (pathname) => pathname === '/' || pathname.endsWith('/index.html') || !/\.[a-z0-9]+$/i.test(pathname);
 
+/** Two years, subdomains too: the whole site is HTTPS-only in production. */
+export const HSTS = 'max-age=63072000; includeSubDomains';
+const MAX_REPORT_BYTES = 16 * 1024;
+
+/** A browser's CSP violation report: logged (and kept in a file when asked), answered 204. */
+function receiveCspReport(req, res, reportFile) {
+  let body = '';
+  let tooLong = false;
+  req.setEncoding('utf8');
+  req.on('data', (chunk) => {
+    if (body.length + chunk.length > MAX_REPORT_BYTES) tooLong = true;
+    else body += chunk;
+  });
+  req.on('end', () => {
+    res.writeHead(tooLong ? 413 : 204);
+    res.end();
+    if (tooLong) return;
+    let report;
+    try {
+      report = JSON.parse(body)['csp-report'];
+    } catch {
+      return;
+    }
+    if (!report || typeof report !== 'object') return;
+    const line = JSON.stringify({ at: new Date().toISOString(), page: report['document-uri'], directive: report['violated-directive'], blocked: report['blocked-uri'] });
+    console.warn(`[csp] ${line}`);
+    if (reportFile) appendFileSync(reportFile, `${line}\n`);
+  });
+}
+
 /**
  * The shell. remotesDir holds the runtime manifests (remotes.json and any per-brand ones); they
  * are read on every request, so an operator's edit takes effect without a rebuild or restart.
+ * `production` adds HSTS; `cspReportFile` keeps every CSP violation report the browsers send.
  */
-export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl }) {
+export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl, production = false, cspReportFile }) {
   const files = staticFiles(dir);
   const renderPage = createPageRenderer({ dir, remoteManifests: createRemoteManifests() });
   const proxy = apiUrl ? httpProxy.createProxyServer({ target: apiUrl, xfwd: true, changeOrigin: false }) : null;
@@ -111,6 +142,7 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
     res.setHeader('X-Frame-Options', 'DENY');
+    if (production) res.setHeader('Strict-Transport-Security', HSTS);
   };
 
   const server = createServer((req, res) => {
@@ -123,6 +155,7 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
       }
       return proxy.web(req, res);
     }
+    if (url.pathname === CSP_REPORT_PATH && req.method === 'POST') return receiveCspReport(req, res, cspReportFile);
     const brand = brandOf(brands, req.headers.host);
     if (url.pathname === '/remotes.json') {
       const file = join(remotesDir, brand?.manifest ?? 'remotes.json');
@@ -138,7 +171,10 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
       // Every other path is a route of the single-page app.
       const file = join(remotesDir, brand?.manifest ?? 'remotes.json');
       renderPage({ title: brand?.title ?? brands.defaultTitle, pathname: url.pathname, manifestText: existsSync(file) ? readFileSync(file, 'utf8') : undefined }).then(
-        (page) => sendRevalidated(req, res, page, 'text/html; charset=utf-8'),
+        ({ html, csp }) => {
+          res.setHeader('Content-Security-Policy', csp);
+          sendRevalidated(req, res, html, 'text/html; charset=utf-8');
+        },
         (error) => {
           res.writeHead(500, { 'Content-Type': 'text/plain' });
           res.end(`The page could not be made: ${String(error?.message ?? error)}`);
