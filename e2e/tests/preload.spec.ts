@@ -64,3 +64,20 @@ test('a remote redeployed with a new build is served on the next page load, the 
   await expectRemoteReady(page, `${dashboard} Canary build`);
   expect(Date.now() - startedAt).toBeLessThan(10_000);
 });
+
+test('after 2 s of idle the sign-in page prefetches the cabinet layout, the API schemas, the wallet service and the other auth pages', async ({ page }) => {
+  const requested: { url: string; at: number }[] = [];
+  page.on('request', (r) => requested.push({ url: r.url(), at: Date.now() }));
+  await page.goto('/sign-in');
+  await expectRemoteReady(page, 'Sign in');
+  const loadedAt = Date.now();
+  const named = (name: string) => requested.find((r) => new RegExp(`/${name}\\.[0-9a-f]{8}\\.js$`).test(r.url));
+  await expect.poll(() => ['cabinet-layout', 'api-schemas', 'wallet-service'].map((n) => Boolean(named(n))), { timeout: 10_000 }).toEqual([true, true, true]);
+  for (const name of ['cabinet-layout', 'api-schemas', 'wallet-service']) expect(named(name)!.at - loadedAt, name).toBeGreaterThanOrEqual(1500);
+  // mf-auth's lazily loaded chunks (the other auth pages) come from its own origin.
+  const lazy = (await (await page.request.get(`${authOrigin}/mf-manifest.json`)).json()) as { exposes: { assets: { js: { async: string[] } } }[] };
+  const signUpAndTheRest = lazy.exposes[0]!.assets.js.async.map((c) => `${authOrigin}/${c}`);
+  await expect.poll(() => signUpAndTheRest.filter((u) => requested.some((r) => r.url === u)).length).toBe(signUpAndTheRest.length);
+  // Nothing of the cabinet's layout had been asked for before the wait.
+  expect(requested.filter((r) => r.url.includes('/cabinet-layout.') && r.at < loadedAt)).toEqual([]);
+});

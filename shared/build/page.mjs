@@ -52,6 +52,7 @@ export function remoteFiles(mfManifest, manifestUrl) {
     entry,
     js: (expose?.assets?.js?.sync ?? []).map(url),
     css: (expose?.assets?.css?.sync ?? []).map(url),
+    lazy: (expose?.assets?.js?.async ?? []).map(url),
   };
 }
 
@@ -97,14 +98,22 @@ function inlineStylesheets(template, dir) {
   return fallback ? page.replace('</head>', `<style>${fallback}</style></head>`) : page;
 }
 
-/** The shell's lazily loaded chunk a cabinet page needs first (its layout), if the build has one. */
-function cabinetLayoutChunk(dir) {
+/** The shell's named lazy chunks (cabinet-layout, api-schemas, wallet-service) in its build. */
+function namedChunks(dir) {
+  const chunks = {};
   try {
-    return readdirSync(dir).find((f) => /^cabinet-layout\.[0-9a-f]{8}\.js$/.test(f));
+    for (const file of readdirSync(dir)) {
+      const name = /^([a-z-]+)\.[0-9a-f]{8}\.js$/.exec(file)?.[1];
+      if (name) chunks[name] = `/${file}`;
+    }
   } catch {
-    return undefined;
+    /* no build: no hints */
   }
+  return chunks;
 }
+
+/** What a visitor most likely opens next, fetched when the page has been idle (spec §9). */
+const IDLE_PREFETCH_CHUNKS = ['cabinet-layout', 'api-schemas', 'wallet-service'];
 
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
@@ -127,7 +136,8 @@ export function contentSecurityPolicy({ remoteOrigins, hashes }) {
   const remotes = [...remoteOrigins].join(' ');
   const list = (...items) => items.filter(Boolean).join(' ');
   return [
-    `default-src 'self'`,
+    // Prefetched chunks of the remotes fall under default-src.
+    `default-src ${list(`'self'`, remotes)}`,
     `script-src ${list(`'self'`, remotes, ...hashes.scripts)}`,
     `style-src ${list(`'self'`, remotes, ...hashes.styles)}`,
     `connect-src ${list(`'self'`, remotes)}`,
@@ -149,7 +159,7 @@ export function contentSecurityPolicy({ remoteOrigins, hashes }) {
 export function createPageRenderer({ dir, remoteManifests }) {
   const template = inlineStylesheets(readFileSync(join(dir, 'index.html'), 'utf8'), dir);
   const renderFrame = frameRendererFor(dir);
-  const cabinetLayout = cabinetLayoutChunk(dir);
+  const chunks = namedChunks(dir);
   const hashes = inlineHashes(template);
   /**
    * @param {object} page
@@ -188,10 +198,18 @@ export function createPageRenderer({ dir, remoteManifests }) {
       for (const href of [ownerFiles.entry, ...ownerFiles.js]) head.push(`<link rel="preload" as="script" href="${escapeHtml(href)}">`);
       for (const href of ownerFiles.css) head.push(`<link rel="preload" as="style" href="${escapeHtml(href)}">`);
     }
-    if (owner?.route.layout === 'inner' && cabinetLayout) head.push(`<link rel="preload" as="script" href="/${cabinetLayout}">`);
+    const inner = owner?.route.layout === 'inner';
+    if (inner && chunks['cabinet-layout']) head.push(`<link rel="preload" as="script" href="${chunks['cabinet-layout']}">`);
+    // Later, at low priority: the shell's chunks the next step needs, and the route owner's
+    // lazily loaded pages (the other auth pages on an auth page).
+    const idle = [
+      ...IDLE_PREFETCH_CHUNKS.filter((name) => !(inner && name === 'cabinet-layout')).map((name) => chunks[name]).filter(Boolean),
+      ...(ownerFiles?.lazy ?? []),
+    ];
     if (manifest !== undefined) {
       head.push(`<script type="application/json" id="runtime-manifest">${inlineJson(manifest)}</script>`);
       head.push(`<script type="application/json" id="remote-entries">${inlineJson(entries)}</script>`);
+      head.push(`<script type="application/json" id="idle-prefetch">${inlineJson(idle)}</script>`);
     }
 
     const safeTitle = escapeHtml(title);
