@@ -7,6 +7,7 @@
 // (the remote's page rendered: its form's button, or its heading with nothing loading), bytes
 // transferred and requests, up to the moment the page is usable.
 //   node scripts/bench-load.mjs [--no-build] [--runs N]
+/* global window, document, MutationObserver -- watchUsable and the evaluated functions run in the page */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
