@@ -108,3 +108,36 @@ export function frameRendererFor(dir) {
     return () => '';
   }
 }
+
+export const STARTUP_CHUNKS = 'startup-chunks.json';
+// What the shell needs before it renders, besides main.js: the shared singletons' chunks (loaded
+// by the MF start-up) and its strings of the page's language.
+const SINGLETON_MODULE = /node_modules\/(react|react-dom|scheduler|i18next|jotai|react-router|react-router-dom|react-i18next|rxjs)\/|shared\/singletons\//;
+const STRINGS_MODULE = /shell\/src\/i18n\/(en|ru)\.json$/;
+
+/**
+ * Emits startup-chunks.json: the shell's chunk files fetched at start (so the server can let
+ * them download with main.js instead of after it), and each language's strings chunk.
+ */
+export class StartupChunksPlugin {
+  apply(compiler) {
+    const { Compilation, sources } = compiler.webpack;
+    compiler.hooks.thisCompilation.tap('StartupChunksPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'StartupChunksPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_REPORT }, () => {
+        const startup = new Set();
+        const strings = { en: [], ru: [] };
+        for (const chunk of compilation.chunks) {
+          if (chunk.hasRuntime()) continue;
+          const js = [...chunk.files].filter((f) => f.endsWith('.js'));
+          const resources = [...compilation.chunkGraph.getChunkModulesIterable(chunk)].flatMap((m) => [m.resource, ...(m.modules ?? []).map((n) => n.resource)]).filter(Boolean);
+          if (resources.some((r) => SINGLETON_MODULE.test(r))) js.forEach((f) => startup.add(f));
+          for (const r of resources) {
+            const locale = STRINGS_MODULE.exec(r)?.[1];
+            if (locale) strings[locale].push(...js);
+          }
+        }
+        compilation.emitAsset(STARTUP_CHUNKS, new sources.RawSource(JSON.stringify({ startup: [...startup].sort(), strings })));
+      });
+    });
+  }
+}

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompressAssetsPlugin } from './compress.mjs';
-import { FrameStringsPlugin } from './frame.mjs';
+import { FrameStringsPlugin, StartupChunksPlugin } from './frame.mjs';
 
 const require = createRequire(import.meta.url);
 const webpack = require('webpack');
@@ -166,7 +166,7 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
       ...(isShell || harness
         ? [new HtmlWebpackPlugin({ template: join(isShell ? dir : join(repoRoot, 'shared/build'), isShell ? 'src/index.html' : 'harness.html'), inject: 'body', scriptLoading: 'defer' })]
         : []),
-      ...(app === 'shell' ? [new FrameStringsPlugin(join(dir, 'src/i18n'))] : []),
+      ...(app === 'shell' ? [new FrameStringsPlugin(join(dir, 'src/i18n')), new StartupChunksPlugin()] : []),
       ...(prod ? [new CompressAssetsPlugin()] : []),
     ],
     optimization: {

@@ -6,12 +6,13 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { frameRendererFor, systemThemeCss } from './frame.mjs';
+import { STARTUP_CHUNKS, frameRendererFor, systemThemeCss } from './frame.mjs';
 
 /** How long a remote's mf-manifest.json is trusted: a redeploy is seen within this. */
 export const REMOTE_MANIFEST_TTL_MS = 2000;
 // A remote that does not answer must not hold the page up; the browser tries it again itself.
 const REMOTE_MANIFEST_TIMEOUT_MS = 800;
+const STALE_IF_ERROR_MS = 30_000;
 
 const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** JSON inside <script type="application/json">: nothing in it can close the element. */
@@ -70,10 +71,17 @@ export function createRemoteManifests({ ttlMs = REMOTE_MANIFEST_TTL_MS, fetchImp
       return undefined;
     }
   };
+  const lastGood = new Map();
   return (url) => {
     const hit = cache.get(url);
     if (hit && Date.now() - hit.at < ttlMs) return hit.files;
-    const files = read(url);
+    // A remote that fails to answer once (a busy moment) keeps its last hints for a while; the
+    // browser finds out by itself if it is really gone.
+    const files = read(url).then((fresh) => {
+      if (fresh) lastGood.set(url, { at: Date.now(), files: fresh });
+      const stale = lastGood.get(url);
+      return fresh ?? (stale && Date.now() - stale.at < STALE_IF_ERROR_MS ? stale.files : undefined);
+    });
     cache.set(url, { at: Date.now(), files });
     return files;
   };
@@ -114,6 +122,14 @@ function namedChunks(dir) {
 
 /** What a visitor most likely opens next, fetched when the page has been idle (spec §9). */
 const IDLE_PREFETCH_CHUNKS = ['cabinet-layout', 'api-schemas', 'wallet-service'];
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
 
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
@@ -160,6 +176,7 @@ export function createPageRenderer({ dir, remoteManifests }) {
   const template = inlineStylesheets(readFileSync(join(dir, 'index.html'), 'utf8'), dir);
   const renderFrame = frameRendererFor(dir);
   const chunks = namedChunks(dir);
+  const startup = readJson(join(dir, STARTUP_CHUNKS)) ?? { startup: [], strings: {} };
   const hashes = inlineHashes(template);
   /**
    * @param {object} page
@@ -198,6 +215,12 @@ export function createPageRenderer({ dir, remoteManifests }) {
       for (const href of [ownerFiles.entry, ...ownerFiles.js]) head.push(`<link rel="preload" as="script" href="${escapeHtml(href)}">`);
       for (const href of ownerFiles.css) head.push(`<link rel="preload" as="style" href="${escapeHtml(href)}">`);
     }
+    // The shell's own start-up chunks and strings (English is the fallback of every language),
+    // alongside main.js rather than after it.
+    const locale = localeOf(pathname);
+    // main.js first: a deferred script is fetched at low priority, behind every hint.
+    const shellFiles = ['main.js', ...startup.startup, ...(startup.strings[locale] ?? []), ...(locale === 'en' ? [] : (startup.strings.en ?? []))];
+    for (const file of shellFiles) head.push(`<link rel="preload" as="script" href="/${escapeHtml(file)}">`);
     const inner = owner?.route.layout === 'inner';
     if (inner && chunks['cabinet-layout']) head.push(`<link rel="preload" as="script" href="${chunks['cabinet-layout']}">`);
     // Later, at low priority: the shell's chunks the next step needs, and the route owner's
@@ -213,7 +236,6 @@ export function createPageRenderer({ dir, remoteManifests }) {
     }
 
     const safeTitle = escapeHtml(title);
-    const locale = localeOf(pathname);
     const frame = renderFrame({ layout: owner?.route.layout, locale, title });
     const html = template
       .replace(/<html lang="[a-z]+"/, () => `<html lang="${locale}"`)
