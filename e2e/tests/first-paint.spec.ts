@@ -32,9 +32,11 @@ test('a stored dark theme is the first thing painted, and React takes over the f
   const context = await browser.newContext({ colorScheme: 'light' });
   await context.addInitScript(() => localStorage.setItem('theme', 'dark'));
   const page = await context.newPage();
-  // The header's place as first painted, before any script of the shell has run.
+  // The header's place as first painted: the shell's main script is held back until it is measured.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/main.js', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await held;
     await route.continue();
   });
   await page.goto(`${brandURL('acme.test')}/sign-in`, { waitUntil: 'commit' });
@@ -43,6 +45,8 @@ test('a stored dark theme is the first thing painted, and React takes over the f
   expect(await header.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(surfaces.dark);
   const before = await header.boundingBox();
   const title = await page.locator('.logo__title').boundingBox();
+  expect(await page.evaluate(() => document.querySelector('.remote-root'))).toBeNull();
+  release();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in');
   expect(await header.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(surfaces.dark);
   expect(await header.boundingBox()).toEqual(before);
