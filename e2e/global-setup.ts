@@ -1,9 +1,9 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { brands, canaryCabinetPort, controlledDaoPort, mismatchedContract, ports } from './stack.config';
+import { brands, canaryCabinetPort, controlledDaoPort, redeployCabinetPort, mismatchedContract, ports } from './stack.config';
 import { manifestModule, serveModule, stackModule, type RuntimeManifest } from './support/build-modules';
-import { dataDir, remotesDir, canaryDir } from './support/paths';
+import { CSP_PROBE, dataDir, remotesDir, canaryDir } from './support/paths';
 
 function writeManifest(file: string, manifest: RuntimeManifest) {
   writeFileSync(join(remotesDir, file), JSON.stringify(manifest, null, 2));
@@ -32,6 +32,14 @@ export default async function globalSetup(_config: FullConfig) {
     edited(manifest, {
       mf_dao: (r) => {
         r.entry = `http://localhost:${controlledDaoPort}/mf-manifest.json`;
+      },
+    }),
+  );
+  writeManifest(
+    'redeploy.json',
+    edited(manifest, {
+      mf_cabinet: (r) => {
+        r.entry = `http://localhost:${redeployCabinetPort}/mf-manifest.json`;
       },
     }),
   );
@@ -65,5 +73,10 @@ export default async function globalSetup(_config: FullConfig) {
       canary.closeAllConnections?.();
     });
     await stack.stop();
+    // The Content-Security-Policy must hold on every page the tests opened.
+    const reports = join(dataDir, 'csp-reports.jsonl');
+    const lines = existsSync(reports) ? readFileSync(reports, 'utf8').split('\n') : [];
+    const violations = lines.filter((line) => line && !line.includes(CSP_PROBE)).join('\n');
+    if (violations) throw new Error(`Content-Security-Policy violations were reported:\n${violations}`);
   };
 }

@@ -21,6 +21,8 @@ export const mailInboxURL = `http://127.0.0.1:${ports.mailInbox}`;
 export const canaryCabinetPort = 13202 + offset;
 /** mf-dao as served for the host down.test, by a server the remote-failure test starts and stops. */
 export const controlledDaoPort = 13205 + offset;
+/** mf-cabinet as served for the host redeploy.test, by a server the redeploy test replaces. */
+export const redeployCabinetPort = 13302 + offset;
 /** The contract version faults.test declares for mf_referral: a major the shell does not speak. */
 export const mismatchedContract = '2.0';
 
@@ -36,6 +38,7 @@ export const brands = {
     { host: 'acme.test', title: 'Acme Invest', manifest: 'remotes.json' },
     { host: 'swap.test', title: 'Swap Brand', manifest: 'swap.json' },
     { host: 'down.test', title: 'Down Brand', manifest: 'down.json' },
+    { host: 'redeploy.test', title: 'Redeploy Brand', manifest: 'redeploy.json' },
     { host: 'broken.test', title: 'Broken Brand', manifest: 'broken.json' },
     // A brand whose manifest carries faults: mf_referral declared for contract 2.0, mf_pools at a
     // manifest URL that answers 404. Every other remote is the normal build.

@@ -107,7 +107,7 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
     }
     const registry = brands ?? loadBrands(process.env.BRANDS_FILE, (await import('../shared/contracts/src/brands.json', { with: { type: 'json' } })).default);
     servers.push(
-      await serveShell({ dir: join(repoRoot, 'shell/dist'), port: ports.shell, remotesDir: manifestsDir, brands: registry, apiUrl: existsSync(join(repoRoot, 'api/src/main.ts')) ? apiUrl : undefined }),
+      await serveShell({ dir: join(repoRoot, 'shell/dist'), port: ports.shell, remotesDir: manifestsDir, brands: registry, apiUrl: existsSync(join(repoRoot, 'api/src/main.ts')) ? apiUrl : undefined, cspReportFile: join(dataDir, 'csp-reports.jsonl') }),
     );
     return { ports, url: `http://localhost:${ports.shell}`, mailInbox: mail.inboxUrl, stop, children };
   } catch (error) {

@@ -16,6 +16,7 @@ export interface RuntimeManifest {
 
 interface ServeModule {
   serveRemote(o: { dir: string; port: number; host?: string }): Promise<Server>;
+  serveShell(o: { dir: string; port: number; remotesDir: string; brands: unknown; production?: boolean }): Promise<Server>;
 }
 interface ManifestModule {
   runtimeManifest(originOf: (name: string) => string): RuntimeManifest;

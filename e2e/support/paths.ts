@@ -6,3 +6,5 @@ export const dataDir = join(e2eRoot, process.env.E2E_PORT_OFFSET ? `.e2e-data-${
 export const remotesDir = join(dataDir, 'remotes');
 /** Built by scripts/e2e.mjs: mf-cabinet with the label 'Canary build'. */
 export const canaryDir = join(e2eRoot, '.builds/mf-cabinet');
+/** The query that marks the one page where a test breaks the CSP on purpose. */
+export const CSP_PROBE = 'csp-probe';

@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CompressAssetsPlugin } from './compress.mjs';
+import { FrameStringsPlugin, StartupChunksPlugin } from './frame.mjs';
 
 const require = createRequire(import.meta.url);
 const webpack = require('webpack');
@@ -74,11 +76,14 @@ const reactRouterProduction = {
  * @param {string} [options.outDir] where the build goes (default <app>/dist)
  * @param {string} [options.buildLabel] a label shown on the remote's pages (e.g. a canary build)
  * @param {boolean} [options.harness] a remote built to run alone, with the harness as its page
+ * @param {{ dir: string, mfName: string, host: boolean }} [options.frontend] a front end outside
+ *   the product (the load benchmark's control page), built the same way: a host like the shell
+ *   (src/index.ts, src/index.html) or a remote (src/lifecycles.tsx)
  */
-export function createConfig({ app, mode = 'production', outDir, buildLabel = '', harness = false }) {
-  const fe = frontends[app];
+export function createConfig({ app, mode = 'production', outDir, buildLabel = '', harness = false, frontend }) {
+  const fe = frontend ?? frontends[app];
   const dir = join(repoRoot, fe.dir);
-  const isShell = app === 'shell';
+  const isShell = frontend ? frontend.host : app === 'shell';
   const prod = mode === 'production';
 
   const entry = isShell || harness ? { main: join(dir, isShell ? 'src/index.ts' : 'src/harness/index.ts') } : {};
@@ -161,6 +166,8 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
       ...(isShell || harness
         ? [new HtmlWebpackPlugin({ template: join(isShell ? dir : join(repoRoot, 'shared/build'), isShell ? 'src/index.html' : 'harness.html'), inject: 'body', scriptLoading: 'defer' })]
         : []),
+      ...(app === 'shell' ? [new FrameStringsPlugin(join(dir, 'src/i18n')), new StartupChunksPlugin()] : []),
+      ...(prod ? [new CompressAssetsPlugin()] : []),
     ],
     optimization: {
       moduleIds: 'deterministic',

@@ -27,6 +27,6 @@ if (kind === 'remote') {
   await serveRemote({ dir: values.dir, port, host: values.host });
 } else {
   const fallback = JSON.parse(readFileSync(join(repoRoot, 'shared/contracts/src/brands.json'), 'utf8'));
-  await serveShell({ dir: values.dir, port, host: values.host, remotesDir: values['remotes-dir'], brands: loadBrands(process.env.BRANDS_FILE, fallback), apiUrl: values['api-url'] });
+  await serveShell({ dir: values.dir, port, host: values.host, remotesDir: values['remotes-dir'], brands: loadBrands(process.env.BRANDS_FILE, fallback), apiUrl: values['api-url'], production: process.env.NODE_ENV === 'production' });
 }
 console.log(`${kind} ${values.dir} on http://${values.host}:${port}`);

@@ -1,20 +1,65 @@
 // The static servers of the deployables: each remote from its own origin (CORS open, since
 // the shell's page loads it cross-origin), and the shell with its per-brand runtime manifest,
 // the brand title written into the page, and /api proxied to the API server.
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
+import { CSP_REPORT_PATH, createPageRenderer, createRemoteManifests } from './page.mjs';
 
 const require = createRequire(import.meta.url);
 const httpProxy = require('http-proxy');
 
-// Entry points must be re-read after a deploy; hashed chunks never change.
-const NO_CACHE = /(^|\/)(index\.html|remoteEntry\.js|mf-manifest\.json|main\.js|remotes\.json)$/;
+// A file whose name carries its content hash never changes: cached for a year, never revalidated.
+// Everything else (the page, main.js, remoteEntry.js, the manifests) is revalidated by ETag on
+// every use, so a deploy is seen at once.
+const HASHED = /(^|[./-])[0-9a-f]{8,}\.[a-z0-9]+$/i;
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const REVALIDATE = 'no-cache';
 
 function cacheHeaders(res, pathname) {
-  res.setHeader('Cache-Control', NO_CACHE.test(pathname) ? 'no-cache' : 'public, max-age=31536000, immutable');
+  res.setHeader('Cache-Control', HASHED.test(pathname) ? IMMUTABLE : REVALIDATE);
+}
+
+/** A build's files, with the .br and .gz copies made at build time chosen by Accept-Encoding. */
+const staticFiles = (dir) => sirv(dir, { dev: false, etag: true, brotli: true, gzip: true, setHeaders: cacheHeaders });
+
+/** The encoding a response made on the fly uses: brotli, else gzip, else none. */
+function negotiatedEncoding(req) {
+  const accepted = String(req.headers['accept-encoding'] ?? '');
+  if (/\bbr\b/.test(accepted)) return 'br';
+  if (/\bgzip\b/.test(accepted)) return 'gzip';
+  return undefined;
+}
+
+const encoders = {
+  // Quality 5: the page is made per request, and 11 costs tens of milliseconds for a few bytes.
+  br: (body) => brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
+  gzip: (body) => gzipSync(body, { level: 6 }),
+};
+
+/**
+ * Sends a text made by the server (the page, remotes.json): revalidated by ETag, compressed as
+ * the request accepts.
+ */
+export function sendRevalidated(req, res, body, contentType) {
+  const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body);
+  const etag = `"${createHash('sha1').update(buffer).digest('base64url')}"`;
+  res.setHeader('ETag', etag);
+  res.setHeader('Cache-Control', REVALIDATE);
+  res.setHeader('Vary', 'Accept-Encoding');
+  if (req.headers['if-none-match'] === etag) {
+    res.writeHead(304);
+    return res.end();
+  }
+  const encoding = negotiatedEncoding(req);
+  const payload = encoding ? encoders[encoding](buffer) : buffer;
+  if (encoding) res.setHeader('Content-Encoding', encoding);
+  res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': payload.length });
+  res.end(req.method === 'HEAD' ? undefined : payload);
 }
 
 function listen(server, port, host) {
@@ -26,7 +71,7 @@ function listen(server, port, host) {
 
 /** A remote's build, served from its own origin. */
 export function serveRemote({ dir, port, host = '127.0.0.1' }) {
-  const files = sirv(dir, { dev: false, etag: true, setHeaders: cacheHeaders });
+  const files = staticFiles(dir);
   const server = createServer((req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -47,15 +92,47 @@ function brandOf(registry, hostHeader) {
   return registry.brands.find((b) => b.host === host);
 }
 
-const escapeHtml = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** A route of the single-page app, not a file of the build ("/", "/sign-in", "/ru/cabinet/pools/stable"). */
+const isPage = (pathname) => pathname === '/' || pathname.endsWith('/index.html') || !/\.[a-z0-9]+$/i.test(pathname);
+
+/** Two years, subdomains too: the whole site is HTTPS-only in production. */
+export const HSTS = 'max-age=63072000; includeSubDomains';
+const MAX_REPORT_BYTES = 16 * 1024;
+
+/** A browser's CSP violation report: logged (and kept in a file when asked), answered 204. */
+function receiveCspReport(req, res, reportFile) {
+  let body = '';
+  let tooLong = false;
+  req.setEncoding('utf8');
+  req.on('data', (chunk) => {
+    if (body.length + chunk.length > MAX_REPORT_BYTES) tooLong = true;
+    else body += chunk;
+  });
+  req.on('end', () => {
+    res.writeHead(tooLong ? 413 : 204);
+    res.end();
+    if (tooLong) return;
+    let report;
+    try {
+      report = JSON.parse(body)['csp-report'];
+    } catch {
+      return;
+    }
+    if (!report || typeof report !== 'object') return;
+    const line = JSON.stringify({ at: new Date().toISOString(), page: report['document-uri'], directive: report['violated-directive'], blocked: report['blocked-uri'] });
+    console.warn(`[csp] ${line}`);
+    if (reportFile) appendFileSync(reportFile, `${line}\n`);
+  });
+}
 
 /**
  * The shell. remotesDir holds the runtime manifests (remotes.json and any per-brand ones); they
  * are read on every request, so an operator's edit takes effect without a rebuild or restart.
+ * `production` adds HSTS; `cspReportFile` keeps every CSP violation report the browsers send.
  */
-export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl }) {
-  const files = sirv(dir, { dev: false, etag: true, setHeaders: cacheHeaders });
-  const indexHtml = readFileSync(join(dir, 'index.html'), 'utf8');
+export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl, production = false, cspReportFile }) {
+  const files = staticFiles(dir);
+  const renderPage = createPageRenderer({ dir, remoteManifests: createRemoteManifests() });
   const proxy = apiUrl ? httpProxy.createProxyServer({ target: apiUrl, xfwd: true, changeOrigin: false }) : null;
   proxy?.on('error', (_error, _req, res) => {
     if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' });
@@ -65,6 +142,7 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
     res.setHeader('X-Frame-Options', 'DENY');
+    if (production) res.setHeader('Strict-Transport-Security', HSTS);
   };
 
   const server = createServer((req, res) => {
@@ -77,25 +155,31 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
       }
       return proxy.web(req, res);
     }
+    if (url.pathname === CSP_REPORT_PATH && req.method === 'POST') return receiveCspReport(req, res, cspReportFile);
     const brand = brandOf(brands, req.headers.host);
     if (url.pathname === '/remotes.json') {
       const file = join(remotesDir, brand?.manifest ?? 'remotes.json');
-      res.setHeader('Cache-Control', 'no-cache');
       if (!existsSync(file)) {
-        res.writeHead(404, { 'Content-Type': 'application/json' });
+        res.writeHead(404, { 'Content-Type': 'application/json', 'Cache-Control': REVALIDATE });
         return res.end('{}');
       }
-      res.setHeader('Content-Type', 'application/json');
-      return res.end(readFileSync(file));
+      return sendRevalidated(req, res, readFileSync(file), 'application/json');
     }
-    files(req, res, () => {
-      // Every other path is a route of the single-page app: the page, with the brand's title.
-      const title = escapeHtml(brand?.title ?? brands.defaultTitle);
-      const page = indexHtml
-        .replace(/<meta name="brand-title" content="[^"]*"\s*\/?>/, `<meta name="brand-title" content="${title}">`)
-        .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`);
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
-      res.end(page);
+    // The page itself is always made here (never sirv's index.html), with the brand's title.
+    const serveFile = isPage(url.pathname) ? (_req, _res, next) => next() : files;
+    serveFile(req, res, () => {
+      // Every other path is a route of the single-page app.
+      const file = join(remotesDir, brand?.manifest ?? 'remotes.json');
+      renderPage({ title: brand?.title ?? brands.defaultTitle, pathname: url.pathname, manifestText: existsSync(file) ? readFileSync(file, 'utf8') : undefined }).then(
+        ({ html, csp }) => {
+          res.setHeader('Content-Security-Policy', csp);
+          sendRevalidated(req, res, html, 'text/html; charset=utf-8');
+        },
+        (error) => {
+          res.writeHead(500, { 'Content-Type': 'text/plain' });
+          res.end(`The page could not be made: ${String(error?.message ?? error)}`);
+        },
+      );
     });
   });
   return listen(server, port, host);

@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
-import type { UseFormRegisterReturn } from 'react-hook-form';
+import type { Registration } from './useAuthForm';
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   id: string;
@@ -8,7 +8,7 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   error?: string;
   /** A standing explanation under the field (e.g. the password rules). */
   hint?: ReactNode;
-  registration?: UseFormRegisterReturn;
+  registration?: Registration;
 }
 
 /** The input's own attributes: its state and what describes it (its hint, then its error). */

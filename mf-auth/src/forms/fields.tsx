@@ -1,8 +1,6 @@
 import { useTranslation } from '@app/singletons/react-i18n';
-import type { UseFormRegisterReturn } from 'react-hook-form';
 import { TextField } from './Field';
-
-type Bound = { registration: UseFormRegisterReturn; error?: string };
+import type { BoundField as Bound } from './useAuthForm';
 
 /** The account's e-mail (the login). */
 export function EmailField({ id, autoComplete = 'email', ...bound }: Bound & { id: string; autoComplete?: 'email' | 'username' }) {

@@ -2,8 +2,8 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useLocation, useRoutes, type RouteObject } from '@app/singletons/router';
 import { useAtom } from 'jotai';
 import type { RuntimeManifest } from '@app/contracts';
-import { useTranslation } from '@app/singletons/react-i18n';
 import { AuthLayout } from '../layout/AuthLayout';
+import { CabinetFrame } from '../layout/CabinetFrame';
 import { Notifications } from '../notifications/Notifications';
 import type { NotificationCenter } from '../notifications/notifications';
 import { NotFoundPage, RouteErrorBoundary } from '../pages/ErrorPages';
@@ -14,14 +14,13 @@ import { termsOpenAtom, walletPromptOpenAtom } from './uiState';
 
 // The cabinet's layout (sidebar, header) is fetched with the first cabinet page, so a visitor
 // on /sign-in does not download it; the modals are fetched when first opened.
-const InnerLayout = lazy(() => import('../layout/InnerLayout').then((m) => ({ default: m.InnerLayout })));
+const InnerLayout = lazy(() => import(/* webpackChunkName: "cabinet-layout" */ '../layout/InnerLayout').then((m) => ({ default: m.InnerLayout })));
 const TermsModal = lazy(() => import('../modals/TermsModal').then((m) => ({ default: m.TermsModal })));
 const WalletBrowserModal = lazy(() => import('../modals/WalletBrowserModal').then((m) => ({ default: m.WalletBrowserModal })));
 
 function CabinetLayout() {
-  const { t } = useTranslation('shell');
   return (
-    <Suspense fallback={<p className="remote-loading">{t('remote.loading')}</p>}>
+    <Suspense fallback={<CabinetFrame />}>
       <InnerLayout />
     </Suspense>
   );

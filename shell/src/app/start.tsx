@@ -11,7 +11,8 @@ import { localeOfPath, rememberLocale, rememberedLocale, stripLocale, withLocale
 import { createNotificationCenter } from '../notifications/notifications';
 import { LastResort } from '../pages/ErrorPages';
 import { StartupErrorPage } from '../pages/StartupErrorPage';
-import { ManifestError, fetchRuntimeManifest } from '../remotes/manifest';
+import { ManifestError, fetchRuntimeManifest, inlineJson } from '../remotes/manifest';
+import { pagePrefetchList, prefetchWhenIdle } from './idlePrefetch';
 import { rememberArrival } from '../tracking/tracking';
 import { resolveTheme, startThemeService, storedThemeChoice } from '../theme/theme';
 import { createShellHistory } from './history';
@@ -140,5 +141,6 @@ export async function start(): Promise<void> {
       </ShellContext.Provider>
     </LastResort>,
   );
+  prefetchWhenIdle(pagePrefetchList(inlineJson('idle-prefetch')));
   console.info(`shell started, contract ${CONTRACT_VERSION}, ${manifest.remotes.length} remotes`);
 }

@@ -7,6 +7,11 @@ import { LOCALE_PREFIX } from '../locale/locale';
 import { useObservable } from '@app/ui';
 import { RemoteLoadError, loadRemoteApp } from './loader';
 import { isChunkLoadError, reloadForChunkError } from './chunkReload';
+import { afterMinimumDelay } from './minimumDelay';
+
+// The page's first remote replaces the loading line the server's frame has shown since the
+// first paint (time 0 on the page's clock); later ones, the line shown when they start.
+let firstOfPage = true;
 
 type OutletState =
   | { status: 'loading' }
@@ -34,7 +39,9 @@ export function RemoteOutlet({ remote }: { remote: RemoteEntry }) {
   useEffect(() => {
     let cancelled = false;
     setState({ status: 'loading' });
-    loadRemoteApp(remote, CONTRACT_VERSION).then(
+    const shownAt = firstOfPage ? 0 : performance.now();
+    firstOfPage = false;
+    afterMinimumDelay(loadRemoteApp(remote, CONTRACT_VERSION), shownAt).then(
       (module) => !cancelled && setState({ status: 'ready', module }),
       (error: unknown) => {
         if (cancelled) return;

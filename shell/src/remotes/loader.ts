@@ -1,4 +1,5 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { inlineJson } from './manifest';
 import { isCompatibleContract, mfManifestSchema, remoteEntryUrl, type RemoteEntry, type RemoteModule } from '@app/contracts';
 
 export type RemoteFailure =
@@ -18,6 +19,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The container script each remote is registered with, once its manifest has been read. */
 const registered = new Map<string, string>();
 const failedRemotes = new Set<string>();
+
+/**
+ * The container scripts the shell's server read from the remotes' manifests for this page (and
+ * told the browser to preload for the route's remote): no mf-manifest.json request for them.
+ */
+let pageEntries: Record<string, unknown> | undefined;
+function inlinedEntry(name: string): string | undefined {
+  if (pageEntries === undefined) {
+    const found = inlineJson('remote-entries');
+    pageEntries = typeof found === 'object' && found !== null ? (found as Record<string, unknown>) : {};
+  }
+  const entry = pageEntries[name];
+  return typeof entry === 'string' && /^https?:\/\//.test(entry) ? entry : undefined;
+}
 
 /**
  * Reads the remote's mf-manifest.json for its container script. The shell does this itself,
@@ -50,7 +65,9 @@ export async function loadRemoteApp(remote: RemoteEntry, shellContract: string):
       // The manifest is read once per page; after a failure it is read again and the remote
       // registered anew, so the MF runtime forgets the failed script.
       if (!registered.has(remote.name) || failedRemotes.has(remote.name)) {
-        const entry = await readRemoteEntry(remote);
+        // The page's own copy first; after a failure the manifest is read afresh.
+        const inlined = failedRemotes.has(remote.name) ? undefined : inlinedEntry(remote.name);
+        const entry = inlined ?? (await readRemoteEntry(remote));
         registerRemotes([{ name: remote.name, entry }], { force: registered.has(remote.name) });
         registered.set(remote.name, entry);
       }

@@ -7,8 +7,24 @@ export class ManifestError extends Error {
   }
 }
 
-/** Fetches and validates the runtime manifest the server chose for this brand host. */
+/** JSON the shell's server wrote into the page (<script type="application/json" id=…>), if any. */
+export function inlineJson(id: string, doc: Document | undefined = globalThis.document): unknown {
+  const text = doc?.getElementById(id)?.textContent;
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The runtime manifest the server chose for this brand host: the copy inlined in the page (no
+ * request before the remotes can start), else fetched. Validated either way.
+ */
 export async function fetchRuntimeManifest(url = '/remotes.json', fetchImpl: typeof fetch = fetch): Promise<RuntimeManifest> {
+  const inlined = inlineJson('runtime-manifest');
+  if (inlined !== undefined) return validated(inlined);
   let response: Response;
   try {
     response = await fetchImpl(url, { cache: 'no-store' });
@@ -22,6 +38,10 @@ export async function fetchRuntimeManifest(url = '/remotes.json', fetchImpl: typ
   } catch (error) {
     throw new ManifestError('malformed', `not JSON: ${String(error)}`);
   }
+  return validated(body);
+}
+
+function validated(body: unknown): RuntimeManifest {
   const parsed = runtimeManifestSchema.safeParse(body);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');

@@ -1,0 +1,92 @@
+import { join } from 'node:path';
+import type { Request } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
+import { baseURL, brandURL, ports, redeployCabinetPort } from '../stack.config';
+import { expectRemoteReady, heading } from '../support/page';
+import { canaryDir, repoRoot } from '../support/paths';
+import { routes } from '../support/routes';
+import { serveRemote, type RunningServer } from '../support/servers';
+
+const authOrigin = `http://localhost:${ports['mf-auth']}`;
+const dashboard = routes.find((r) => r.path === '/cabinet/dashboard')!.heading.en;
+
+test('the page carries the runtime manifest and preload hints for the route’s remote', async ({ request }) => {
+  const html = await (await request.get(`${baseURL}/ru/sign-in`)).text();
+  const inlined = /<script type="application\/json" id="runtime-manifest">([^<]*)<\/script>/.exec(html)?.[1];
+  expect(JSON.parse(inlined!)).toEqual(await (await request.get(`${baseURL}/remotes.json`)).json());
+  expect(html).toContain(`<link rel="preconnect" href="${authOrigin}">`);
+  expect(html).toContain(`<link rel="preload" as="script" href="${authOrigin}/remoteEntry.js">`);
+  const manifest = (await (await request.get(`${authOrigin}/mf-manifest.json`)).json()) as { exposes: { assets: { js: { sync: string[] } } }[] };
+  for (const chunk of manifest.exposes[0]!.assets.js.sync) expect(html).toContain(`<link rel="preload" as="script" href="${authOrigin}/${chunk}">`);
+  // A cabinet page preloads its own remote, not mf-auth.
+  const cabinet = await (await request.get(`${baseURL}/cabinet/pools/stable`)).text();
+  expect(cabinet).toContain(`<link rel="preload" as="script" href="http://localhost:${ports['mf-pools']}/remoteEntry.js">`);
+  expect(cabinet).not.toContain(`href="${authOrigin}/remoteEntry.js"`);
+});
+
+test('the remote’s container starts downloading before the shell’s main script has finished', async ({ page }) => {
+  const finished: Request[] = [];
+  const requested: string[] = [];
+  page.on('request', (r) => requested.push(r.url()));
+  page.on('requestfinished', (r) => finished.push(r));
+  await page.goto('/sign-in');
+  await expectRemoteReady(page, 'Sign in');
+  const main = finished.find((r) => r.url() === `${baseURL}/main.js`);
+  const entry = finished.find((r) => r.url() === `${authOrigin}/remoteEntry.js`);
+  expect(main && entry).toBeTruthy();
+  const mainTiming = main!.timing();
+  const mainDone = mainTiming.startTime + mainTiming.responseEnd;
+  expect(entry!.timing().startTime).toBeLessThan(mainDone);
+  // Nothing waits on a manifest request, and the preloaded container is fetched once.
+  expect(requested.filter((u) => u.endsWith('/remotes.json') || u === `${authOrigin}/mf-manifest.json`)).toEqual([]);
+  expect(requested.filter((u) => u === `${authOrigin}/remoteEntry.js`)).toHaveLength(1);
+});
+
+let server: RunningServer | undefined;
+test.afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+test('a remote redeployed with a new build is served on the next page load, the shell still running', async ({ page, signIn }) => {
+  await signIn('redeploy.test');
+  const site = brandURL('redeploy.test');
+  server = await serveRemote(join(repoRoot, 'mf-cabinet/dist'), redeployCabinetPort);
+  await page.goto(`${site}/cabinet/dashboard`);
+  await expectRemoteReady(page, dashboard);
+  await expect(heading(page)).not.toContainText('Canary build');
+
+  // The remote's deploy replaces its server and files; the shell's server is left alone.
+  await server.close();
+  server = await serveRemote(canaryDir, redeployCabinetPort);
+  const startedAt = Date.now();
+  await page.goto(`${site}/cabinet/dashboard`);
+  await expectRemoteReady(page, `${dashboard} Canary build`);
+  expect(Date.now() - startedAt).toBeLessThan(10_000);
+});
+
+test('after 2 s of idle the sign-in page prefetches the cabinet layout, the API schemas, the wallet service and the other auth pages', async ({ page }) => {
+  const requested: { url: string; at: number }[] = [];
+  page.on('request', (r) => requested.push({ url: r.url(), at: Date.now() }));
+  await page.goto('/sign-in');
+  await expectRemoteReady(page, 'Sign in');
+  const loadedAt = Date.now();
+  const named = (name: string) => requested.find((r) => new RegExp(`/${name}\\.[0-9a-f]{8}\\.js$`).test(r.url));
+  await expect.poll(() => ['cabinet-layout', 'api-schemas', 'wallet-service'].map((n) => Boolean(named(n))), { timeout: 10_000 }).toEqual([true, true, true]);
+  // Measured on the page's own clock: from the end of its load event to each prefetch.
+  const waited = await page.evaluate(() => {
+    const loaded = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd;
+    return performance
+      .getEntriesByType('resource')
+      .filter((e) => /\/(cabinet-layout|api-schemas|wallet-service)\.[0-9a-f]{8}\.js$/.test(e.name))
+      .map((e) => e.startTime - loaded);
+  });
+  expect(waited).toHaveLength(3);
+  for (const ms of waited) expect(ms).toBeGreaterThanOrEqual(2000);
+  // mf-auth's lazily loaded chunks (the other auth pages) come from its own origin.
+  const lazy = (await (await page.request.get(`${authOrigin}/mf-manifest.json`)).json()) as { exposes: { assets: { js: { async: string[] } } }[] };
+  const signUpAndTheRest = lazy.exposes[0]!.assets.js.async.map((c) => `${authOrigin}/${c}`);
+  await expect.poll(() => signUpAndTheRest.filter((u) => requested.some((r) => r.url === u)).length).toBe(signUpAndTheRest.length);
+  // Nothing of the cabinet's layout had been asked for before the wait.
+  expect(requested.filter((r) => r.url.includes('/cabinet-layout.') && r.at < loadedAt)).toEqual([]);
+});

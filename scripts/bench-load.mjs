@@ -1,0 +1,202 @@
+// npm run bench:load — how fast pages are on a slow network. Builds the site and a control page
+// (the bare required stack: React, ReactDOM, the router, the MF runtime and single-spa, with one
+// remote rendering a two-field form, built and served the same way), runs both on their own
+// ports, and loads each page in Debian's Chromium with 150 ms round trips, 1.6 Mbit/s down,
+// 0.75 Mbit/s up and a CPU 4× slower, cold (empty cache) and warm (a second visit), RUNS times
+// each. Prints the medians of first contentful paint, largest contentful paint, time to usable
+// (the remote's page rendered: its form's button, or its heading with nothing loading), bytes
+// transferred and requests, up to the moment the page is usable.
+//   node scripts/bench-load.mjs [--no-build] [--runs N]
+/* global window, document, MutationObserver -- watchUsable and the evaluated functions run in the page */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createConfig, repoRoot } from '../shared/build/index.mjs';
+import { serveRemote, serveShell } from '../shared/build/serve.mjs';
+import { startStack } from './stack.mjs';
+
+const require = createRequire(import.meta.url);
+const webpack = require('webpack');
+
+const { values } = parseArgs({ options: { 'no-build': { type: 'boolean', default: false }, runs: { type: 'string', default: '5' } } });
+const RUNS = Number(values.runs);
+const NETWORK = { latency: 150, downloadThroughput: (1.6e6 / 8) * 1, uploadThroughput: 0.75e6 / 8 };
+const CPU_SLOWDOWN = 4;
+// Ports of their own, apart from `npm start` (8080, 3001-3005, 4000, 8545) and the browser tests.
+const offset = Number(process.env.BENCH_PORT_OFFSET ?? 6500);
+const ports = { shell: 8080 + offset, 'mf-auth': 3001 + offset, 'mf-cabinet': 3002 + offset, 'mf-pools': 3003 + offset, 'mf-referral': 3004 + offset, 'mf-dao': 3005 + offset, api: 4000 + offset, chain: 8545 + offset };
+const controlPorts = { host: 8090 + offset, remote: 3010 + offset };
+const controlDir = join(repoRoot, 'scripts/bench-control');
+
+function compile(configs) {
+  return new Promise((resolve, reject) => {
+    const compiler = webpack(configs);
+    compiler.run((error, stats) => {
+      compiler.close(() => undefined);
+      if (error) return reject(error);
+      if (stats.hasErrors()) return reject(new Error(stats.toString({ all: false, errors: true })));
+      resolve();
+    });
+  });
+}
+
+if (!values['no-build']) {
+  const built = spawnSync(process.execPath, [join(repoRoot, 'scripts/build.mjs')], { stdio: 'inherit' });
+  if (built.status !== 0) process.exit(1);
+  const control = [
+    createConfig({ app: 'control', frontend: { dir: 'scripts/bench-control/host', mfName: 'control_host', host: true }, outDir: join(controlDir, 'dist/host') }),
+    createConfig({ app: 'control-remote', frontend: { dir: 'scripts/bench-control/remote', mfName: 'control_remote', host: false }, outDir: join(controlDir, 'dist/remote') }),
+  ];
+  control.parallelism = 2;
+  await compile(control);
+}
+
+/** In the page before anything else: when the page became usable, on the page's clock. */
+function watchUsable(selector) {
+  const check = () => {
+    if (window.__usableAt !== undefined) return;
+    const target = document.querySelector(selector);
+    if (target && !document.querySelector('[aria-busy="true"]')) window.__usableAt = performance.now();
+  };
+  new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true });
+  window.__lcp = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__lcp = Math.max(window.__lcp, entry.startTime);
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+}
+
+async function throttled(context, page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, ...NETWORK });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+  const requests = new Map();
+  cdp.on('Network.requestWillBeSent', (e) => {
+    if (!e.request.url.startsWith('data:')) requests.set(e.requestId, { at: e.timestamp, bytes: 0 });
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    const r = requests.get(e.requestId);
+    if (r) r.bytes = e.encodedDataLength;
+  });
+  return { cdp, requests };
+}
+
+/** One visit: the page's figures, counting the requests made before it was usable. */
+async function visit(context, url, selector) {
+  const page = await context.newPage();
+  await page.addInitScript(`(${watchUsable.toString()})(${JSON.stringify(selector)})`);
+  const { cdp, requests } = await throttled(context, page);
+  let startedAt;
+  cdp.on('Network.requestWillBeSent', (e) => {
+    if (startedAt === undefined && e.type === 'Document') startedAt = e.timestamp;
+  });
+  await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
+  await page.waitForFunction(() => window.__usableAt !== undefined, undefined, { timeout: 60_000, polling: 50 });
+  // LCP settles with the last big paint; a moment later it is final for this load.
+  await page.waitForTimeout(300);
+  const figures = await page.evaluate(() => ({
+    fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+    lcp: window.__lcp || NaN,
+    usable: window.__usableAt,
+  }));
+  const usableAtSeconds = startedAt + figures.usable / 1000;
+  const counted = [...requests.values()].filter((r) => r.at <= usableAtSeconds + 0.05);
+  await page.close();
+  return { ...figures, bytes: counted.reduce((a, r) => a + r.bytes, 0), requests: counted.length };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function measure(browser, { url, selector, signIn }) {
+  const cold = [];
+  const warm = [];
+  for (let run = 0; run < RUNS; run++) {
+    const context = await browser.newContext();
+    if (signIn) await signIn(context);
+    cold.push(await visit(context, url, selector));
+    warm.push(await visit(context, url, selector));
+    await context.close();
+  }
+  const summary = (runs) => Object.fromEntries(['fcp', 'lcp', 'usable', 'bytes', 'requests'].map((k) => [k, median(runs.map((r) => r[k]))]));
+  return { cold: summary(cold), warm: summary(warm) };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-load-data-'));
+const stack = await startStack({ ports, dataDir, apiEnv: { NODE_ENV: 'test', RATE_LIMIT_MULTIPLIER: '1000' }, log: () => undefined });
+const controlRemotes = join(dataDir, 'control-remotes');
+mkdirSync(controlRemotes, { recursive: true });
+writeFileSync(
+  join(controlRemotes, 'remotes.json'),
+  JSON.stringify({ remotes: [{ name: 'control_remote', entry: `http://localhost:${controlPorts.remote}/mf-manifest.json`, routes: [{ path: '/', layout: 'auth' }], contract: '1.0' }] }),
+);
+const controlServers = [
+  await serveRemote({ dir: join(controlDir, 'dist/remote'), port: controlPorts.remote }),
+  await serveShell({ dir: join(controlDir, 'dist/host'), port: controlPorts.host, remotesDir: controlRemotes, brands: { defaultTitle: 'Control', brands: [] } }),
+];
+const { chromium } = await import('@playwright/test');
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+try {
+  const base = `http://localhost:${ports.shell}`;
+  const account = { login: `bench-load-${Date.now()}@example.com`, password: 'Secret#123' };
+  {
+    const api = await browser.newContext();
+    await api.request.post(`${base}/api/v1/register`, { data: account });
+    const outbox = await (await api.request.get(`${base}/api/dev/outbox?to=${account.login}`)).json();
+    const confirmed = await api.request.post(`${base}/api/v1/confirm-login`, { data: { login: account.login, code: outbox.items[0].code } });
+    if (!confirmed.ok()) throw new Error(`the bench account could not be confirmed: ${await confirmed.text()}`);
+    await api.close();
+  }
+  // Each browser context signs in for itself: refresh tokens rotate and may not be shared.
+  const signIn = async (context) => {
+    const response = await context.request.post(`${base}/api/v1/login`, { data: account });
+    if (!response.ok()) throw new Error(`sign-in failed: ${response.status()} ${await response.text()}`);
+  };
+  const remotePage = '.remote-root h1';
+  const cases = [
+    ['/sign-in', { url: `${base}/sign-in`, selector: '.remote-root button[type="submit"]' }],
+    ['/ru/sign-in', { url: `${base}/ru/sign-in`, selector: '.remote-root button[type="submit"]' }],
+    ['/cabinet/dashboard (signed in)', { url: `${base}/cabinet/dashboard`, selector: remotePage, signIn }],
+    ['/cabinet/pools/stable (signed in)', { url: `${base}/cabinet/pools/stable`, selector: remotePage, signIn }],
+    ['control (bare stack, two-field form)', { url: `http://localhost:${controlPorts.host}/`, selector: 'form button[type="submit"]' }],
+  ];
+  const results = [];
+  for (const [name, c] of cases) {
+    process.stderr.write(`measuring ${name}…\n`);
+    results.push([name, await measure(browser, c)]);
+  }
+  const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  console.log(`\nbench:load — Chromium, ${NETWORK.latency} ms RTT, 1.6 Mbit/s down, 0.75 Mbit/s up, CPU ${CPU_SLOWDOWN}× slower; medians of ${RUNS} runs\n`);
+  console.log('| page | visit | first contentful paint | largest contentful paint | usable | transferred | requests |');
+  console.log('|---|---|---:|---:|---:|---:|---:|');
+  for (const [name, r] of results) {
+    for (const kind of ['cold', 'warm']) {
+      const m = r[kind];
+      console.log(`| ${name} | ${kind} | ${s(m.fcp)} | ${s(m.lcp)} | ${s(m.usable)} | ${kb(m.bytes)} | ${m.requests} |`);
+    }
+  }
+  const [signInCase, , dashboard, pools, control] = results.map(([, r]) => r);
+  const verdict = (ok) => (ok ? 'met' : 'NOT met');
+  console.log('\nTargets:');
+  console.log(`- /sign-in cold usable ≤ 2.0 s: ${s(signInCase.cold.usable)}, ${verdict(signInCase.cold.usable <= 2000)}`);
+  console.log(`- /sign-in cold first paint ≤ 1.0 s: ${s(signInCase.cold.fcp)}, ${verdict(signInCase.cold.fcp <= 1000)}`);
+  console.log(`- /sign-in warm usable ≤ 0.8 s: ${s(signInCase.warm.usable)}, ${verdict(signInCase.warm.usable <= 800)}`);
+  const ratio = signInCase.cold.usable / control.cold.usable;
+  console.log(`- /sign-in cold usable ≤ 1.2 × the control's (${s(control.cold.usable)}): ${ratio.toFixed(2)} ×, ${verdict(ratio <= 1.2)}`);
+  for (const [name, r] of [['/cabinet/dashboard', dashboard], ['/cabinet/pools/stable', pools]]) {
+    console.log(`- ${name} cold usable ≤ 2.5 s: ${s(r.cold.usable)}, ${verdict(r.cold.usable <= 2500)}`);
+  }
+} finally {
+  await browser.close();
+  await Promise.all(controlServers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await stack.stop();
+}

@@ -1,0 +1,248 @@
+// The shell's page, made per request: the brand's title, the runtime manifest inlined, and hints
+// that start the route owner's container and exposed chunks downloading alongside the shell's own
+// scripts, so nothing waits for main.js to ask for /remotes.json and then mf-manifest.json.
+// Remotes stay independently deployable: their mf-manifest.json files are read here at run time
+// and kept only briefly.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { STARTUP_CHUNKS, frameRendererFor, systemThemeCss } from './frame.mjs';
+
+/** How long a remote's mf-manifest.json is trusted: a redeploy is seen within this. */
+export const REMOTE_MANIFEST_TTL_MS = 2000;
+// A remote that does not answer must not hold the page up; the browser tries it again itself.
+const REMOTE_MANIFEST_TIMEOUT_MS = 800;
+const STALE_IF_ERROR_MS = 30_000;
+
+const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** JSON inside <script type="application/json">: nothing in it can close the element. */
+const inlineJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/** The route pattern of a remote ("/cabinet/pools/:name") as a test of a path without its locale. */
+function routeMatcher(pattern) {
+  const source = pattern
+    .split('/')
+    .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? (part.endsWith('?') ? '[^/]*' : '[^/]+') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}/?$`);
+}
+
+export const stripLocale = (pathname) => (pathname === '/ru' ? '/' : pathname.startsWith('/ru/') ? pathname.slice(3) : pathname);
+export const localeOf = (pathname) => (pathname === '/ru' || pathname.startsWith('/ru/') ? 'ru' : 'en');
+
+/** The remote owning a path, and the route it matched, in a runtime manifest. */
+export function routeOwner(manifest, pathname) {
+  const path = stripLocale(pathname);
+  for (const remote of manifest?.remotes ?? []) {
+    for (const route of remote.routes ?? []) {
+      if (typeof route?.path === 'string' && routeMatcher(route.path).test(path)) return { remote, route };
+    }
+  }
+  return undefined;
+}
+
+/** Where a remote's container script and chunks are, from its mf-manifest.json and that file's URL. */
+export function remoteFiles(mfManifest, manifestUrl) {
+  const { remoteEntry, publicPath } = mfManifest.metaData;
+  const file = remoteEntry.path ? `${remoteEntry.path.replace(/\/+$/, '')}/${remoteEntry.name}` : remoteEntry.name;
+  const base = !publicPath || publicPath === 'auto' ? manifestUrl : new URL(publicPath, manifestUrl).href;
+  const entry = new URL(file, base).href;
+  const expose = (mfManifest.exposes ?? []).find((e) => e.path === './app' || e.name === 'app');
+  const url = (name) => new URL(name, entry).href;
+  return {
+    entry,
+    js: (expose?.assets?.js?.sync ?? []).map(url),
+    css: (expose?.assets?.css?.sync ?? []).map(url),
+    lazy: (expose?.assets?.js?.async ?? []).map(url),
+  };
+}
+
+/** Reads remotes' mf-manifest.json files, each kept for REMOTE_MANIFEST_TTL_MS. */
+export function createRemoteManifests({ ttlMs = REMOTE_MANIFEST_TTL_MS, fetchImpl = fetch } = {}) {
+  const cache = new Map();
+  const read = async (url) => {
+    try {
+      const response = await fetchImpl(url, { signal: AbortSignal.timeout(REMOTE_MANIFEST_TIMEOUT_MS) });
+      if (!response.ok) return undefined;
+      const files = remoteFiles(await response.json(), response.url || url);
+      return files;
+    } catch {
+      // Down, slow or not a manifest: the page goes without hints and the browser finds out.
+      return undefined;
+    }
+  };
+  const lastGood = new Map();
+  return (url) => {
+    const hit = cache.get(url);
+    if (hit && Date.now() - hit.at < ttlMs) return hit.files;
+    // A remote that fails to answer once (a busy moment) keeps its last hints for a while; the
+    // browser finds out by itself if it is really gone.
+    const files = read(url).then((fresh) => {
+      if (fresh) lastGood.set(url, { at: Date.now(), files: fresh });
+      const stale = lastGood.get(url);
+      return fresh ?? (stale && Date.now() - stale.at < STALE_IF_ERROR_MS ? stale.files : undefined);
+    });
+    cache.set(url, { at: Date.now(), files });
+    return files;
+  };
+}
+
+/**
+ * The built index.html with its stylesheets inlined (the first paint waits for no request), and
+ * the theme's colours for a page no script has given a theme.
+ */
+function inlineStylesheets(template, dir) {
+  let css = '';
+  const page = template.replace(/<link href="\/([^"]+\.css)" rel="stylesheet"\s*\/?>/g, (tag, file) => {
+    try {
+      const text = readFileSync(join(dir, file), 'utf8');
+      css += text;
+      return `<style>${text}</style>`;
+    } catch {
+      return tag;
+    }
+  });
+  const fallback = systemThemeCss(css);
+  return fallback ? page.replace('</head>', `<style>${fallback}</style></head>`) : page;
+}
+
+/** The shell's named lazy chunks (cabinet-layout, api-schemas, wallet-service) in its build. */
+function namedChunks(dir) {
+  const chunks = {};
+  try {
+    for (const file of readdirSync(dir)) {
+      const name = /^([a-z-]+)\.[0-9a-f]{8}\.js$/.exec(file)?.[1];
+      if (name) chunks[name] = `/${file}`;
+    }
+  } catch {
+    /* no build: no hints */
+  }
+  return chunks;
+}
+
+/** What a visitor most likely opens next, fetched when the page has been idle (spec §9). */
+const IDLE_PREFETCH_CHUNKS = ['cabinet-layout', 'api-schemas', 'wallet-service'];
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const sha256 = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/** The hashes of the page's inline scripts and styles, for the Content-Security-Policy. */
+function inlineHashes(html) {
+  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => sha256(m[1]));
+  const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => sha256(m[1]));
+  return { scripts, styles };
+}
+
+export const CSP_REPORT_PATH = '/csp-report';
+
+/**
+ * The page's Content-Security-Policy: its own origin, the brand's remote origins (their
+ * containers, chunks and manifests), the inline theme script and styles by hash, and nothing
+ * else. No 'unsafe-eval' and no 'unsafe-inline'. The API is this origin (/api is proxied); the
+ * wallet is the browser extension's own provider, which the page reaches by events, not by URL.
+ */
+export function contentSecurityPolicy({ remoteOrigins, hashes }) {
+  const remotes = [...remoteOrigins].join(' ');
+  const list = (...items) => items.filter(Boolean).join(' ');
+  return [
+    // Prefetched chunks of the remotes fall under default-src.
+    `default-src ${list(`'self'`, remotes)}`,
+    `script-src ${list(`'self'`, remotes, ...hashes.scripts)}`,
+    `style-src ${list(`'self'`, remotes, ...hashes.styles)}`,
+    `connect-src ${list(`'self'`, remotes)}`,
+    `img-src ${list(`'self'`, 'data:', remotes)}`,
+    `font-src ${list(`'self'`, remotes)}`,
+    `object-src 'none'`,
+    `base-uri 'self'`,
+    `form-action 'self'`,
+    `frame-ancestors 'none'`,
+    `report-uri ${CSP_REPORT_PATH}`,
+  ].join('; ');
+}
+
+/**
+ * @param {object} o
+ * @param {string} o.dir the shell's build
+ * @param {ReturnType<typeof createRemoteManifests>} o.remoteManifests
+ */
+export function createPageRenderer({ dir, remoteManifests }) {
+  const template = inlineStylesheets(readFileSync(join(dir, 'index.html'), 'utf8'), dir);
+  const renderFrame = frameRendererFor(dir);
+  const chunks = namedChunks(dir);
+  const startup = readJson(join(dir, STARTUP_CHUNKS)) ?? { startup: [], strings: {} };
+  const hashes = inlineHashes(template);
+  /**
+   * @param {object} page
+   * @param {string} page.title the brand's title
+   * @param {string} page.pathname
+   * @param {string | undefined} page.manifestText the brand's runtime manifest as stored
+   * @returns {Promise<{ html: string, csp: string }>}
+   */
+  return async function renderPage({ title, pathname, manifestText }) {
+    let manifest;
+    try {
+      manifest = manifestText === undefined ? undefined : JSON.parse(manifestText);
+    } catch {
+      // A malformed manifest is not inlined: the shell fetches it and shows its error page.
+    }
+    const remotes = Array.isArray(manifest?.remotes) ? manifest.remotes.filter((r) => typeof r?.entry === 'string' && typeof r?.name === 'string') : [];
+    const owner = routeOwner(manifest, pathname);
+    const files = await Promise.all(remotes.map((r) => remoteManifests(r.entry)));
+    const entries = {};
+    remotes.forEach((r, i) => {
+      if (files[i]) entries[r.name] = files[i].entry;
+    });
+
+    const head = [];
+    const origins = new Set();
+    for (const r of remotes) {
+      try {
+        origins.add(new URL(r.entry).origin);
+      } catch {
+        /* not a URL: the shell's manifest check reports it */
+      }
+    }
+    for (const origin of origins) head.push(`<link rel="preconnect" href="${escapeHtml(origin)}">`);
+    const ownerFiles = owner ? files[remotes.indexOf(owner.remote)] : undefined;
+    if (ownerFiles) {
+      for (const href of [ownerFiles.entry, ...ownerFiles.js]) head.push(`<link rel="preload" as="script" href="${escapeHtml(href)}">`);
+      for (const href of ownerFiles.css) head.push(`<link rel="preload" as="style" href="${escapeHtml(href)}">`);
+    }
+    // The shell's own start-up chunks and strings (English is the fallback of every language),
+    // alongside main.js rather than after it.
+    const locale = localeOf(pathname);
+    // main.js first: a deferred script is fetched at low priority, behind every hint.
+    const shellFiles = ['main.js', ...startup.startup, ...(startup.strings[locale] ?? []), ...(locale === 'en' ? [] : (startup.strings.en ?? []))];
+    for (const file of shellFiles) head.push(`<link rel="preload" as="script" href="/${escapeHtml(file)}">`);
+    const inner = owner?.route.layout === 'inner';
+    if (inner && chunks['cabinet-layout']) head.push(`<link rel="preload" as="script" href="${chunks['cabinet-layout']}">`);
+    // Later, at low priority: the shell's chunks the next step needs, and the route owner's
+    // lazily loaded pages (the other auth pages on an auth page).
+    const idle = [
+      ...IDLE_PREFETCH_CHUNKS.filter((name) => !(inner && name === 'cabinet-layout')).map((name) => chunks[name]).filter(Boolean),
+      ...(ownerFiles?.lazy ?? []),
+    ];
+    if (manifest !== undefined) {
+      head.push(`<script type="application/json" id="runtime-manifest">${inlineJson(manifest)}</script>`);
+      head.push(`<script type="application/json" id="remote-entries">${inlineJson(entries)}</script>`);
+      head.push(`<script type="application/json" id="idle-prefetch">${inlineJson(idle)}</script>`);
+    }
+
+    const safeTitle = escapeHtml(title);
+    const frame = renderFrame({ layout: owner?.route.layout, locale, title });
+    const html = template
+      .replace(/<html lang="[a-z]+"/, () => `<html lang="${locale}"`)
+      .replace('<div id="root"></div>', () => `<div id="root">${frame}</div>`)
+      .replace(/<meta name="brand-title" content="[^"]*"\s*\/?>/, () => `<meta name="brand-title" content="${safeTitle}">`)
+      .replace(/<title>[^<]*<\/title>/, () => `<title>${safeTitle}</title>`)
+      .replace('</head>', () => `${head.join('')}</head>`);
+    return { html, csp: contentSecurityPolicy({ remoteOrigins: origins, hashes }) };
+  };
+}
