@@ -90,7 +90,8 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
     if (existsSync(join(repoRoot, 'api/src/main.ts'))) {
       const env = { API_PORT: String(ports.api), DATA_DIR: join(dataDir, 'api'), RPC_URL: rpcUrl, SMTP_URL: mail.smtpUrl, ...apiEnv };
       children.push(startChild('api', 'api/src/main.ts', env, log));
-      await waitForHttp(`${apiUrl}/api/health`);
+      // A first start creates and migrates the database: on a busy machine that can take minutes.
+      await waitForHttp(`${apiUrl}/api/health`, { timeoutMs: 240_000 });
     }
 
     for (const name of remoteNames) {
