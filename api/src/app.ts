@@ -23,6 +23,7 @@ import { investRoutes } from './routes/invest';
 import { opsRoutes } from './routes/ops';
 import { profileRoutes } from './routes/profile';
 import { referralRoutes } from './routes/referrals';
+import { settingsRoutes } from './routes/settings';
 import { createServices, type Services } from './services';
 import './zod-english';
 
@@ -112,6 +113,7 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
       investRoutes(v1, services);
       referralRoutes(v1, services);
       daoRoutes(v1, services);
+      settingsRoutes(v1, services);
     },
     { prefix: apiBasePath },
   );

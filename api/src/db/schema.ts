@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  customType,
   bigserial,
   boolean,
   date,
@@ -39,6 +40,10 @@ export const users = pgTable(
     /** null until the e-mail is confirmed. */
     role: text('role'),
     lang: text('lang').notNull().default('en'),
+    /** light, dark or system; null until the user picks one in the settings. */
+    theme: text('theme'),
+    /** A new e-mail waiting for the code mailed to it; `email` changes when the code is confirmed. */
+    pendingEmail: text('pending_email'),
     source: text('source'),
     referralCode: text('referral_code').notNull(),
     referrerId: uuid('referrer_id'),
@@ -386,4 +391,19 @@ export const daoMembers = pgTable('dao_members', {
   proposalsVoted: integer('proposals_voted').notNull().default(0),
   rewardsEarned: baseUnits('rewards_earned').notNull().default('0'),
   rewardsClaimed: baseUnits('rewards_claimed').notNull().default('0'),
+});
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
+
+/** Avatar images, apart from users: every authenticated request reads the user row, none needs the image. */
+export const avatars = pgTable('avatars', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  contentType: text('content_type').notNull(),
+  bytes: bytea('bytes').notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
 });

@@ -11,7 +11,8 @@ export const REFRESH_COOKIE_PATH = '/api';
 
 export function toAuthUser(u: UserRow): AuthUser {
   const wallet = u.walletAddress ? getAddress(u.walletAddress) : null;
-  return { id: u.id, name: u.name, login: u.email ?? wallet ?? '', role: u.role, metaMaskAddress: wallet };
+  const theme = u.theme === 'light' || u.theme === 'dark' || u.theme === 'system' ? u.theme : null;
+  return { id: u.id, name: u.name, login: u.email ?? wallet ?? '', role: u.role, metaMaskAddress: wallet, avatar: u.avatar, lang: u.lang === 'ru' ? 'ru' : 'en', theme };
 }
 
 export function setRefreshCookie(s: Services, reply: FastifyReply, tokens: IssuedTokens) {

@@ -40,6 +40,8 @@ export function createLazyWalletService(deps: WalletDeps): WalletService {
     sendTransfer: async (transfer) => (await load()).forRemotes.sendTransfer(transfer),
     waitForConfirmations: async (hash, confirmations) => (await load()).forRemotes.waitForConfirmations(hash, confirmations),
     refreshBalances: async () => (await load()).forRemotes.refreshBalances(),
+    signTypedData: async (request) => (await load()).forRemotes.signTypedData!(request),
+    proveNewWallet: async (use) => (await load()).forRemotes.proveNewWallet!(use),
   };
   return {
     connect: async () => (await load()).connect(),

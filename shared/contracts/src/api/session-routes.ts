@@ -16,6 +16,11 @@ export const authUserSchema = z
     /** null until the e-mail is confirmed: such a user belongs on /registration-confirm. */
     role: z.nullable(z.string()),
     metaMaskAddress: z.nullable(z.string()),
+    /** Address of the avatar image; absent or null without one. */
+    avatar: z.optional(z.nullable(z.string())),
+    /** Preferences kept with the account, applied when signing in on another device. */
+    lang: z.optional(z.enum(['en', 'ru'])),
+    theme: z.optional(z.nullable(z.enum(['light', 'dark', 'system']))),
   })
   .register(z.globalRegistry, { id: 'AuthUser' });
 export type AuthUser = z.infer<typeof authUserSchema>;
