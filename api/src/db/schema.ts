@@ -407,3 +407,40 @@ export const avatars = pgTable('avatars', {
   bytes: bytea('bytes').notNull(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+export const daoProposals = pgTable('dao_proposals', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  title: text('title').notNull(),
+  /** Markdown, rendered safely (no HTML) by the page. */
+  body: text('body').notNull(),
+  choices: jsonb('choices').$type<string[]>().notNull(),
+  startsAt: ts('starts_at').notNull(),
+  endsAt: ts('ends_at').notNull(),
+  /** Voting power is the value of positions at this moment. */
+  snapshotAt: ts('snapshot_at').notNull(),
+  quorumUsd: usd('quorum_usd').notNull().default('0'),
+  createdAt: created(),
+});
+
+/** One vote per user and proposal; a newer signed vote replaces the older. */
+export const daoVotes = pgTable(
+  'dao_votes',
+  {
+    proposalId: bigint('proposal_id', { mode: 'number' })
+      .notNull()
+      .references(() => daoProposals.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    voter: text('voter').notNull(),
+    choice: integer('choice').notNull(),
+    reason: text('reason').notNull(),
+    /** The message's own timestamp (seconds): the newer one wins. */
+    signedAt: bigint('signed_at', { mode: 'number' }).notNull(),
+    powerUsd: usd('power_usd').notNull(),
+    message: jsonb('message').notNull(),
+    signature: text('signature').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.proposalId, t.userId] }), index('dao_votes_user_idx').on(t.userId)],
+);

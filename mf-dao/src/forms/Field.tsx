@@ -28,3 +28,12 @@ export function Field({ id, label, error, hint, className, ...input }: Props) {
     </div>
   );
 }
+
+/** The form's general message, when a submit found problems in its fields. */
+export function FormSummary({ text }: { text: string | undefined }) {
+  return text ? (
+    <p className="field__error form__summary" role="alert">
+      {text}
+    </p>
+  ) : null;
+}

@@ -1,5 +1,6 @@
-import { useCallback } from 'react';
+import { useCallback, useState, type BaseSyntheticEvent } from 'react';
 import { get, useForm, type DefaultValues, type FieldValues, type Path } from 'react-hook-form';
+import { apiMessages as M } from '@app/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type * as z from 'zod/mini';
 import { useTranslation } from '@app/singletons/react-i18n';
@@ -41,5 +42,17 @@ export function useSettingsForm<S extends z.ZodMiniType<FieldValues, FieldValues
 
   const succeed = useCallback((text: string) => notify({ kind: 'success', title: t('form.successTitle'), message: message(text) }), [message, notify, t]);
 
-  return { ...form, field, fail, succeed, busy: formState.isSubmitting };
+  /** Set when a submit found problems: the spec's general message, above the fields' own. */
+  const [invalid, setInvalid] = useState(false);
+  const submit = (onValid: (values: z.output<S>) => Promise<void>) => (event?: BaseSyntheticEvent) =>
+    form.handleSubmit(
+      async (values) => {
+        setInvalid(false);
+        await onValid(values);
+      },
+      () => setInvalid(true),
+    )(event);
+  const summary = invalid ? message(M.invalidFields) : undefined;
+
+  return { ...form, field, fail, succeed, submit, summary, busy: formState.isSubmitting };
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { apiMessages as M, type Profile } from '@app/contracts';
 import { useRemote } from '@app/ui';
-import { Field } from '../forms/Field';
+import { Field, FormSummary } from '../forms/Field';
 import { useSettingsForm } from '../forms/useSettingsForm';
 import { codeSchema, personalSchema } from './schemas';
 
@@ -22,7 +22,7 @@ export function PersonalInfo({ profile, onSaved }: Props) {
     telegram: profile.telegram ?? '',
   });
 
-  const save = form.handleSubmit(async (values) => {
+  const save = form.submit(async (values) => {
     try {
       const saved = await api.call('userUpdate', { body: values });
       onSaved(saved);
@@ -37,6 +37,7 @@ export function PersonalInfo({ profile, onSaved }: Props) {
     <section className="card settings__section" aria-labelledby="settings-personal">
       <h2 id="settings-personal">{t('settings.personal.title')}</h2>
       <form className="form" noValidate onSubmit={save} aria-busy={form.busy}>
+        <FormSummary text={form.summary} />
         <Field id="settings-name" label={t('settings.personal.name')} autoComplete="name" {...form.field('name')} />
         <Field id="settings-email" type="email" label={t('settings.personal.email')} autoComplete="email" {...form.field('email')} />
         <Field id="settings-phone" type="tel" label={t('settings.personal.phone')} autoComplete="tel" hint={t('settings.personal.phoneHint')} {...form.field('phone')} />
@@ -57,7 +58,7 @@ function EmailCode({ pendingEmail, onSaved }: { pendingEmail: string; onSaved(pr
   const { api, bus } = useRemote();
   const form = useSettingsForm(codeSchema, { code: '' });
   const [done, setDone] = useState(false);
-  const confirm = form.handleSubmit(async ({ code }) => {
+  const confirm = form.submit(async ({ code }) => {
     try {
       const saved = await api.call('settingsEmailConfirm', { body: { code } });
       setDone(true);
@@ -71,6 +72,7 @@ function EmailCode({ pendingEmail, onSaved }: { pendingEmail: string; onSaved(pr
   if (done) return null;
   return (
     <form className="form settings__subform" noValidate onSubmit={confirm} aria-busy={form.busy}>
+      <FormSummary text={form.summary} />
       <p className="field__hint">{t('settings.personal.pending', { email: pendingEmail })}</p>
       <Field id="settings-email-code" label={t('settings.personal.code')} autoComplete="one-time-code" inputMode="numeric" {...form.field('code')} />
       <div className="form__actions">

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { SessionInfo } from '@app/contracts';
 import { useNotify, useRemote } from '@app/ui';
-import { Field } from '../forms/Field';
+import { Field, FormSummary } from '../forms/Field';
 import { apiFailure, useMessage } from '../forms/errors';
 import { useSettingsForm } from '../forms/useSettingsForm';
 import { passwordFormSchema } from './schemas';
@@ -33,7 +33,7 @@ export function SecuritySection() {
   }, [api]);
   useEffect(() => void load(), [load]);
 
-  const change = form.handleSubmit(async ({ currentPassword, password, signOutOthers }) => {
+  const change = form.submit(async ({ currentPassword, password, signOutOthers }) => {
     try {
       const answer = await api.call('settingsPassword', { body: { currentPassword, password, signOutOthers } });
       form.reset();
@@ -62,6 +62,7 @@ export function SecuritySection() {
       <h2 id="settings-security">{t('settings.security.title')}</h2>
       <h3>{t('settings.security.password')}</h3>
       <form className="form" noValidate onSubmit={change} aria-busy={form.busy}>
+        <FormSummary text={form.summary} />
         <Field id="settings-current-password" type="password" autoComplete="current-password" label={t('settings.security.current')} {...form.field('currentPassword')} />
         <Field id="settings-new-password" type="password" autoComplete="new-password" label={t('settings.security.new')} hint={t('settings.security.rules')} {...form.field('password')} />
         <Field id="settings-repeat-password" type="password" autoComplete="new-password" label={t('settings.security.repeat')} {...form.field('passwordRepeat')} />

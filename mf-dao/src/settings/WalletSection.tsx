@@ -81,7 +81,7 @@ export function WalletSection({ profile, onChanged }: { profile: Profile; onChan
       {linked ? (
         <dl className="settings__facts">
           <dt>{t('settings.wallet.linked')}</dt>
-          <dd data-testid="linked-wallet" title={linked}>{short(linked)}</dd>
+          <dd data-testid="settings-wallet" title={linked}>{short(linked)}</dd>
           <dt>{t('settings.wallet.networkLabel')}</dt>
           <dd>{network ?? t('settings.wallet.notConnected')}</dd>
         </dl>
