@@ -63,7 +63,7 @@ export function DaoPage() {
           </section>
           <section className="card" aria-labelledby="dao-pools">
             <h2 id="dao-pools">{t('dao.pools.title')}</h2>
-            <div className="pool-table-wrap">
+            <div className="dao__table">
               <table className="pool-table">
                 <thead>
                   <tr>

@@ -39,10 +39,10 @@ export interface RemoteWallet {
   signTypedData?(request: TypedDataRequest): Promise<{ address: string; signature: string }>;
   /**
    * Proof that the person holds a wallet they pick now (an EIP-4361 message signed by it), for
-   * replacing the linked wallet. While `use` runs (it sends the proof to the server), the shell
+   * replacing the linked wallet. While `send` runs (it sends the proof to the server), the shell
    * does not treat the new account as a mismatch; afterwards it reads the user again. Contract 1.1.
    */
-  proveNewWallet?(use: (proof: WalletProof) => Promise<void>): Promise<void>;
+  proveNewWallet?(send: (proof: WalletProof) => Promise<void>): Promise<void>;
 }
 
 /** EIP-712 typed data as eth_signTypedData_v4 takes it (without EIP712Domain in `types`). */

@@ -41,7 +41,7 @@ export function createLazyWalletService(deps: WalletDeps): WalletService {
     waitForConfirmations: async (hash, confirmations) => (await load()).forRemotes.waitForConfirmations(hash, confirmations),
     refreshBalances: async () => (await load()).forRemotes.refreshBalances(),
     signTypedData: async (request) => (await load()).forRemotes.signTypedData!(request),
-    proveNewWallet: async (use) => (await load()).forRemotes.proveNewWallet!(use),
+    proveNewWallet: async (send) => (await load()).forRemotes.proveNewWallet!(send),
   };
   return {
     connect: async () => (await load()).connect(),

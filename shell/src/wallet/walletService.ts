@@ -219,10 +219,10 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: Wa
 
   /**
    * The person picks the wallet to link instead (the wallet's account picker, where it has one)
-   * and signs an EIP-4361 message with it; `use` sends the proof to the server. Meanwhile the new
-   * account is not treated as a mismatch; on success the user is read again, and the pair matches.
+   * and signs an EIP-4361 message with it. Meanwhile the new
+   * account is not treated as a mismatch (`send` passes the proof to the server); on success the user is read again, and the pair matches.
    */
-  async function proveNewWallet(use: (proof: { address: string; message: string; signature: string }) => Promise<void>) {
+  async function proveNewWallet(send: (proof: { address: string; message: string; signature: string }) => Promise<void>) {
     const { provider: p } = await connected();
     replacing = true;
     try {
@@ -238,7 +238,7 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: Wa
       if (account !== bus.wallet.getValue().account) setWallet({ account });
       const proof = await siwe(account);
       const { checksum } = await chainOps();
-      await use({ address: checksum(account), ...proof });
+      await send({ address: checksum(account), ...proof });
       await session.reloadUser();
     } finally {
       replacing = false;
