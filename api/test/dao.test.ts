@@ -1,4 +1,4 @@
-import { Wallet, verifyTypedData } from 'ethers';
+import { verifyTypedData, type HDNodeWallet } from 'ethers';
 import { apiMessages as M, voteTypes } from '@app/contracts';
 import { createProposal } from '../src/dao/proposals';
 import { unitsToUsd, usdToUnits } from '../src/dao/power';
@@ -41,7 +41,7 @@ async function proposal(over: Partial<Parameters<typeof createProposal>[1]> = {}
 }
 
 const domain = { name: 'Invest Pools', version: '1', chainId: 1 };
-async function signed(wallet: Wallet, proposalId: string, choice: number, over: Record<string, unknown> = {}) {
+async function signed(wallet: HDNodeWallet, proposalId: string, choice: number, over: Record<string, unknown> = {}) {
   const message = { from: wallet.address, space: 'localhost', timestamp: Math.floor(Date.now() / 1000), proposal: proposalId, choice, reason: '', app: 'invest-pools', metadata: '{}', ...over };
   return { message, signature: await wallet.signTypedData(domain, { Vote: [...voteTypes.Vote] }, message) };
 }

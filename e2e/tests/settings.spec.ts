@@ -96,16 +96,15 @@ test.describe('personal info', () => {
       await field('phone').fill('call me');
       await field('telegram').fill('ann');
       await save.click();
+      await expect(page.getByRole('region', { name: text(locale, 'settings.personal.title') }).getByRole('alert')).toHaveText(m.general);
       await expect(field('name')).toHaveAccessibleDescription(m.maxLength);
       await expect(field('email')).toHaveAccessibleDescription(m.required);
       await expect(field('phone')).toHaveAccessibleDescription(new RegExp(`${m.phone.replace(/[!?.+()]/g, '\\$&')}$`));
       await expect(field('telegram')).toHaveAccessibleDescription(new RegExp(`${m.telegram.replace(/[!?.+()@]/g, '\\$&')}$`));
       await field('email').fill('not-an-email');
-      await field('email').blur();
       await expect(field('email')).toHaveAccessibleDescription(m.email);
       // A number that looks like one but that no numbering plan has.
       await field('phone').fill('+1 555 000 0000');
-      await field('phone').blur();
       await expect(field('phone')).toHaveAccessibleDescription(new RegExp(`${m.phone.replace(/[!?.+()]/g, '\\$&')}$`));
 
       const security = (key: string) => page.getByLabel(text(locale, `settings.security.${key}`), { exact: true });

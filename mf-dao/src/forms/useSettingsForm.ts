@@ -8,8 +8,8 @@ import { useNotify } from '@app/ui';
 import { apiFailure, useMessage } from './errors';
 
 /**
- * A settings form: checked by a schema from the contracts (the server checks the same) when a
- * field is left and on submit; messages in the page's language beside their fields; a failed
+ * A settings form: checked by a schema from the contracts (the server checks the same) on
+ * submit and while a wrong field is corrected; messages in the page's language beside their fields; a failed
  * request puts the server's per-field messages there too.
  */
 export function useSettingsForm<S extends z.ZodMiniType<FieldValues, FieldValues>>(schema: S, defaultValues: DefaultValues<z.input<S>>) {
@@ -19,7 +19,11 @@ export function useSettingsForm<S extends z.ZodMiniType<FieldValues, FieldValues
   const form = useForm<z.input<S>, unknown, z.output<S>>({
     // The resolver's overloads cannot follow a generic schema.
     resolver: zodResolver(schema as never) as never,
-    mode: 'onTouched',
+    // Checked on submit, then again as the person corrects a field. Not on leaving a field: its
+    // message would appear under it while the pointer is on its way to the button below, move
+    // the button mid-click, and the click would miss.
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
     defaultValues,
   });
   const { register, setError, setFocus, formState } = form;
