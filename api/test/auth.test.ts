@@ -23,7 +23,7 @@ describe('POST /register', () => {
       body: { login: email.toUpperCase(), password: STRONG_PASSWORD, metaMaskAddress: '', source: 'google' },
     });
     expect(r.status).toBe(200);
-    expect(r.body.user).toEqual({ id: expect.any(String), name: null, login: email, role: null, metaMaskAddress: null, avatar: null, lang: 'en', theme: null });
+    expect(r.body.user).toEqual({ id: expect.any(String), name: null, login: email, role: null, metaMaskAddress: null, avatar: null, preferences: null });
     expect(r.body.token).toEqual(expect.any(String));
     expect(r.body.refreshToken).toEqual(expect.any(String));
     const cookie = String(r.headers['set-cookie']);

@@ -69,7 +69,7 @@ describe('PUT /user/update', () => {
     const r = await call(t.app, 'PUT', '/api/v1/user/update', { token, body: { lang: 'ru', theme: 'dark' } });
     expect(r.body).toMatchObject({ lang: 'ru', theme: 'dark' });
     const again = await call(t.app, 'POST', '/api/v1/login', { body: { login: email, password: STRONG_PASSWORD } });
-    expect(again.body.user).toMatchObject({ lang: 'ru', theme: 'dark' });
+    expect(again.body.user).toMatchObject({ preferences: { lang: 'ru', theme: 'dark' } });
   });
 });
 

@@ -131,8 +131,7 @@ export async function listSessions(s: Services, auth: AuthInfo) {
     .from(sessions)
     .leftJoin(refreshTokens, eq(refreshTokens.sessionId, sessions.id))
     .where(and(eq(sessions.userId, auth.user.id), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)))
-    .groupBy(sessions.id)
-    .orderBy(sql`2 desc`);
+    .groupBy(sessions.id);
   return rows
     .map((r) => ({
       id: r.id,

@@ -82,10 +82,11 @@ export async function start(): Promise<void> {
     },
     // Preferences kept with the account follow it to another device. After the sign-in page's
     // own navigation (a timer later), so the language switch applies to the page it went to.
-    onSignedIn: (user) => {
+    onSignedIn: ({ preferences }) => {
+      if (!preferences) return;
       setTimeout(() => {
-        if (user.theme && user.theme !== bus.theme.getValue().choice) bus.send({ type: 'theme/set', choice: user.theme });
-        if (user.lang && user.lang !== bus.locale.getValue()) bus.send({ type: 'locale/set', locale: user.lang });
+        if (preferences.theme !== bus.theme.getValue().choice) bus.send({ type: 'theme/set', choice: preferences.theme });
+        if (preferences.lang !== bus.locale.getValue()) bus.send({ type: 'locale/set', locale: preferences.lang });
       }, 0);
     },
   });

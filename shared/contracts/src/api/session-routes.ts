@@ -18,9 +18,11 @@ export const authUserSchema = z
     metaMaskAddress: z.nullable(z.string()),
     /** Address of the avatar image; absent or null without one. */
     avatar: z.optional(z.nullable(z.string())),
-    /** Preferences kept with the account, applied when signing in on another device. */
-    lang: z.optional(z.enum(['en', 'ru'])),
-    theme: z.optional(z.nullable(z.enum(['light', 'dark', 'system']))),
+    /**
+     * Language and theme the person saved in the settings (null until then), applied when signing
+     * in on another device.
+     */
+    preferences: z.optional(z.nullable(z.object({ lang: z.enum(['en', 'ru']), theme: z.enum(['light', 'dark', 'system']) }))),
   })
   .register(z.globalRegistry, { id: 'AuthUser' });
 export type AuthUser = z.infer<typeof authUserSchema>;
