@@ -27,6 +27,7 @@ import { profileRoutes } from './routes/profile';
 import { referralRoutes } from './routes/referrals';
 import { reservesRoutes } from './routes/reserves';
 import { defineJobs } from './jobs';
+import { settingsRoutes } from './routes/settings';
 import { createServices, type Services } from './services';
 import './zod-english';
 
@@ -132,6 +133,7 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
       investRoutes(v1, services);
       referralRoutes(v1, services);
       daoRoutes(v1, services);
+      settingsRoutes(v1, services);
       operatorRoutes(v1, services);
       reservesRoutes(v1, services);
     },

@@ -24,7 +24,7 @@ describe('POST /register', () => {
       body: { login: email.toUpperCase(), password: STRONG_PASSWORD, metaMaskAddress: '', source: 'google' },
     });
     expect(r.status).toBe(200);
-    expect(r.body.user).toEqual({ id: expect.any(String), name: null, login: email, role: null, metaMaskAddress: null });
+    expect(r.body.user).toEqual({ id: expect.any(String), name: null, login: email, role: null, metaMaskAddress: null, avatar: null, preferences: null });
     expect(r.body.token).toEqual(expect.any(String));
     expect(r.body.refreshToken).toEqual(expect.any(String));
     const cookie = String(r.headers['set-cookie']);
@@ -291,28 +291,5 @@ describe('password recovery', () => {
     const r = await call(t.app, 'POST', '/api/v1/change-password-by-code', { body: { login: uniqueEmail(), password: 'N3w!password', code: '123456' } });
     expect(r.status).toBe(400);
     expect(r.body.message).toBe(M.invalidCode);
-  });
-});
-
-describe('PUT /user/update', () => {
-  it('changes, keeps and clears profile fields', async () => {
-    const { token } = await register(t.app);
-    const r = await call(t.app, 'PUT', '/api/v1/user/update', { token, body: { name: '  Ann  ', phone: '+1 555 123-4567', telegram: '@ann_smith' } });
-    expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ name: 'Ann', phone: '+1 555 123-4567', telegram: '@ann_smith' });
-    const cleared = await call(t.app, 'PUT', '/api/v1/user/update', { token, body: { phone: '', telegram: null } });
-    expect(cleared.body).toMatchObject({ name: 'Ann', phone: null, telegram: null });
-    expect((await call(t.app, 'GET', '/api/v1/profile', { token })).body).toMatchObject({ name: 'Ann', phone: null });
-  });
-
-  it('validates phone, telegram, name and avatar', async () => {
-    const { token } = await register(t.app);
-    const r = await call(t.app, 'PUT', '/api/v1/user/update', {
-      token,
-      body: { phone: 'call me', telegram: 'ann', name: 'n'.repeat(51), avatar: 'javascript:alert(1)' },
-    });
-    expect(r.status).toBe(400);
-    expect(r.body.fields).toEqual({ phone: M.invalidPhone, telegram: M.invalidTelegram, name: 'Max length is 50!', avatar: M.invalidValue });
-    expect((await call(t.app, 'PUT', '/api/v1/user/update', { body: { name: 'x' } })).status).toBe(401);
   });
 });

@@ -32,7 +32,7 @@ describe('every call of the contract', () => {
     const doc = await call(t.app, 'GET', '/api/docs/json');
     expect(doc.status).toBe(200);
     const paths = Object.keys(doc.body.paths as object);
-    for (const r of Object.values(apiRoutes)) expect(paths).toContain(apiBasePath + r.path.replace(':pool', '{pool}'));
+    for (const r of Object.values(apiRoutes)) expect(paths).toContain(apiBasePath + r.path.replace(/:(\w+)/g, '{$1}'));
     const ui = await t.app.inject({ method: 'GET', url: '/api/docs/' });
     expect(ui.statusCode).toBe(200);
     expect(ui.headers['content-type']).toMatch(/text\/html/);

@@ -38,7 +38,7 @@ describe('POST /login-v2', () => {
       body: { invite: ref.code, metaMaskAddress: wallet.address.toLowerCase(), source: 'twitter', ...proof },
     });
     expect(r.status).toBe(200);
-    expect(r.body.user).toEqual({ id: expect.any(String), name: null, login: wallet.address, role: 'user', metaMaskAddress: wallet.address });
+    expect(r.body.user).toEqual({ id: expect.any(String), name: null, login: wallet.address, role: 'user', metaMaskAddress: wallet.address, avatar: null, preferences: null });
     expect(r.body.token).toEqual(expect.any(String));
     expect(String(r.headers['set-cookie'])).toMatch(/refresh_token=.*HttpOnly/);
     // The referrer sees the new member.

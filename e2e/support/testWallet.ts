@@ -4,7 +4,7 @@ import { ports } from '../stack.config';
 
 export const rpcUrl = `http://127.0.0.1:${ports.chain}`;
 
-type Rejectable = 'eth_requestAccounts' | 'personal_sign' | 'eth_sendTransaction' | 'wallet_switchEthereumChain';
+type Rejectable = 'eth_requestAccounts' | 'personal_sign' | 'eth_sendTransaction' | 'wallet_switchEthereumChain' | 'eth_signTypedData_v4';
 
 /**
  * A browser wallet for the tests: an EIP-1193 provider announced over EIP-6963 and set as
@@ -17,6 +17,8 @@ export class TestWallet {
   private signer: Wallet;
   private chainId = 1;
   private rejectNext = new Set<Rejectable>();
+  /** The account the person picks when the page asks for the account picker (wallet_requestPermissions). */
+  private picked: string | null = null;
   /** Every request the page made, by method, for assertions. */
   readonly calls: string[] = [];
 
@@ -86,6 +88,11 @@ export class TestWallet {
     await this.emit('accountsChanged', privateKey ? [this.signer.address.toLowerCase()] : []);
   }
 
+  /** The next time the page opens the wallet's account picker, the person picks this account. */
+  pickOnNextPermissionRequest(privateKey: string): void {
+    this.picked = privateKey;
+  }
+
   private async emit(event: string, payload: unknown): Promise<void> {
     await this.page.evaluate(([e, p]) => (window as unknown as { __testWalletEmit(e: string, p: unknown): void }).__testWalletEmit(e as string, p), [event, payload] as const);
   }
@@ -106,6 +113,20 @@ export class TestWallet {
           const [data] = params as [string];
           const message = isHexString(data) ? toUtf8String(getBytes(data)) : data;
           return { result: await this.signer.signMessage(message) };
+        }
+        case 'eth_signTypedData_v4': {
+          const [, json] = params as [string, string];
+          const typed = JSON.parse(json) as { domain: Record<string, unknown>; types: Record<string, Array<{ name: string; type: string }>>; message: Record<string, unknown> };
+          const { EIP712Domain: _domain, ...types } = typed.types;
+          return { result: await this.signer.signTypedData(typed.domain, types, typed.message) };
+        }
+        case 'wallet_requestPermissions': {
+          if (this.picked) {
+            const key = this.picked;
+            this.picked = null;
+            await this.changeAccount(key);
+          }
+          return { result: [{ parentCapability: 'eth_accounts' }] };
         }
         case 'wallet_switchEthereumChain': {
           const [{ chainId }] = params as [{ chainId: string }];

@@ -20,7 +20,7 @@ for (const locale of ['en', 'ru'] as const) {
           await expectRemoteReady(page, r.heading[locale]);
           await expect(page.locator('html')).toHaveAttribute('lang', locale);
           // The shell's chrome speaks the same language as the remote.
-          await expect(page.getByLabel(shellText(locale, 'header.language'))).toHaveValue(locale);
+          await expect(page.getByRole('banner').getByLabel(shellText(locale, 'header.language'))).toHaveValue(locale);
         });
       }
     });

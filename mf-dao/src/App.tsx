@@ -1,17 +1,14 @@
 import { Route, Routes } from '@app/singletons/router';
-import { useTranslation } from '@app/singletons/react-i18n';
-import { Page } from '@app/ui';
-
-function DaoSection({ titleKey }: { titleKey: string }) {
-  const { t } = useTranslation();
-  return <Page title={t(titleKey)} />;
-}
+import { DaoPage } from './dao/DaoPage';
+import { ProposalPage } from './dao/ProposalPage';
+import { SettingsPage } from './settings/SettingsPage';
 
 export function App() {
   return (
     <Routes>
-      <Route path="/cabinet/dao" element={<DaoSection titleKey="dao.title" />} />
-      <Route path="/cabinet/settings" element={<DaoSection titleKey="settings.title" />} />
+      <Route path="/cabinet/dao" element={<DaoPage />} />
+      <Route path="/cabinet/dao/:proposal" element={<ProposalPage />} />
+      <Route path="/cabinet/settings" element={<SettingsPage />} />
     </Routes>
   );
 }

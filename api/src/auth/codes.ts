@@ -3,7 +3,7 @@ import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { emailCodes } from '../db/schema';
 
-export type CodePurpose = 'approve' | 'recovery';
+export type CodePurpose = 'approve' | 'recovery' | 'email-change' | 'wallet';
 
 /**
  * Single-use e-mail codes: 6 random digits, a short life, a capped number of tries. Only an HMAC

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  customType,
   bigserial,
   boolean,
   date,
@@ -39,6 +40,10 @@ export const users = pgTable(
     /** null until the e-mail is confirmed. */
     role: text('role'),
     lang: text('lang').notNull().default('en'),
+    /** light, dark or system; null until the user picks one in the settings. */
+    theme: text('theme'),
+    /** A new e-mail waiting for the code mailed to it; `email` changes when the code is confirmed. */
+    pendingEmail: text('pending_email'),
     source: text('source'),
     referralCode: text('referral_code').notNull(),
     referrerId: uuid('referrer_id'),
@@ -556,4 +561,54 @@ export const unclaimedTransfers = pgTable(
     createdAt: created(),
   },
   (t) => [uniqueIndex('unclaimed_transfers_chain_tx_log_key').on(t.chainId, t.txHash, t.logIndex)],
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
+
+/** Avatar images, apart from users: every authenticated request reads the user row, none needs the image. */
+export const avatars = pgTable('avatars', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  contentType: text('content_type').notNull(),
+  bytes: bytea('bytes').notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const daoProposals = pgTable('dao_proposals', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  title: text('title').notNull(),
+  /** Markdown, rendered safely (no HTML) by the page. */
+  body: text('body').notNull(),
+  choices: jsonb('choices').$type<string[]>().notNull(),
+  startsAt: ts('starts_at').notNull(),
+  endsAt: ts('ends_at').notNull(),
+  /** Voting power is the value of positions at this moment. */
+  snapshotAt: ts('snapshot_at').notNull(),
+  quorumUsd: usd('quorum_usd').notNull().default('0'),
+  createdAt: created(),
+});
+
+/** One vote per user and proposal; a newer signed vote replaces the older. */
+export const daoVotes = pgTable(
+  'dao_votes',
+  {
+    proposalId: bigint('proposal_id', { mode: 'number' })
+      .notNull()
+      .references(() => daoProposals.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    voter: text('voter').notNull(),
+    choice: integer('choice').notNull(),
+    reason: text('reason').notNull(),
+    /** The message's own timestamp (seconds): the newer one wins. */
+    signedAt: bigint('signed_at', { mode: 'number' }).notNull(),
+    powerUsd: usd('power_usd').notNull(),
+    message: jsonb('message').notNull(),
+    signature: text('signature').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.proposalId, t.userId] }), index('dao_votes_user_idx').on(t.userId)],
 );

@@ -1,7 +1,7 @@
 import type { Lang } from '@app/contracts';
 
-export type MailKind = 'approve' | 'recovery' | 'password-changed';
-export type MailVars = { title: string; code?: string; link?: string; minutes?: number };
+export type MailKind = 'approve' | 'recovery' | 'password-changed' | 'email-change' | 'wallet-code' | 'wallet-changed';
+export type MailVars = { title: string; code?: string; link?: string; minutes?: number; wallet?: string };
 type Rendered = { subject: string; text: string };
 
 const en: Record<MailKind, (v: MailVars) => Rendered> = {
@@ -17,6 +17,20 @@ const en: Record<MailKind, (v: MailVars) => Rendered> = {
     subject: `${v.title}: your password was changed`,
     text: `The password of your ${v.title} account was changed and every session was signed out.\n\nIf it was not you, recover your password at ${v.link} at once.`,
   }),
+  'email-change': (v) => ({
+    subject: `${v.title}: confirm your new e-mail`,
+    text: `Somebody asked to use this address for a ${v.title} account.\n\nYour code is ${v.code}. It works once and for ${v.minutes} minutes. Enter it in the settings (${v.link}) to confirm the change.\n\nIf it was not you, ignore this e-mail.`,
+  }),
+  'wallet-code': (v) => ({
+    subject: `${v.title}: code for a wallet change`,
+    text: `Your code for changing the wallet of your ${v.title} account is ${v.code}. It works once and for ${v.minutes} minutes.\n\nIf it was not you, change your password at ${v.link}.`,
+  }),
+  'wallet-changed': (v) => ({
+    subject: `${v.title}: your wallet was changed`,
+    text: v.wallet
+      ? `The wallet ${v.wallet} is now linked to your ${v.title} account.\n\nIf it was not you, change your password at ${v.link} at once.`
+      : `The wallet was unlinked from your ${v.title} account.\n\nIf it was not you, change your password at ${v.link} at once.`,
+  }),
 };
 
 const ru: Record<MailKind, (v: MailVars) => Rendered> = {
@@ -31,6 +45,20 @@ const ru: Record<MailKind, (v: MailVars) => Rendered> = {
   'password-changed': (v) => ({
     subject: `${v.title}: пароль изменён`,
     text: `Пароль вашего аккаунта ${v.title} изменён, все сеансы завершены.\n\nЕсли это были не вы, срочно восстановите пароль: ${v.link}`,
+  }),
+  'email-change': (v) => ({
+    subject: `${v.title}: подтвердите новый e-mail`,
+    text: `Кто-то хочет использовать этот адрес для аккаунта ${v.title}.\n\nВаш код: ${v.code}. Он действует один раз и ${v.minutes} минут. Введите его в настройках (${v.link}), чтобы подтвердить смену.\n\nЕсли это были не вы, проигнорируйте письмо.`,
+  }),
+  'wallet-code': (v) => ({
+    subject: `${v.title}: код для смены кошелька`,
+    text: `Ваш код для смены кошелька аккаунта ${v.title}: ${v.code}. Он действует один раз и ${v.minutes} минут.\n\nЕсли это были не вы, смените пароль: ${v.link}.`,
+  }),
+  'wallet-changed': (v) => ({
+    subject: `${v.title}: кошелёк изменён`,
+    text: v.wallet
+      ? `К вашему аккаунту ${v.title} теперь привязан кошелёк ${v.wallet}.\n\nЕсли это были не вы, срочно смените пароль: ${v.link}`
+      : `Кошелёк отвязан от вашего аккаунта ${v.title}.\n\nЕсли это были не вы, срочно смените пароль: ${v.link}`,
   }),
 };
 

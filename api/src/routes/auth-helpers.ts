@@ -9,9 +9,15 @@ export const REFRESH_COOKIE = 'refresh_token';
 /** Both /api/v1/refresh and /api/v1/logout must receive it; nothing outside /api needs it. */
 export const REFRESH_COOKIE_PATH = '/api';
 
-export function toAuthUser(u: Pick<UserRow, 'id' | 'name' | 'email' | 'walletAddress' | 'role'>): AuthUser {
+const THEMES = ['light', 'dark', 'system'] as const;
+
+export function toAuthUser(u: UserRow): AuthUser {
   const wallet = u.walletAddress ? getAddress(u.walletAddress) : null;
-  return { id: u.id, name: u.name, login: u.email ?? wallet ?? '', role: u.role, metaMaskAddress: wallet };
+  // The theme is set only by saving the preferences (which saves the language with it); until then
+  // the language is merely the one the account was made in, not a choice to impose elsewhere.
+  const theme = THEMES.find((t) => t === u.theme);
+  const preferences = theme ? { lang: u.lang === 'ru' ? ('ru' as const) : ('en' as const), theme } : null;
+  return { id: u.id, name: u.name, login: u.email ?? wallet ?? '', role: u.role, metaMaskAddress: wallet, avatar: u.avatar, preferences };
 }
 
 export function setRefreshCookie(s: Services, reply: FastifyReply, tokens: IssuedTokens) {

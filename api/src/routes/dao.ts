@@ -1,6 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { asc, eq, sql } from 'drizzle-orm';
-import { apiRoutes } from '@app/contracts';
+import { apiMessages as M, apiRoutes, brandForHost, brandTitle, hostName } from '@app/contracts';
+import { requestHost } from '../auth/siwe';
+import { castVote, createProposal, listProposals, proposalView, proposalsVoted, publicVotes, type VoteSpace } from '../dao/proposals';
+import { unitsToUsd, votingPowerAt } from '../dao/power';
 import { queryRows } from '../db/rows';
 import { daoMembers, daoValues } from '../db/schema';
 import { addRoute } from '../http/route';
@@ -9,10 +12,16 @@ import type { Services } from '../services';
 export function daoRoutes(app: FastifyInstance, s: Services) {
   const db = s.db;
   const member = async (userId: string) => (await db.select().from(daoMembers).where(eq(daoMembers.userId, userId)))[0];
+  /** The brand the request came through: votes are signed for its name and space. */
+  const spaceOf = (req: FastifyRequest): VoteSpace => {
+    const host = requestHost(req);
+    const brand = brandForHost(s.config.brands, host);
+    return { title: brandTitle(s.config.brands, host), space: brand ? brand.host : hostName(host ?? 'localhost') };
+  };
 
   addRoute(app, apiRoutes.daoPersonal, async ({ auth }) => {
-    const m = await member(auth.user.id);
-    return { votingPower: m?.votingPower ?? '0', staked: m?.staked ?? '0', proposalsVoted: m?.proposalsVoted ?? 0 };
+    const [power, voted] = await Promise.all([votingPowerAt(db, s.prices, auth.user.id, new Date()), proposalsVoted(db, auth.user.id)]);
+    return { votingPower: unitsToUsd(power), staked: unitsToUsd(power), proposalsVoted: voted };
   });
 
   addRoute(app, apiRoutes.daoPools, async () => {
@@ -38,4 +47,29 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
     ]);
     return { currency: token?.value ?? '', earned: m?.rewardsEarned ?? '0', claimed: m?.rewardsClaimed ?? '0' };
   });
+
+  addRoute(app, apiRoutes.daoProposals, async () => ({ items: await listProposals(db) }));
+
+  addRoute(app, apiRoutes.daoProposal, async ({ params, auth, req }) => proposalView(db, s.prices, params.id, auth.user.id, spaceOf(req)));
+
+  addRoute(app, apiRoutes.daoVote, async ({ params, body, auth, req }) => {
+    const brand = spaceOf(req);
+    await castVote(db, s.prices, { proposalId: params.id, userId: auth.user.id, linkedWallet: auth.user.walletAddress, brand, message: body.message, signature: body.signature });
+    return { message: M.voteRecorded, proposal: await proposalView(db, s.prices, params.id, auth.user.id, brand) };
+  }, { rateLimit: { max: 60, timeWindow: '1 minute' } });
+
+  addRoute(app, apiRoutes.daoProposalVotes, async ({ params, req }) => publicVotes(db, params.id, spaceOf(req)));
+
+  // The local stack's way for tests and demos to create proposals (the operator uses the CLI).
+  if (s.config.devOutbox) {
+    app.post<{ Body: { title: string; body: string; choices: string[]; startsAt: string; endsAt: string; snapshotAt: string; quorumUsd?: string } }>(
+      '/dev/dao/proposals',
+      { schema: { hide: true } },
+      async (req) => {
+        const b = req.body;
+        const p = await createProposal(db, { title: b.title, body: b.body, choices: b.choices, startsAt: new Date(b.startsAt), endsAt: new Date(b.endsAt), snapshotAt: new Date(b.snapshotAt), quorumUsd: b.quorumUsd ?? '0' });
+        return { id: String(p.id) };
+      },
+    );
+  }
 }

@@ -20,6 +20,7 @@ export const sessionUserSchema = z.object({
   login: z.string(),
   role: z.optional(z.nullable(z.string())),
   metaMaskAddress: z.optional(z.nullable(z.string())),
+  avatar: z.optional(z.nullable(z.string())),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
@@ -71,5 +72,7 @@ export const busCommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('theme/set'), choice: themeChoiceSchema }),
   z.object({ type: z.literal('locale/set'), locale: localeSchema }),
   z.object({ type: z.literal('modal/terms') }),
+  /** The user's profile changed (name, e-mail, avatar, wallet): the shell reads it again from the server. */
+  z.object({ type: z.literal('session/reload-user') }),
 ]);
 export type BusCommand = z.infer<typeof busCommandSchema>;

@@ -23,7 +23,7 @@ function client(responses: Response[], token = 'old') {
   return { api, requests, refresh, onAuthenticated };
 }
 
-const profile = { id: 'u1', name: null, email: 'a@example.com', phone: null, telegram: null, avatar: null, walletAddress: null, role: 'user', lang: 'en', referralCode: 'abc' };
+const profile = { id: 'u1', name: null, email: 'a@example.com', phone: null, telegram: null, avatar: null, walletAddress: null, role: 'user', lang: 'en', theme: null, referralCode: 'abc', pendingEmail: null };
 
 it('sends the bearer token and the language, and parses the answer', async () => {
   const { api, requests } = client([json(200, profile)]);
@@ -57,7 +57,7 @@ it('turns an error answer into an ApiError with the server message and fields', 
 it('hands token answers to the session', async () => {
   const { api, onAuthenticated } = client([json(200, { user, token: 't', refreshToken: 'r' })]);
   await api.call('login', { body: { login: 'a@example.com', password: 'Secret#1' } });
-  expect(onAuthenticated).toHaveBeenCalledWith(expect.objectContaining({ token: 't', user: expect.objectContaining({ id: 'u1' }) }));
+  expect(onAuthenticated).toHaveBeenCalledWith(expect.objectContaining({ token: 't', user: expect.objectContaining({ id: 'u1' }) }), 'login');
 });
 
 it('reports a network failure as a generic error, not a crash', async () => {

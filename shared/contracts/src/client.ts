@@ -33,8 +33,8 @@ export interface ApiClientOptions {
   accessToken(): string | null;
   /** Gets a new access token; the session keeps one refresh in flight at a time. */
   refresh(): Promise<string | null>;
-  /** Told about every answer that carries tokens (login, register, refresh, confirm). */
-  onAuthenticated?(auth: AuthResponse): void;
+  /** Told about every answer that carries tokens (login, register, refresh, confirm), and which call it was. */
+  onAuthenticated?(auth: AuthResponse, via: ApiRouteName): void;
   language?(): 'en' | 'ru';
   fetch?: typeof fetch;
 }
@@ -120,7 +120,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       throw new ApiError(response.status, apiMessages.internalError);
     }
     const data = route.response.parse(json) as ApiResponse<N>;
-    if (TOKEN_ROUTES.has(name)) options.onAuthenticated?.(authResponseSchema.parse(data));
+    if (TOKEN_ROUTES.has(name)) options.onAuthenticated?.(authResponseSchema.parse(data), name);
     return data;
   }
 

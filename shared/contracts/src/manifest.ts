@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
  * The version of the shell–remote contract (parcel props, bus events). A remote declares the
  * version it was built against; the shell mounts only remotes with the same major version.
  */
-export const CONTRACT_VERSION = '1.0';
+export const CONTRACT_VERSION = '1.1';
 
 export function contractMajor(version: string): string {
   return version.split('.')[0] ?? version;

@@ -32,6 +32,32 @@ export interface RemoteWallet {
   /** Resolves when the transaction has this many confirmations. */
   waitForConfirmations(hash: string, confirmations: number): Promise<void>;
   refreshBalances(): Promise<void>;
+  /**
+   * Signs EIP-712 typed data with the connected account (eth_signTypedData_v4). Contract 1.1;
+   * absent in older shells.
+   */
+  signTypedData?(request: TypedDataRequest): Promise<{ address: string; signature: string }>;
+  /**
+   * Proof that the person holds a wallet they pick now (an EIP-4361 message signed by it), for
+   * replacing the linked wallet. While `send` runs (it sends the proof to the server), the shell
+   * does not treat the new account as a mismatch; afterwards it reads the user again. Contract 1.1.
+   */
+  proveNewWallet?(send: (proof: WalletProof) => Promise<void>): Promise<void>;
+}
+
+/** EIP-712 typed data as eth_signTypedData_v4 takes it (without EIP712Domain in `types`). */
+export interface TypedDataRequest {
+  domain: { name: string; version: string; chainId?: number; verifyingContract?: string };
+  types: Record<string, Array<{ name: string; type: string }>>;
+  primaryType: string;
+  message: Record<string, unknown>;
+}
+
+export interface WalletProof {
+  /** Checksummed address of the wallet that signed. */
+  address: string;
+  message: string;
+  signature: string;
 }
 
 /** Loads one language's strings of an i18next namespace (a JSON file fetched on demand). */

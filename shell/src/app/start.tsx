@@ -81,6 +81,15 @@ export async function start(): Promise<void> {
     onLoggedOut: (silent) => {
       if (!silent) bus.send({ type: 'notify', notification: { kind: 'success', message: i18n.t('session.loggedOut', { ns: 'shell' }) } });
     },
+    // Preferences kept with the account follow it to another device. After the sign-in page's
+    // own navigation (a timer later), so the language switch applies to the page it went to.
+    onSignedIn: ({ preferences }) => {
+      if (!preferences) return;
+      setTimeout(() => {
+        if (preferences.theme !== bus.theme.getValue().choice) bus.send({ type: 'theme/set', choice: preferences.theme });
+        if (preferences.lang !== bus.locale.getValue()) bus.send({ type: 'locale/set', locale: preferences.lang });
+      }, 0);
+    },
   });
   const wallet = createLazyWalletService({ bus, session, i18n, openWalletPrompt: () => store.set(walletPromptOpenAtom, true) });
   // The page renders at once; guarded routes wait for the session read from the refresh cookie.
@@ -118,6 +127,9 @@ export async function start(): Promise<void> {
       }
       case 'session/logout':
         void session.logout();
+        break;
+      case 'session/reload-user':
+        session.reloadUser().catch((error: unknown) => console.warn('profile reload failed', error));
         break;
       case 'modal/terms':
         store.set(termsOpenAtom, true);

@@ -46,6 +46,7 @@ export function Sidebar({ expanded, compact, onToggle, onNavigate }: { expanded:
   }, [onPools]);
 
   const name = session.status === 'authenticated' ? displayName(session.user) : '';
+  const avatar = session.status === 'authenticated' ? session.user.avatar : null;
   const link = (to: string, label: string) => (
     <LocaleLink to={to} className={({ isActive }) => `menu__link${isActive ? ' is-active' : ''}`} onClick={onNavigate}>
       {label}
@@ -65,7 +66,12 @@ export function Sidebar({ expanded, compact, onToggle, onNavigate }: { expanded:
           <span aria-hidden="true">☰</span>
           <span className="visually-hidden">{expanded ? t('nav.closeMenu') : t('nav.openMenu')}</span>
         </button>
-        {expanded && name ? <p className="sidebar__greeting">{t('header.greeting', { name })}</p> : null}
+        {expanded && name ? (
+          <p className="sidebar__greeting">
+            {avatar ? <img className="sidebar__avatar" src={avatar} alt="" width={40} height={40} data-testid="sidebar-avatar" /> : null}
+            <span>{t('header.greeting', { name })}</span>
+          </p>
+        ) : null}
       </div>
       <nav aria-label={t('nav.main')}>
         <ul className="menu">

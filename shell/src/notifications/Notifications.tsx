@@ -9,8 +9,9 @@ export function Notifications({ center }: { center: NotificationCenter }) {
     <section className="notifications" aria-label={t('notifications.region')}>
       <ul aria-live="polite">
         {items.map((n) => (
-          <li key={n.id} className={`notification notification--${n.kind}`} role={n.kind === 'error' || n.kind === 'warning' ? 'alert' : 'status'}>
-            <div className="notification__body">
+          <li key={n.id} className={`notification notification--${n.kind}`}>
+            {/* The role sits inside the item: on the <li> it would hide the list item from assistive technology. */}
+            <div className="notification__body" role={n.kind === 'error' || n.kind === 'warning' ? 'alert' : 'status'}>
               <strong className="notification__title">{n.title ?? t(`notifications.${n.kind}`)}</strong>
               <span className="notification__message">{n.message}</span>
               {n.link ? (

@@ -24,6 +24,8 @@ export interface SessionService {
   refresh(): Promise<string | null>;
   logout(options?: { silent?: boolean }): Promise<void>;
   setUser(user: AuthUser): void;
+  /** Reads the profile again (after the settings changed it) so the greeting and wallet follow. */
+  reloadUser(): Promise<void>;
   accessToken(): string | null;
 }
 
@@ -33,6 +35,8 @@ export interface SessionService {
  */
 export interface SessionHooks {
   onLoggedOut?(silent: boolean): void;
+  /** A sign-in (not a refresh): the account's preferences are applied. */
+  onSignedIn?(user: AuthResponse['user']): void;
 }
 
 /** Whether the API's marker cookie says a session may exist (set and cleared with the refresh cookie). */
@@ -57,10 +61,11 @@ export function createSessionService(
     timer = setTimeout(() => void refresh(), delay);
   };
 
-  const establish = (auth: AuthResponse) => {
+  const establish = (auth: AuthResponse, via?: string) => {
     token = auth.token;
     bus.session.next({ status: 'authenticated', user: auth.user });
     schedule(auth.token);
+    if (via && via !== 'refresh') hooks.onSignedIn?.(auth.user);
   };
 
   const clear = (reason?: 'logout') => {
@@ -120,6 +125,15 @@ export function createSessionService(
     },
     setUser: (user) => {
       if (token) bus.session.next({ status: 'authenticated', user });
+    },
+    reloadUser: async () => {
+      const current = bus.session.getValue();
+      if (!token || current.status !== 'authenticated') return;
+      const p = await api.call('profile');
+      bus.session.next({
+        status: 'authenticated',
+        user: { ...current.user, name: p.name, login: p.email ?? p.walletAddress ?? current.user.login, metaMaskAddress: p.walletAddress, avatar: p.avatar },
+      });
     },
     accessToken: () => token,
   };

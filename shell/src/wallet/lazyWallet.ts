@@ -40,6 +40,8 @@ export function createLazyWalletService(deps: WalletDeps): WalletService {
     sendTransfer: async (transfer) => (await load()).forRemotes.sendTransfer(transfer),
     waitForConfirmations: async (hash, confirmations) => (await load()).forRemotes.waitForConfirmations(hash, confirmations),
     refreshBalances: async () => (await load()).forRemotes.refreshBalances(),
+    signTypedData: async (request) => (await load()).forRemotes.signTypedData!(request),
+    proveNewWallet: async (send) => (await load()).forRemotes.proveNewWallet!(send),
   };
   return {
     connect: async () => (await load()).connect(),

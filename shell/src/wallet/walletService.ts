@@ -1,6 +1,6 @@
 import type { i18n as I18n } from 'i18next';
 import type { ShellBus } from '@app/ui';
-import { ApiError, type BusCommand, type RemoteWallet, type SessionUser } from '@app/contracts';
+import { ApiError, type BusCommand, type RemoteWallet, type SessionUser, type TypedDataRequest } from '@app/contracts';
 import type { SessionService } from '../session/session';
 import { withLocale } from '../locale/locale';
 import { isUserRejection, shouldPromptWalletBrowser, startProviderDiscovery, type Eip1193Provider } from './discovery';
@@ -28,6 +28,8 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: Wa
   let provider: Eip1193Provider | null = null;
   let listening = false;
   let reconciling = false;
+  /** A wallet replacement is under way: the newly picked account is not a mismatch. */
+  let replacing = false;
   const t = (key: string, options?: Record<string, unknown>) => i18n.t(key, { ns: 'shell', ...options });
   const notify = (kind: 'success' | 'error' | 'warning' | 'info', message: string, title?: string) =>
     bus.send({ type: 'notify', notification: { kind, message, ...(title ? { title } : {}) } });
@@ -133,7 +135,7 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: Wa
   /** Spec §4, wallet linking: link a wallet to an account without one; refuse a different one. */
   async function reconcile(account: string, user: { id: string | number; metaMaskAddress?: string | null }) {
     // One at a time: a connect click and the account stream may both ask at once.
-    if (reconciling) return;
+    if (reconciling || replacing) return;
     reconciling = true;
     try {
       const linked = user.metaMaskAddress?.toLowerCase();
@@ -188,6 +190,61 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: Wa
   }
   bus.commands$.subscribe(handleCommand);
 
+  async function connected(): Promise<{ provider: Eip1193Provider; account: string }> {
+    if (!bus.wallet.getValue().connected && !(await connect())) throw new Error('Metamask not connection');
+    const account = bus.wallet.getValue().account;
+    if (!provider || !account) throw new Error('Metamask not connection');
+    return { provider, account };
+  }
+
+  /** EIP-712 (eth_signTypedData_v4): the domain type is derived from the fields the domain has. */
+  async function signTypedData(request: TypedDataRequest) {
+    const { provider: p, account } = await connected();
+    const domainFields = [
+      ['name', 'string'],
+      ['version', 'string'],
+      ['chainId', 'uint256'],
+      ['verifyingContract', 'address'],
+    ].filter(([field]) => (request.domain as Record<string, unknown>)[field!] !== undefined);
+    const typed = {
+      types: { EIP712Domain: domainFields.map(([name, type]) => ({ name: name!, type: type! })), ...request.types },
+      domain: request.domain,
+      primaryType: request.primaryType,
+      message: request.message,
+    };
+    const signature = (await p.request({ method: 'eth_signTypedData_v4', params: [account, JSON.stringify(typed)] })) as string;
+    const { checksum } = await chainOps();
+    return { address: checksum(account), signature };
+  }
+
+  /**
+   * The person picks the wallet to link instead (the wallet's account picker, where it has one)
+   * and signs an EIP-4361 message with it. Meanwhile the new
+   * account is not treated as a mismatch (`send` passes the proof to the server); on success the user is read again, and the pair matches.
+   */
+  async function proveNewWallet(send: (proof: { address: string; message: string; signature: string }) => Promise<void>) {
+    const { provider: p } = await connected();
+    replacing = true;
+    try {
+      try {
+        await p.request({ method: 'wallet_requestPermissions', params: [{ eth_accounts: {} }] });
+      } catch (error) {
+        // A wallet without the picker keeps the account chosen in it; a refusal stops here.
+        if (isUserRejection(error)) throw error;
+      }
+      const accounts = (await p.request({ method: 'eth_accounts' })) as string[];
+      const account = accounts[0]?.toLowerCase();
+      if (!account) throw new Error('Metamask not connection');
+      if (account !== bus.wallet.getValue().account) setWallet({ account });
+      const proof = await siwe(account);
+      const { checksum } = await chainOps();
+      await send({ address: checksum(account), ...proof });
+      await session.reloadUser();
+    } finally {
+      replacing = false;
+    }
+  }
+
   /** The wallet as remotes may use it (parcel props). */
   const forRemotes: RemoteWallet = {
     sendTransfer: async (transfer) => {
@@ -206,6 +263,8 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: Wa
       void refreshBalances();
     },
     refreshBalances,
+    signTypedData,
+    proveNewWallet,
   };
 
   return { connect, switchNetwork, refreshBalances, forRemotes, handleCommand };

@@ -1,8 +1,18 @@
 import * as z from 'zod/mini';
-import { baseUnitsSchema } from './common';
+import { apiMessages as M } from './messages';
+import { addressSchema, baseUnitsSchema, isoDateTime } from './common';
+
+/** US dollars as an exact decimal string (up to 8 decimals), never a float. */
+export const usdSchema = z.string().check(z.regex(/^\d+(\.\d{1,8})?$/)).register(z.globalRegistry, { description: 'US dollars, exact decimal string', example: '1250.5' });
 
 export const daoPersonalResponseSchema = z
-  .object({ votingPower: baseUnitsSchema, staked: baseUnitsSchema, proposalsVoted: z.int() })
+  .object({
+    /** US-dollar value of the user's credited positions now (a proposal uses its snapshot's). */
+    votingPower: usdSchema,
+    /** What the user has in the pools, in US dollars. */
+    staked: usdSchema,
+    proposalsVoted: z.int(),
+  })
   .register(z.globalRegistry, { id: 'DaoPersonal' });
 export type DaoPersonalResponse = z.infer<typeof daoPersonalResponseSchema>;
 
@@ -20,3 +30,95 @@ export const daoRewardsResponseSchema = z
   .object({ currency: z.string(), earned: baseUnitsSchema, claimed: baseUnitsSchema })
   .register(z.globalRegistry, { id: 'DaoRewards' });
 export type DaoRewardsResponse = z.infer<typeof daoRewardsResponseSchema>;
+
+export const proposalStateSchema = z.enum(['pending', 'active', 'closed']);
+export type ProposalState = z.infer<typeof proposalStateSchema>;
+
+const proposalSummary = {
+  id: z.string(),
+  title: z.string(),
+  state: proposalStateSchema,
+  choices: z.array(z.string()),
+  startsAt: isoDateTime,
+  endsAt: isoDateTime,
+  snapshotAt: isoDateTime,
+};
+
+export const proposalsResponseSchema = z
+  .object({ items: z.array(z.object(proposalSummary)) })
+  .register(z.globalRegistry, { id: 'DaoProposals' });
+export type ProposalsResponse = z.infer<typeof proposalsResponseSchema>;
+
+export const proposalParamsSchema = z.object({ id: z.string().check(z.regex(/^[1-9][0-9]{0,15}$/, M.proposalNotFound)) });
+
+/**
+ * The vote in Snapshot's `Vote` shape (EIP-712). `choice` counts from 1; `timestamp` is in seconds.
+ * The domain is { name: the brand's title, version: '1', chainId: 1 }.
+ */
+export const voteTypes = {
+  Vote: [
+    { name: 'from', type: 'address' },
+    { name: 'space', type: 'string' },
+    { name: 'timestamp', type: 'uint64' },
+    { name: 'proposal', type: 'string' },
+    { name: 'choice', type: 'uint32' },
+    { name: 'reason', type: 'string' },
+    { name: 'app', type: 'string' },
+    { name: 'metadata', type: 'string' },
+  ],
+} as const;
+export const VOTE_DOMAIN_VERSION = '1';
+
+export const voteMessageSchema = z.object({
+  from: addressSchema,
+  space: z.string().check(z.maxLength(100)),
+  timestamp: z.int().check(z.minimum(0)),
+  proposal: z.string().check(z.maxLength(32)),
+  choice: z.int({ error: M.invalidChoice }),
+  reason: z.string().check(z.maxLength(500, 'Max length is 500!')),
+  app: z.string().check(z.maxLength(50)),
+  metadata: z.string().check(z.maxLength(200)),
+});
+export type VoteMessage = z.infer<typeof voteMessageSchema>;
+
+export const voteBodySchema = z
+  .object({
+    message: voteMessageSchema,
+    signature: z.string({ error: M.voteSignatureInvalid }).check(z.regex(/^0x[0-9a-fA-F]{130}$/, M.voteSignatureInvalid)),
+  })
+  .register(z.globalRegistry, { id: 'VoteBody' });
+export type VoteBody = z.input<typeof voteBodySchema>;
+
+const voteDomainSchema = z.object({ name: z.string(), version: z.string(), chainId: z.int() });
+
+export const proposalResponseSchema = z
+  .object({
+    ...proposalSummary,
+    body: z.string(),
+    quorumUsd: usdSchema,
+    results: z.array(z.object({ choice: z.int(), label: z.string(), powerUsd: usdSchema, votes: z.int() })),
+    totalPowerUsd: usdSchema,
+    quorumReached: z.boolean(),
+    /** The user's power at the snapshot. */
+    myPowerUsd: usdSchema,
+    myVote: z.nullable(z.object({ choice: z.int(), reason: z.string(), powerUsd: usdSchema, timestamp: z.int() })),
+    /** What a vote is signed with: the brand's domain, the space and the app. */
+    signing: z.object({ domain: voteDomainSchema, space: z.string(), app: z.string() }),
+  })
+  .register(z.globalRegistry, { id: 'DaoProposal' });
+export type ProposalResponse = z.infer<typeof proposalResponseSchema>;
+
+export const voteResponseSchema = z
+  .object({ message: z.string(), proposal: proposalResponseSchema })
+  .register(z.globalRegistry, { id: 'VoteResponse' });
+
+/** Every vote of a proposal with its signed message: anyone can check each signature. */
+export const proposalVotesResponseSchema = z
+  .object({
+    domain: voteDomainSchema,
+    types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+    primaryType: z.literal('Vote'),
+    votes: z.array(z.object({ message: voteMessageSchema, signature: z.string(), powerUsd: usdSchema })),
+  })
+  .register(z.globalRegistry, { id: 'DaoProposalVotes' });
+export type ProposalVotesResponse = z.infer<typeof proposalVotesResponseSchema>;

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import { apiMessages as M } from './messages';
-import { langSchema, maxLength, patterns } from './common';
+import { emailSchema, langSchema, maxLen, maxLength, patterns } from './common';
+
+const themeSchema = z.enum(['light', 'dark', 'system'], { error: M.invalidValue });
 
 export const profileSchema = z
   .object({
@@ -13,12 +15,13 @@ export const profileSchema = z
     walletAddress: z.nullable(z.string()),
     role: z.nullable(z.string()),
     lang: langSchema,
+    theme: z.nullable(themeSchema),
     referralCode: z.string(),
+    /** A new e-mail waiting for its code; the login stays `email` until then. */
+    pendingEmail: z.nullable(z.string()),
   })
   .register(z.globalRegistry, { id: 'Profile' });
 export type Profile = z.infer<typeof profileSchema>;
-
-const AVATAR_MAX = 400_000;
 
 /** A field that may be changed (string), cleared (null or '') or left out (unchanged). */
 const editable = (max: number, pattern?: RegExp, invalid: string = M.invalidValue) => {
@@ -27,14 +30,18 @@ const editable = (max: number, pattern?: RegExp, invalid: string = M.invalidValu
   return z.optional(z.nullable(s));
 };
 
-/** Fields a user may change. The e-mail is the login and is not changed here. */
+/**
+ * Fields a user may change. A new e-mail is not applied here: a code goes to it, and the change
+ * happens when that code is confirmed (POST /settings/email/confirm). The avatar has its own call.
+ */
 export const profileUpdateBodySchema = z
   .object({
     name: editable(50),
     phone: editable(20, patterns.phone, M.invalidPhone),
     telegram: editable(33, patterns.telegram, M.invalidTelegram),
-    avatar: editable(AVATAR_MAX, /^(data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/=]+|https:\/\/\S+)$/),
+    email: z.optional(emailSchema),
     lang: z.optional(langSchema),
+    theme: z.optional(themeSchema),
   })
   .register(z.globalRegistry, { id: 'ProfileUpdateBody' });
 export type ProfileUpdateBody = z.input<typeof profileUpdateBodySchema>;

@@ -7,6 +7,7 @@ import * as C from './catalog';
 import * as I from './invest';
 import * as R from './referrals';
 import * as D from './dao';
+import * as S from './settings';
 
 export { apiBasePath, sessionMarkerCookie } from './session-routes';
 
@@ -66,6 +67,18 @@ export const apiRoutes = {
   daoPools: route({ method: 'GET', path: '/dao/pools', auth: true, summary: 'DAO pools', response: D.daoPoolsResponseSchema }),
   daoValues: route({ method: 'GET', path: '/dao/values', auth: true, summary: 'DAO parameters', response: D.daoValuesResponseSchema }),
   daoRewards: route({ method: 'GET', path: '/dao/rewards', auth: true, summary: 'DAO rewards of the user', response: D.daoRewardsResponseSchema }),
+  daoProposals: route({ method: 'GET', path: '/dao/proposals', auth: true, summary: 'Proposals, active first, then pending, then closed', response: D.proposalsResponseSchema }),
+  daoProposal: route({ method: 'GET', path: '/dao/proposals/:id', auth: true, summary: "A proposal with its results by voting power and the user's vote", params: D.proposalParamsSchema, response: D.proposalResponseSchema }),
+  daoVote: route({ method: 'POST', path: '/dao/proposals/:id/vote', auth: true, summary: "Vote: Snapshot's Vote message signed (EIP-712) by the account's linked wallet; a newer vote replaces the older", params: D.proposalParamsSchema, body: D.voteBodySchema, response: D.voteResponseSchema }),
+  daoProposalVotes: route({ method: 'GET', path: '/dao/proposals/:id/votes', auth: false, summary: 'Every vote with its signed message, for anyone to verify', params: D.proposalParamsSchema, response: D.proposalVotesResponseSchema }),
+  settingsAvatar: route({ method: 'POST', path: '/settings/avatar', auth: true, summary: 'Upload the avatar: a JPEG, PNG or WebP image in base64, checked by its content', body: S.avatarUploadBodySchema, response: P.profileSchema }),
+  settingsEmailConfirm: route({ method: 'POST', path: '/settings/email/confirm', auth: true, summary: 'Confirm a new e-mail with the code mailed to it; it becomes the login', body: S.emailConfirmBodySchema, response: P.profileSchema }),
+  settingsPassword: route({ method: 'POST', path: '/settings/password', auth: true, summary: 'Change the password (current and new); optionally end the other sessions', body: S.passwordChangeBodySchema, response: messageResponseSchema }),
+  settingsSessions: route({ method: 'GET', path: '/settings/sessions', auth: true, summary: "The account's active sessions", response: S.sessionsResponseSchema }),
+  settingsEndOtherSessions: route({ method: 'POST', path: '/settings/sessions/end-others', auth: true, summary: 'Sign out every session but this one', response: messageResponseSchema }),
+  settingsWalletCode: route({ method: 'POST', path: '/settings/wallet/code', auth: true, summary: "Mail a code to the account's e-mail, a proof for a wallet change", response: messageResponseSchema }),
+  settingsWalletReplace: route({ method: 'POST', path: '/settings/wallet/replace', auth: true, summary: "Replace the linked wallet: the new wallet's EIP-4361 proof and the password or mailed code", body: S.walletReplaceBodySchema, response: S.walletChangeResponseSchema }),
+  settingsWalletUnlink: route({ method: 'POST', path: '/settings/wallet/unlink', auth: true, summary: 'Unlink the wallet, with the password or mailed code', body: S.walletUnlinkBodySchema, response: S.walletChangeResponseSchema }),
 } as const;
 
 export type ApiRoutes = typeof apiRoutes;

@@ -16,6 +16,13 @@ export const authUserSchema = z
     /** null until the e-mail is confirmed: such a user belongs on /registration-confirm. */
     role: z.nullable(z.string()),
     metaMaskAddress: z.nullable(z.string()),
+    /** Address of the avatar image; absent or null without one. */
+    avatar: z.optional(z.nullable(z.string())),
+    /**
+     * Language and theme the person saved in the settings (null until then), applied when signing
+     * in on another device.
+     */
+    preferences: z.optional(z.nullable(z.object({ lang: z.enum(['en', 'ru']), theme: z.enum(['light', 'dark', 'system']) }))),
   })
   .register(z.globalRegistry, { id: 'AuthUser' });
 export type AuthUser = z.infer<typeof authUserSchema>;

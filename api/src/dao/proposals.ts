@@ -1,0 +1,165 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { verifyTypedData } from 'ethers';
+import { apiMessages as M, VOTE_DOMAIN_VERSION, voteTypes, type ProposalResponse, type ProposalState, type VoteMessage } from '@app/contracts';
+import type { Db } from '../db/client';
+import { daoProposals, daoVotes } from '../db/schema';
+import { ApiError, badRequest } from '../http/errors';
+import type { PriceSource } from '../pricing/prices';
+import { unitsToUsd, usdToUnits, votingPowerAt } from './power';
+
+/** How far a vote's own timestamp may be from the server's clock, in seconds. */
+export const VOTE_TIMESTAMP_WINDOW_S = 300;
+export const VOTE_APP = 'invest-pools';
+
+export type ProposalRow = typeof daoProposals.$inferSelect;
+/** The brand a vote is signed for: its title names the EIP-712 domain, its host is the space. */
+export type VoteSpace = { title: string; space: string };
+
+export const voteDomain = (brand: VoteSpace) => ({ name: brand.title, version: VOTE_DOMAIN_VERSION, chainId: 1 });
+
+export function stateOf(p: Pick<ProposalRow, 'startsAt' | 'endsAt'>, now = new Date()): ProposalState {
+  if (now < p.startsAt) return 'pending';
+  return now < p.endsAt ? 'active' : 'closed';
+}
+
+/** What the operator gives to create a proposal (the CLI and the local stack's dev call). */
+export type NewProposal = { title: string; body: string; choices: string[]; startsAt: Date; endsAt: Date; snapshotAt: Date; quorumUsd: string };
+
+export async function createProposal(db: Db, p: NewProposal): Promise<ProposalRow> {
+  if (!p.title.trim() || p.choices.length < 2 || p.choices.some((c) => !c.trim())) throw new Error('a proposal needs a title and at least two choices');
+  if (!(p.startsAt < p.endsAt)) throw new Error('the start must be before the end');
+  if (p.snapshotAt > p.endsAt) throw new Error('the snapshot must not be after the end');
+  if (!/^\d+(\.\d{1,8})?$/.test(p.quorumUsd)) throw new Error('the quorum is a dollar amount such as 1000 or 12.5');
+  const [row] = await db.insert(daoProposals).values({ ...p, title: p.title.trim() }).returning();
+  return row!;
+}
+
+export async function listProposals(db: Db, now = new Date()) {
+  const rows = await db.select().from(daoProposals).orderBy(desc(daoProposals.endsAt));
+  const order: Record<ProposalState, number> = { active: 0, pending: 1, closed: 2 };
+  return rows
+    .map((p) => ({ p, state: stateOf(p, now) }))
+    .sort((a, b) => order[a.state] - order[b.state] || (a.state === 'active' ? a.p.endsAt.getTime() - b.p.endsAt.getTime() : 0))
+    .map(({ p, state }) => ({ ...summary(p), state }));
+}
+
+const summary = (p: ProposalRow) => ({
+  id: String(p.id),
+  title: p.title,
+  state: stateOf(p),
+  choices: p.choices,
+  startsAt: p.startsAt.toISOString(),
+  endsAt: p.endsAt.toISOString(),
+  snapshotAt: p.snapshotAt.toISOString(),
+});
+
+async function proposalOrThrow(db: Db, id: string): Promise<ProposalRow> {
+  const [p] = await db.select().from(daoProposals).where(eq(daoProposals.id, Number(id)));
+  if (!p) throw new ApiError(404, M.proposalNotFound, 'PROPOSAL_NOT_FOUND');
+  return p;
+}
+
+export async function proposalView(db: Db, prices: PriceSource, id: string, userId: string, brand: VoteSpace): Promise<ProposalResponse> {
+  const p = await proposalOrThrow(db, id);
+  const [tally, mine, myPower] = await Promise.all([
+    db
+      .select({ choice: daoVotes.choice, power: sql<string>`sum(${daoVotes.powerUsd})::text`, votes: sql<number>`count(*)::int` })
+      .from(daoVotes)
+      .where(eq(daoVotes.proposalId, p.id))
+      .groupBy(daoVotes.choice),
+    db.select().from(daoVotes).where(and(eq(daoVotes.proposalId, p.id), eq(daoVotes.userId, userId))),
+    votingPowerAt(db, prices, userId, p.snapshotAt),
+  ]);
+  const results = p.choices.map((label, i) => {
+    const row = tally.find((t) => t.choice === i + 1);
+    return { choice: i + 1, label, powerUsd: unitsToUsd(usdToUnits(row?.power ?? '0')), votes: Number(row?.votes ?? 0) };
+  });
+  const total = results.reduce((sum, r) => sum + usdToUnits(r.powerUsd), 0n);
+  const vote = mine[0];
+  return {
+    ...summary(p),
+    body: p.body,
+    quorumUsd: unitsToUsd(usdToUnits(p.quorumUsd)),
+    results,
+    totalPowerUsd: unitsToUsd(total),
+    quorumReached: total >= usdToUnits(p.quorumUsd) && total > 0n,
+    myPowerUsd: unitsToUsd(myPower),
+    myVote: vote ? { choice: vote.choice, reason: vote.reason, powerUsd: unitsToUsd(usdToUnits(vote.powerUsd)), timestamp: vote.signedAt } : null,
+    signing: { domain: voteDomain(brand), space: brand.space, app: VOTE_APP },
+  };
+}
+
+/**
+ * Records a vote after the checks, in this order: the signature and that the signer is the
+ * account's linked wallet; the timestamp window; the proposal is open; the choice is valid; the
+ * voting power at the snapshot is above zero. A newer vote (by its signed timestamp) replaces an
+ * older one; an older one arriving late changes nothing.
+ */
+export async function castVote(
+  db: Db,
+  prices: PriceSource,
+  input: { proposalId: string; userId: string; linkedWallet: string | null; brand: VoteSpace; message: VoteMessage; signature: string; now?: Date },
+) {
+  const { message, signature, brand } = input;
+  const now = input.now ?? new Date();
+  let signer: string;
+  try {
+    signer = verifyTypedData(voteDomain(brand), { Vote: [...voteTypes.Vote] }, message, signature);
+  } catch {
+    throw badRequest(M.voteSignatureInvalid, 'VOTE_SIGNATURE');
+  }
+  const wallet = input.linkedWallet?.toLowerCase();
+  if (!wallet || signer.toLowerCase() !== wallet || message.from.toLowerCase() !== wallet || message.space !== brand.space) {
+    throw badRequest(M.voteSignatureInvalid, 'VOTE_SIGNATURE');
+  }
+  if (Math.abs(now.getTime() / 1000 - message.timestamp) > VOTE_TIMESTAMP_WINDOW_S) throw badRequest(M.voteTimestamp, 'VOTE_TIMESTAMP');
+  if (message.proposal !== input.proposalId) throw badRequest(M.voteSignatureInvalid, 'VOTE_PROPOSAL');
+  const p = await proposalOrThrow(db, input.proposalId);
+  const state = stateOf(p, now);
+  if (state === 'pending') throw badRequest(M.proposalNotStarted, 'PROPOSAL_PENDING');
+  if (state === 'closed') throw badRequest(M.proposalNotOpen, 'PROPOSAL_CLOSED');
+  if (!Number.isInteger(message.choice) || message.choice < 1 || message.choice > p.choices.length) {
+    throw badRequest(M.invalidChoice, 'INVALID_CHOICE', { choice: M.invalidChoice });
+  }
+  const power = await votingPowerAt(db, prices, input.userId, p.snapshotAt);
+  if (power <= 0n) throw badRequest(M.noVotingPower, 'NO_VOTING_POWER');
+
+  const row = {
+    proposalId: p.id,
+    userId: input.userId,
+    voter: wallet,
+    choice: message.choice,
+    reason: message.reason,
+    signedAt: message.timestamp,
+    powerUsd: unitsToUsd(power),
+    message,
+    signature,
+    updatedAt: now,
+  };
+  await db
+    .insert(daoVotes)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [daoVotes.proposalId, daoVotes.userId],
+      set: { voter: row.voter, choice: row.choice, reason: row.reason, signedAt: row.signedAt, powerUsd: row.powerUsd, message: row.message, signature: row.signature, updatedAt: row.updatedAt },
+      // Only a newer signed vote replaces the stored one.
+      setWhere: sql`${daoVotes.signedAt} < excluded.signed_at`,
+    });
+}
+
+/** Every vote with its signed message, so anyone can check the tally. */
+export async function publicVotes(db: Db, id: string, brand: VoteSpace) {
+  const p = await proposalOrThrow(db, id);
+  const rows = await db.select().from(daoVotes).where(eq(daoVotes.proposalId, p.id)).orderBy(daoVotes.signedAt);
+  return {
+    domain: voteDomain(brand),
+    types: { Vote: [...voteTypes.Vote] },
+    primaryType: 'Vote' as const,
+    votes: rows.map((v) => ({ message: v.message as VoteMessage, signature: v.signature, powerUsd: unitsToUsd(usdToUnits(v.powerUsd)) })),
+  };
+}
+
+export async function proposalsVoted(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(daoVotes).where(eq(daoVotes.userId, userId));
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,132 @@
+import { verifyTypedData, type HDNodeWallet } from 'ethers';
+import { apiMessages as M, voteTypes } from '@app/contracts';
+import { createProposal } from '../src/dao/proposals';
+import { unitsToUsd, usdToUnits } from '../src/dao/power';
+import { deposits, withdrawals } from '../src/db/schema';
+import { setPrices } from '../src/pricing/prices';
+import { call, lastMail, newWallet, register, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+  await setPrices(t.app.services.db, t.app.services.config.priceSource, { ETH: '3000.5', USDT: '1' });
+});
+afterAll(() => t?.close());
+
+let tx = 0;
+const TX = () => `0x${(++tx).toString(16).padStart(64, 'd')}`;
+const minutes = (n: number) => new Date(Date.now() + n * 60_000);
+
+/** A confirmed member with a linked wallet. */
+async function voter() {
+  const email = uniqueEmail('dao');
+  await register(t.app, email);
+  const code = (await lastMail(t.app, email))!.code!;
+  const confirmed = await call(t.app, 'POST', '/api/v1/confirm-login', { body: { login: email, code } });
+  const token = confirmed.body.token as string;
+  const id = (confirmed.body.user as { id: string }).id;
+  const wallet = newWallet();
+  const proof = await siweSign(t.app, wallet);
+  expect((await call(t.app, 'POST', '/api/v1/connect-mm', { token, body: { id, metaMaskAddress: wallet.address, ...proof } })).status).toBe(200);
+  return { token, id, wallet };
+}
+
+async function credit(userId: string, currency: 'ETH' | 'USDT', amount: bigint, at: Date) {
+  await t.app.services.db.insert(deposits).values({ userId, pool: currency === 'ETH' ? 'coin' : 'stable', currency, amount: amount.toString(), txHash: TX(), status: 'credited', creditedAt: at });
+}
+
+async function proposal(over: Partial<Parameters<typeof createProposal>[1]> = {}) {
+  const p = await createProposal(t.app.services.db, { title: 'Raise the stable pool APY', body: '# Why\n\n<script>alert(1)</script> **more**', choices: ['For', 'Against', 'Abstain'], startsAt: minutes(-10), endsAt: minutes(60), snapshotAt: minutes(-5), quorumUsd: '100', ...over });
+  return String(p.id);
+}
+
+const domain = { name: 'Invest Pools', version: '1', chainId: 1 };
+async function signed(wallet: HDNodeWallet, proposalId: string, choice: number, over: Record<string, unknown> = {}) {
+  const message = { from: wallet.address, space: 'localhost', timestamp: Math.floor(Date.now() / 1000), proposal: proposalId, choice, reason: '', app: 'invest-pools', metadata: '{}', ...over };
+  return { message, signature: await wallet.signTypedData(domain, { Vote: [...voteTypes.Vote] }, message) };
+}
+
+describe('USD arithmetic', () => {
+  it('is exact to 10^-8 dollars', () => {
+    expect(usdToUnits('3000.5')).toBe(300050000000n);
+    expect(unitsToUsd(300050000000n)).toBe('3000.5');
+    expect(unitsToUsd(usdToUnits('0.00000001'))).toBe('0.00000001');
+  });
+});
+
+describe('voting', () => {
+  it('weights a vote by the positions at the snapshot; a deposit after the snapshot does not count; a newer vote replaces the older', async () => {
+    const v = await voter();
+    // 1.5 ETH at 3000.5 and 20 USDT before the snapshot: 4500.75 + 20 = 4520.75 dollars.
+    await credit(v.id, 'ETH', 1_500_000_000_000_000_000n, minutes(-20));
+    await credit(v.id, 'USDT', 20_000_000n, minutes(-20));
+    // After the snapshot: not counted for this proposal.
+    await credit(v.id, 'USDT', 1_000_000_000n, minutes(-1));
+    await t.app.services.db.insert(withdrawals).values({ userId: v.id, pool: 'stable', currency: 'USDT', amount: '5000000', createdAt: minutes(-30) });
+    const id = await proposal();
+    const view = await call(t.app, 'GET', `/api/v1/dao/proposals/${id}`, { token: v.token });
+    // 4500.75 + (20 - 5) = 4515.75
+    expect(view.body.myPowerUsd).toBe('4515.75');
+
+    const first = await call(t.app, 'POST', `/api/v1/dao/proposals/${id}/vote`, { token: v.token, body: await signed(v.wallet, id, 1) });
+    expect(first.status).toBe(200);
+    expect(first.body.message).toBe(M.voteRecorded);
+    const results = (first.body.proposal as { results: Array<{ powerUsd: string; votes: number }> }).results;
+    expect(results.map((r) => r.powerUsd)).toEqual(['4515.75', '0', '0']);
+    expect((first.body.proposal as { quorumReached: boolean }).quorumReached).toBe(true);
+
+    const second = await call(t.app, 'POST', `/api/v1/dao/proposals/${id}/vote`, { token: v.token, body: await signed(v.wallet, id, 2, { timestamp: Math.floor(Date.now() / 1000) + 1 }) });
+    expect((second.body.proposal as { results: Array<{ powerUsd: string }> }).results.map((r) => r.powerUsd)).toEqual(['0', '4515.75', '0']);
+    // An older signed vote arriving late changes nothing.
+    const late = await call(t.app, 'POST', `/api/v1/dao/proposals/${id}/vote`, { token: v.token, body: await signed(v.wallet, id, 3, { timestamp: Math.floor(Date.now() / 1000) - 60 }) });
+    expect((late.body.proposal as { myVote: { choice: number } }).myVote.choice).toBe(2);
+
+    // Public and verifiable: the downloaded votes check out with the brand's domain.
+    const pub = await call(t.app, 'GET', `/api/v1/dao/proposals/${id}/votes`);
+    expect(pub.status).toBe(200);
+    const votes = pub.body.votes as Array<{ message: Record<string, unknown>; signature: string }>;
+    expect(votes).toHaveLength(1);
+    const { Vote } = pub.body.types as { Vote: Array<{ name: string; type: string }> };
+    expect(verifyTypedData(pub.body.domain as typeof domain, { Vote }, votes[0]!.message, votes[0]!.signature)).toBe(v.wallet.address);
+
+    const personal = await call(t.app, 'GET', '/api/v1/dao/personal', { token: v.token });
+    expect(personal.body).toEqual({ votingPower: '5515.75', staked: '5515.75', proposalsVoted: 1 });
+  });
+
+  it('refuses, in order: another wallet, an old timestamp, a closed proposal, a bad choice, no power', async () => {
+    const v = await voter();
+    await credit(v.id, 'USDT', 10_000_000n, minutes(-20));
+    const id = await proposal();
+    const vote = (body: unknown, headers: Record<string, string> = {}) => call(t.app, 'POST', `/api/v1/dao/proposals/${id}/vote`, { token: v.token, body, headers });
+
+    const other = newWallet();
+    const forged = await signed(other, id, 1, { from: v.wallet.address });
+    expect((await vote(forged)).body.message).toBe(M.voteSignatureInvalid);
+    expect((await vote(await signed(other, id, 1))).body.message).toBe(M.voteSignatureInvalid);
+    expect((await vote(await signed(v.wallet, id, 1, { timestamp: Math.floor(Date.now() / 1000) - 3600 }))).body.message).toBe(M.voteTimestamp);
+    const bad = await vote(await signed(v.wallet, id, 4), { 'accept-language': 'ru' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('Такого варианта нет в этом предложении');
+
+    const closed = await proposal({ startsAt: minutes(-60), endsAt: minutes(-1), snapshotAt: minutes(-50) });
+    const after = await call(t.app, 'POST', `/api/v1/dao/proposals/${closed}/vote`, { token: v.token, body: await signed(v.wallet, closed, 1) });
+    expect(after.body.message).toBe(M.proposalNotOpen);
+
+    const early = await proposal({ snapshotAt: minutes(-30) });
+    const none = await call(t.app, 'POST', `/api/v1/dao/proposals/${early}/vote`, { token: v.token, body: await signed(v.wallet, early, 1) });
+    expect(none.body.message).toBe(M.noVotingPower);
+    const tally = await call(t.app, 'GET', `/api/v1/dao/proposals/${id}`, { token: v.token });
+    expect(tally.body.totalPowerUsd).toBe('0');
+  });
+
+  it('lists active proposals first, then pending, then closed', async () => {
+    const v = await voter();
+    const closed = await proposal({ title: 'closed', startsAt: minutes(-60), endsAt: minutes(-1), snapshotAt: minutes(-50) });
+    const pending = await proposal({ title: 'pending', startsAt: minutes(10), endsAt: minutes(60), snapshotAt: minutes(10) });
+    const active = await proposal({ title: 'active' });
+    const r = await call(t.app, 'GET', '/api/v1/dao/proposals', { token: v.token });
+    const ids = (r.body.items as Array<{ id: string; state: string }>).map((p) => `${p.state}:${p.id}`);
+    expect(ids.indexOf(`active:${active}`)).toBeLessThan(ids.indexOf(`pending:${pending}`));
+    expect(ids.indexOf(`pending:${pending}`)).toBeLessThan(ids.indexOf(`closed:${closed}`));
+  });
+});

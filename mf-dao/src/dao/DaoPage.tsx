@@ -1,0 +1,100 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from '@app/singletons/react-i18n';
+import type { DaoPersonalResponse, DaoPoolsResponse, DaoRewardsResponse, DaoValuesResponse, ProposalsResponse } from '@app/contracts';
+import { Page, useRemote } from '@app/ui';
+import { formatUsd, useLocaleLink } from './format';
+
+type Overview = { personal: DaoPersonalResponse; rewards: DaoRewardsResponse; pools: DaoPoolsResponse; values: DaoValuesResponse; proposals: ProposalsResponse };
+
+/** /cabinet/dao: the user's power and rewards, the pools and values, the proposals. */
+export function DaoPage() {
+  const { t, i18n } = useTranslation();
+  const { api } = useRemote();
+  const link = useLocaleLink();
+  const [data, setData] = useState<Overview | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    Promise.all([api.call('daoPersonal'), api.call('daoRewards'), api.call('daoPools'), api.call('daoValues'), api.call('daoProposals')]).then(
+      ([personal, rewards, pools, values, proposals]) => live && setData({ personal, rewards, pools, values, proposals }),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api]);
+
+  const usd = (v: string) => formatUsd(v, i18n.language);
+  return (
+    <Page title={t('dao.title')}>
+      {failed ? (
+        <p className="alert alert--warning" role="alert">{t('dao.loadFailed')}</p>
+      ) : !data ? (
+        <p aria-busy="true">{t('form.loading')}</p>
+      ) : (
+        <div className="dao">
+          <section className="card" aria-labelledby="dao-personal">
+            <h2 id="dao-personal">{t('dao.personal.title')}</h2>
+            <dl className="settings__facts dao__facts">
+              <dt>{t('dao.personal.votingPower')}</dt>
+              <dd data-testid="voting-power">{usd(data.personal.votingPower)}</dd>
+              <dt>{t('dao.personal.staked')}</dt>
+              <dd>{usd(data.personal.staked)}</dd>
+              <dt>{t('dao.personal.rewards')}</dt>
+              <dd>{`${data.rewards.earned} ${data.rewards.currency}`}</dd>
+              <dt>{t('dao.personal.voted')}</dt>
+              <dd data-testid="proposals-voted">{data.personal.proposalsVoted}</dd>
+            </dl>
+          </section>
+          <section className="card" aria-labelledby="dao-proposals">
+            <h2 id="dao-proposals">{t('dao.proposals.title')}</h2>
+            {data.proposals.items.length === 0 ? <p>{t('dao.proposals.none')}</p> : null}
+            <ul className="dao__proposals">
+              {data.proposals.items.map((p) => (
+                <li key={p.id} className="dao__proposal" data-testid="proposal">
+                  <a href={link(`/cabinet/dao/${p.id}`)} onClick={link.navigate(`/cabinet/dao/${p.id}`)}>
+                    {p.title}
+                  </a>
+                  <span className={`dao__state dao__state--${p.state}`}>{t(`dao.state.${p.state}`)}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+          <section className="card" aria-labelledby="dao-pools">
+            <h2 id="dao-pools">{t('dao.pools.title')}</h2>
+            <div className="dao__table">
+              <table className="pool-table">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('dao.pools.pool')}</th>
+                    <th scope="col">{t('dao.pools.apy')}</th>
+                    <th scope="col">{t('dao.pools.tvl')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.pools.items.map((p) => (
+                    <tr key={p.pool}>
+                      <td>{p.title}</td>
+                      <td>{(p.apyBps / 100).toFixed(2)} %</td>
+                      <td>{usd(p.tvlUsd)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <h3>{t('dao.values.title')}</h3>
+            <dl className="settings__facts">
+              {Object.entries(data.values.values).map(([k, v]) => (
+                <div key={k} className="dao__value">
+                  <dt>{k}</dt>
+                  <dd>{v}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        </div>
+      )}
+    </Page>
+  );
+}

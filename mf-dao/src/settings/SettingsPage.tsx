@@ -1,0 +1,50 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from '@app/singletons/react-i18n';
+import type { Profile } from '@app/contracts';
+import { Page, useRemote } from '@app/ui';
+import { AvatarSection } from './AvatarSection';
+import { PersonalInfo } from './PersonalInfo';
+import { PreferencesSection } from './PreferencesSection';
+import { SecuritySection } from './SecuritySection';
+import { WalletSection } from './WalletSection';
+
+/** /cabinet/settings: avatar, personal info, wallets, security, preferences. */
+export function SettingsPage() {
+  const { t } = useTranslation();
+  const { api } = useRemote();
+  const [profile, setProfile] = useState<Profile | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      setProfile(await api.call('profile'));
+      setFailed(false);
+    } catch {
+      setFailed(true);
+    }
+  }, [api]);
+  useEffect(() => void load(), [load]);
+
+  return (
+    <Page title={t('settings.title')}>
+      {failed ? (
+        <div className="alert alert--warning" role="alert">
+          {t('form.loadFailed')}{' '}
+          <button type="button" className="btn btn--link" onClick={() => void load()}>
+            {t('form.retry')}
+          </button>
+        </div>
+      ) : !profile ? (
+        <p aria-busy="true">{t('form.loading')}</p>
+      ) : (
+        <div className="settings">
+          <AvatarSection profile={profile} onSaved={setProfile} />
+          <PersonalInfo key={`${profile.email}:${profile.pendingEmail}`} profile={profile} onSaved={setProfile} />
+          <WalletSection profile={profile} onChanged={() => void load()} />
+          <SecuritySection />
+          <PreferencesSection profile={profile} onSaved={setProfile} />
+        </div>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,73 @@
+import * as z from 'zod/mini';
+import { apiMessages as M } from './messages';
+import { addressSchema, isoDateTime, newPasswordSchema, passwordSchema, requiredString } from './common';
+import { authUserSchema } from './session-routes';
+
+const siweMessage = requiredString(4096, M.siweInvalid);
+const signature = z
+  .string({ error: (iss) => (iss.input === undefined || iss.input === null ? M.required : M.siweSignature) })
+  .check(z.regex(/^0x[0-9a-fA-F]{130}$/, M.siweSignature));
+const code = requiredString(32, M.invalidCode);
+
+/** The largest avatar accepted, decoded: the browser sends a 256 × 256 re-encoded square, far smaller. */
+export const AVATAR_MAX_BYTES = 200_000;
+/** Base64 of AVATAR_MAX_BYTES, rounded up. */
+const AVATAR_MAX_BASE64 = Math.ceil(AVATAR_MAX_BYTES / 3) * 4;
+
+export const avatarUploadBodySchema = z
+  .object({
+    /** The image's bytes in base64 (no data: prefix). Type is read from the content, not declared. */
+    image: z
+      .string({ error: (iss) => (iss.input === undefined || iss.input === null ? M.required : M.avatarInvalid) })
+      .check(z.minLength(1, M.required), z.maxLength(AVATAR_MAX_BASE64, M.avatarTooLarge), z.regex(/^[A-Za-z0-9+/]+={0,2}$/, M.avatarInvalid)),
+  })
+  .register(z.globalRegistry, { id: 'AvatarUploadBody' });
+export type AvatarUploadBody = z.input<typeof avatarUploadBodySchema>;
+
+export const avatarParamsSchema = z.object({ userId: z.string().check(z.regex(/^[0-9a-f-]{36}$/, M.notFound)) });
+
+/** The proof of the account's owner for a wallet change: the password, or a code mailed to the account. */
+const ownerProof = {
+  password: z.optional(passwordSchema),
+  code: z.optional(code),
+};
+
+export const walletReplaceBodySchema = z
+  .object({ metaMaskAddress: addressSchema, message: siweMessage, signature, ...ownerProof })
+  .register(z.globalRegistry, { id: 'WalletReplaceBody' });
+export type WalletReplaceBody = z.input<typeof walletReplaceBodySchema>;
+
+export const walletUnlinkBodySchema = z.object({ ...ownerProof }).register(z.globalRegistry, { id: 'WalletUnlinkBody' });
+export type WalletUnlinkBody = z.input<typeof walletUnlinkBodySchema>;
+
+export const walletChangeResponseSchema = z
+  .object({ message: z.string(), user: authUserSchema })
+  .register(z.globalRegistry, { id: 'WalletChangeResponse' });
+export type WalletChangeResponse = z.infer<typeof walletChangeResponseSchema>;
+
+export const emailConfirmBodySchema = z.object({ code }).register(z.globalRegistry, { id: 'EmailConfirmBody' });
+export type EmailConfirmBody = z.input<typeof emailConfirmBodySchema>;
+
+export const passwordChangeBodySchema = z
+  .object({
+    currentPassword: passwordSchema,
+    password: newPasswordSchema,
+    /** End every other session of the account as well. */
+    signOutOthers: z.optional(z.boolean()),
+  })
+  .register(z.globalRegistry, { id: 'PasswordChangeBody' });
+export type PasswordChangeBody = z.input<typeof passwordChangeBodySchema>;
+
+export const sessionInfoSchema = z.object({
+  id: z.string(),
+  /** The browser's User-Agent as it sent it (cut to 300 characters). */
+  userAgent: z.nullable(z.string()),
+  ip: z.nullable(z.string()),
+  createdAt: isoDateTime,
+  lastUsedAt: isoDateTime,
+  current: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+export const sessionsResponseSchema = z.object({ items: z.array(sessionInfoSchema) }).register(z.globalRegistry, { id: 'Sessions' });
+export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
