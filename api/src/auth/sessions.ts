@@ -6,13 +6,13 @@ import { randomToken, sha256, type AccessTokens } from './tokens';
 
 export type UserRow = typeof users.$inferSelect;
 /**
- * The user as an authenticated call sees it: no password hash and no avatar (up to 400 KB), so
- * the session cache stays small and holds no secret; `hasAvatar` says whether to read it.
+ * The user as an authenticated call sees it: no password hash, so the session cache holds no
+ * secret. The avatar column is only the image's URL (the image lives in its own table), so the
+ * cache stays small.
  */
-export type SessionUser = Omit<UserRow, 'avatar' | 'passwordHash'> & { hasAvatar: boolean };
+export type SessionUser = Omit<UserRow, 'passwordHash'>;
 
-const { avatar, passwordHash, ...sessionUserColumns } = getTableColumns(users);
-const sessionUserSelection = { ...sessionUserColumns, hasAvatar: sql<boolean>`${avatar} is not null` };
+const { passwordHash, ...sessionUserSelection } = getTableColumns(users);
 void passwordHash;
 
 /** A rough size of a cached entry in bytes (UTF-16 strings, plus the map's own overhead). */

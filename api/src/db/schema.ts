@@ -561,6 +561,8 @@ export const unclaimedTransfers = pgTable(
     createdAt: created(),
   },
   (t) => [uniqueIndex('unclaimed_transfers_chain_tx_log_key').on(t.chainId, t.txHash, t.logIndex)],
+);
+
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
   fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getAddress } from 'ethers';
 import { brandForHost, brandTitle, sessionMarkerCookie, type AuthResponse, type AuthUser, type Lang } from '@app/contracts';
-import type { IssuedTokens, UserRow } from '../auth/sessions';
+import type { IssuedTokens, SessionUser } from '../auth/sessions';
 import { requestHost } from '../auth/siwe';
 import type { Services } from '../services';
 
@@ -11,7 +11,7 @@ export const REFRESH_COOKIE_PATH = '/api';
 
 const THEMES = ['light', 'dark', 'system'] as const;
 
-export function toAuthUser(u: UserRow): AuthUser {
+export function toAuthUser(u: SessionUser): AuthUser {
   const wallet = u.walletAddress ? getAddress(u.walletAddress) : null;
   // The theme is set only by saving the preferences (which saves the language with it); until then
   // the language is merely the one the account was made in, not a choice to impose elsewhere.
@@ -49,12 +49,12 @@ export function clearRefreshCookie(s: Services, reply: FastifyReply) {
 }
 
 /** Starts a session and answers like every sign-in call: user, tokens, and the refresh cookie. */
-export async function signIn(s: Services, req: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<AuthResponse> {
+export async function signIn(s: Services, req: FastifyRequest, reply: FastifyReply, user: SessionUser): Promise<AuthResponse> {
   const tokens = await s.sessions.start(user.id, { ip: req.ip, userAgent: req.headers['user-agent'] });
   return answerWithTokens(s, reply, user, tokens);
 }
 
-export function answerWithTokens(s: Services, reply: FastifyReply, user: UserRow, tokens: IssuedTokens): AuthResponse {
+export function answerWithTokens(s: Services, reply: FastifyReply, user: SessionUser, tokens: IssuedTokens): AuthResponse {
   setRefreshCookie(s, reply, tokens);
   reply.header('cache-control', 'no-store');
   return { user: toAuthUser(user), token: tokens.token, refreshToken: tokens.refreshToken };

@@ -61,7 +61,7 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
   addRoute(app, apiRoutes.daoProposalVotes, async ({ params, req }) => publicVotes(db, params.id, spaceOf(req)));
 
   // The local stack's way for tests and demos to create proposals (the operator uses the CLI).
-  if (s.config.devOutbox) {
+  if (s.config.env !== 'production') {
     app.post<{ Body: { title: string; body: string; choices: string[]; startsAt: string; endsAt: string; snapshotAt: string; quorumUsd?: string } }>(
       '/dev/dao/proposals',
       { schema: { hide: true } },

@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { getAddress } from 'ethers';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { apiMessages as M, type Lang, type Profile, type ProfileUpdateBody } from '@app/contracts';
-import type { UserRow } from '../auth/sessions';
+import type { SessionUser } from '../auth/sessions';
 import { requestHost } from '../auth/siwe';
 import { uniqueViolation } from '../db/errors';
 import { refreshTokens, sessions, users } from '../db/schema';
@@ -14,11 +14,11 @@ import { mailContext } from '../routes/auth-helpers';
 import type { Services } from '../services';
 
 const THEMES = new Set(['light', 'dark', 'system']);
-const langOfUser = (u: UserRow): Lang => (u.lang === 'ru' ? 'ru' : 'en');
+const langOfUser = (u: SessionUser): Lang => (u.lang === 'ru' ? 'ru' : 'en');
 /** Codes mailed by the settings per address per hour (before the configured multiplier). */
 const SETTINGS_MAILS_PER_HOUR = 5;
 
-export function toProfile(u: UserRow): Profile {
+export function toProfile(u: SessionUser): Profile {
   return {
     id: u.id,
     name: u.name,
@@ -52,7 +52,7 @@ async function mailOnce(s: Services, req: FastifyRequest, to: string, lang: Lang
 }
 
 /** Mails a code for `purpose` to `to`, unless that address already got too many this hour. */
-async function mailCode(s: Services, req: FastifyRequest, user: UserRow, to: string, purpose: 'email-change' | 'wallet') {
+async function mailCode(s: Services, req: FastifyRequest, user: SessionUser, to: string, purpose: 'email-change' | 'wallet') {
   const sent = await s.counters.hit(`mail:${to}`, 3600);
   if (sent > SETTINGS_MAILS_PER_HOUR * s.config.rateLimit.multiplier) throw new ApiError(429, M.tooManyRequests, 'RATE_LIMITED');
   const code = await s.codes.issue(user.id, purpose);
@@ -60,7 +60,7 @@ async function mailCode(s: Services, req: FastifyRequest, user: UserRow, to: str
 }
 
 /** PUT /user/update: the fields, a new e-mail (pending until its code), and preferences. */
-export async function updateProfile(s: Services, req: FastifyRequest, user: UserRow, body: ProfileUpdateBody): Promise<UserRow> {
+export async function updateProfile(s: Services, req: FastifyRequest, user: SessionUser, body: ProfileUpdateBody): Promise<SessionUser> {
   let phone = edit(body.phone);
   if (phone) {
     phone = normalPhone(phone);
@@ -90,7 +90,7 @@ export async function updateProfile(s: Services, req: FastifyRequest, user: User
 }
 
 /** The code mailed to the new address makes it the login. */
-export async function confirmEmail(s: Services, user: UserRow, code: string): Promise<UserRow> {
+export async function confirmEmail(s: Services, user: SessionUser, code: string): Promise<SessionUser> {
   if (!user.pendingEmail) throw badRequest(M.noEmailChange, 'NO_EMAIL_CHANGE', { code: M.noEmailChange });
   if (!(await s.codes.consume(user.id, 'email-change', code))) throw badRequest(M.invalidCode, 'INVALID_CODE', { code: M.invalidCode });
   try {
@@ -150,7 +150,7 @@ export async function changePassword(
   auth: AuthInfo,
   body: { currentPassword: string; password: string; signOutOthers?: boolean | undefined },
 ) {
-  if (!(await s.hasher.verify(auth.user.passwordHash, body.currentPassword))) {
+  if (!(await passwordMatches(s, auth.user.id, body.currentPassword))) {
     throw badRequest(M.wrongPassword, 'WRONG_PASSWORD', { currentPassword: M.wrongPassword });
   }
   const passwordHash = await s.hasher.hash(body.password);
@@ -161,15 +161,26 @@ export async function changePassword(
 }
 
 /** A code to the account's e-mail, the proof a wallet change may use instead of the password. */
-export async function mailWalletCode(s: Services, req: FastifyRequest, user: UserRow) {
+export async function mailWalletCode(s: Services, req: FastifyRequest, user: SessionUser) {
   if (!user.email) throw badRequest(M.ownerProofRequired, 'NO_EMAIL');
   await mailCode(s, req, user, user.email, 'wallet');
 }
 
+/** The hash is read when needed, never kept with the session. */
+async function storedPasswordHash(s: Services, userId: string): Promise<string | null> {
+  const [row] = await s.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+  return row?.passwordHash ?? null;
+}
+
+async function passwordMatches(s: Services, userId: string, password: string): Promise<boolean> {
+  const hash = await storedPasswordHash(s, userId);
+  return hash !== null && (await s.hasher.verify(hash, password));
+}
+
 /** The account owner's proof for a wallet change: the password, or the mailed code. */
-async function checkOwner(s: Services, user: UserRow, proof: { password?: string | undefined; code?: string | undefined }) {
+async function checkOwner(s: Services, user: SessionUser, proof: { password?: string | undefined; code?: string | undefined }) {
   if (proof.password) {
-    if (!(await s.hasher.verify(user.passwordHash, proof.password))) throw badRequest(M.wrongPassword, 'WRONG_PASSWORD', { password: M.wrongPassword });
+    if (!(await passwordMatches(s, user.id, proof.password))) throw badRequest(M.wrongPassword, 'WRONG_PASSWORD', { password: M.wrongPassword });
     return;
   }
   if (proof.code) {
@@ -179,7 +190,7 @@ async function checkOwner(s: Services, user: UserRow, proof: { password?: string
   throw badRequest(M.ownerProofRequired, 'OWNER_PROOF_REQUIRED', { password: M.ownerProofRequired });
 }
 
-async function setWallet(s: Services, req: FastifyRequest, user: UserRow, wallet: string | null): Promise<UserRow> {
+async function setWallet(s: Services, req: FastifyRequest, user: SessionUser, wallet: string | null): Promise<SessionUser> {
   try {
     const [u] = await s.db.update(users).set({ walletAddress: wallet, updatedAt: new Date() }).where(eq(users.id, user.id)).returning();
     s.sessions.forgetUser(user.id);
@@ -195,7 +206,7 @@ async function setWallet(s: Services, req: FastifyRequest, user: UserRow, wallet
 export async function replaceWallet(
   s: Services,
   req: FastifyRequest,
-  user: UserRow,
+  user: SessionUser,
   body: { metaMaskAddress: string; message: string; signature: string; password?: string | undefined; code?: string | undefined },
 ) {
   if (!user.walletAddress) throw badRequest(M.noWalletLinked, 'NO_WALLET');
@@ -205,10 +216,10 @@ export async function replaceWallet(
   return setWallet(s, req, user, wallet);
 }
 
-export async function unlinkWallet(s: Services, req: FastifyRequest, user: UserRow, proof: { password?: string | undefined; code?: string | undefined }) {
+export async function unlinkWallet(s: Services, req: FastifyRequest, user: SessionUser, proof: { password?: string | undefined; code?: string | undefined }) {
   if (!user.walletAddress) throw badRequest(M.noWalletLinked, 'NO_WALLET');
   // A wallet-only account would be locked out without its wallet.
-  if (!user.email || !user.passwordHash) throw badRequest(M.forbidden, 'WALLET_ONLY_ACCOUNT');
+  if (!user.email || !(await storedPasswordHash(s, user.id))) throw badRequest(M.forbidden, 'WALLET_ONLY_ACCOUNT');
   await checkOwner(s, user, proof);
   return setWallet(s, req, user, null);
 }
