@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { deposits, referralRewards, users } from '../src/db/schema';
 import { depositTransaction } from '../src/deposits/credit';
 import { post } from '../src/ledger';
-import { call, register, startTestApp, uniqueEmail, type TestApp } from './helpers';
+import { call, register, startTestApp, type TestApp } from './helpers';
 
 let t: TestApp;
 let token: string;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { apiMessages as M } from './messages';
-import { emailSchema, langSchema, maxLen, maxLength, patterns } from './common';
+import { emailSchema, langSchema, maxLength, patterns } from './common';
 
 const themeSchema = z.enum(['light', 'dark', 'system'], { error: M.invalidValue });
 
