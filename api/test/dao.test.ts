@@ -4,7 +4,7 @@ import { createProposal } from '../src/dao/proposals';
 import { unitsToUsd, usdToUnits } from '../src/dao/power';
 import { deposits, withdrawals } from '../src/db/schema';
 import { setPrices } from '../src/pricing/prices';
-import { call, lastMail, newWallet, register, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
+import { call, newWallet, register, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -20,11 +20,9 @@ const minutes = (n: number) => new Date(Date.now() + n * 60_000);
 /** A confirmed member with a linked wallet. */
 async function voter() {
   const email = uniqueEmail('dao');
-  await register(t.app, email);
-  const code = (await lastMail(t.app, email))!.code!;
-  const confirmed = await call(t.app, 'POST', '/api/v1/confirm-login', { body: { login: email, code } });
-  const token = confirmed.body.token as string;
-  const id = (confirmed.body.user as { id: string }).id;
+  const confirmed = await register(t.app, email);
+  const token = confirmed.token;
+  const id = confirmed.user.id as string;
   const wallet = newWallet();
   const proof = await siweSign(t.app, wallet);
   expect((await call(t.app, 'POST', '/api/v1/connect-mm', { token, body: { id, metaMaskAddress: wallet.address, ...proof } })).status).toBe(200);

@@ -305,7 +305,7 @@ describe('finding 11: smaller holes', () => {
   });
 
   it('the session cache keeps no hash, and is bounded in bytes', async () => {
-    const bounded = await startTestApp({ AUTH_CACHE_MAX_BYTES: '8000' });
+    const bounded = await startTestApp({ AUTH_CACHE_MAX_BYTES: '3000' });
     try {
       const tokens: string[] = [];
       for (let i = 0; i < 12; i++) tokens.push((await signUp(bounded.app)).token);
@@ -313,7 +313,7 @@ describe('finding 11: smaller holes', () => {
       const stats = bounded.app.services.sessions.cacheStats();
       expect(stats.entries).toBeGreaterThan(0);
       expect(stats.entries).toBeLessThan(12);
-      expect(stats.bytes).toBeLessThanOrEqual(8000);
+      expect(stats.bytes).toBeLessThanOrEqual(3000);
     } finally {
       await bounded.close();
     }
