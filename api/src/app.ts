@@ -24,6 +24,7 @@ import { operatorRoutes } from './operator/routes';
 import { opsRoutes } from './routes/ops';
 import { profileRoutes } from './routes/profile';
 import { referralRoutes } from './routes/referrals';
+import { cabinetRoutes } from './routes/cabinet';
 import { reservesRoutes } from './routes/reserves';
 import { defineJobs } from './jobs';
 import { createServices, type Services } from './services';
@@ -117,6 +118,7 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
       daoRoutes(v1, services);
       operatorRoutes(v1, services);
       reservesRoutes(v1, services);
+      cabinetRoutes(v1, services);
     },
     { prefix: apiBasePath },
   );

@@ -556,3 +556,11 @@ export const unclaimedTransfers = pgTable(
   },
   (t) => [uniqueIndex('unclaimed_transfers_chain_tx_log_key').on(t.chainId, t.txHash, t.logIndex)],
 );
+
+/** Accounts that dismissed the cabinet's first-steps tutorial (remembered per account, not per browser). */
+export const tutorialDismissals = pgTable('tutorial_dismissals', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  dismissedAt: ts('dismissed_at').notNull().defaultNow(),
+});

@@ -8,4 +8,5 @@ export * from './catalog';
 export * from './invest';
 export * from './referrals';
 export * from './dao';
+export * from './cabinet';
 export * from './routes';
