@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { ActivityItem } from '@app/contracts';
-import { SUPPORTED_CHAIN_ID, explorerTxUrl, formatDay, shortAddress } from '@app/web3';
-import { useRemote, useServerData } from '@app/ui';
+import { formatDay } from '@app/web3';
+import { TxLink, useRemote, useServerData } from '@app/ui';
 import { Panel } from './Panel';
 import { coinText } from './money';
 
@@ -70,13 +70,7 @@ export function Activity({ revision }: { revision: string }) {
                     <td className="num" data-label={t('activity.amount')}>{coinText(i.amount, i.currency, i18n.language)}</td>
                     <td data-label={t('activity.status')} data-testid="status">{statusOf(t, i)}</td>
                     <td data-label={t('activity.transaction')}>
-                      {i.transaction ? (
-                        <a href={explorerTxUrl(SUPPORTED_CHAIN_ID, i.transaction)} target="_blank" rel="noreferrer noopener" title={i.transaction}>
-                          {shortAddress(i.transaction)}
-                        </a>
-                      ) : (
-                        '—'
-                      )}
+                      <TxLink hash={i.transaction} />
                     </td>
                   </tr>
                 ))}

@@ -7,3 +7,4 @@ export { useNotify } from './useNotify';
 export { Chart, type ChartProps, type ChartSeries } from './chart/Chart';
 export { useServerData, useCabinetRevision, LIVE_POLL_MS, type Loadable } from './live';
 export { Panel, type PanelTexts } from './components/Panel';
+export { TxLink } from './components/TxLink';
