@@ -1,12 +1,15 @@
+import { lazy } from 'react';
 import { Link } from '@app/singletons/router';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { Page, useCabinetRevision, useRemote, useServerData } from '@app/ui';
-import { Activity } from './Activity';
-import { BalanceHistory } from './BalanceHistory';
-import { Faq } from './Faq';
+import { Deferred } from './Deferred';
 import { Panel } from './Panel';
 import { DailyRewards, EmptyState, PoolCards, Totals } from './Summary';
 import { Tutorial } from './Tutorial';
+
+const BalanceHistory = lazy(() => import(/* webpackChunkName: "balance-history" */ './BalanceHistory').then((m) => ({ default: m.BalanceHistory })));
+const Activity = lazy(() => import(/* webpackChunkName: "activity" */ './Activity').then((m) => ({ default: m.Activity })));
+const Faq = lazy(() => import(/* webpackChunkName: "faq" */ './Faq').then((m) => ({ default: m.Faq })));
 
 /** What the user has and earns; figures follow the server within seconds, without a reload. */
 export function Dashboard() {
@@ -28,9 +31,17 @@ export function Dashboard() {
       <Panel id="daily-rewards" title={t('rewards.title')} state={state} onRetry={reload}>
         {(s) => <DailyRewards summary={s} />}
       </Panel>
-      {state.status === 'ready' ? <BalanceHistory summary={state.data} revision={revision} /> : null}
-      <Activity revision={revision} />
-      <Faq />
+      {state.status === 'ready' ? (
+        <Deferred name="balance-history" minHeight={320}>
+          <BalanceHistory summary={state.data} revision={revision} />
+        </Deferred>
+      ) : null}
+      <Deferred name="activity" minHeight={240}>
+        <Activity revision={revision} />
+      </Deferred>
+      <Deferred name="faq">
+        <Faq />
+      </Deferred>
       <p>
         <Link to="/cabinet/dao">{t('dao.link')}</Link>
       </p>
