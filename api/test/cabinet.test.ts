@@ -1,3 +1,4 @@
+import type { ActivityResponse, CabinetSummary } from '@app/contracts';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { call } from './helpers';
 import { devWallet, sendEth, sendToken, userWithWallet } from './deposit-helpers';
@@ -18,7 +19,7 @@ describe('cabinet', () => {
     const s = await call(stack.t.app, 'GET', '/api/v1/cabinet/summary', { token: bob.token });
     expect(s.status).toBe(200);
     expect(s.body).toMatchObject({ empty: true, tutorialDismissed: false, totals: { valueUsd: '0.00', principalUsd: '0.00', profitUsd: '0.00' }, currencies: [] });
-    expect(s.body.pools.map((p: { pool: string }) => p.pool)).toEqual(['stable', 'coin', 'dex']);
+    expect((s.body as CabinetSummary).pools.map((p) => p.pool)).toEqual(['stable', 'coin', 'dex']);
     expect((await call(stack.t.app, 'GET', '/api/v1/cabinet/activity', { token: bob.token })).body).toEqual({ items: [], page: 1, size: 20, total: 0 });
     expect((await call(stack.t.app, 'PUT', '/api/v1/cabinet/tutorial', { token: bob.token, body: { dismissed: true } })).body).toEqual({ dismissed: true });
     expect((await call(stack.t.app, 'GET', '/api/v1/cabinet/summary', { token: bob.token })).body.tutorialDismissed).toBe(true);
@@ -55,9 +56,10 @@ describe('cabinet', () => {
     const interestC = cents(earnedEth, 300000n, 18) + cents(earnedUsdt, 100n, 6);
     const lastDayC = cents(dayEth(30), 300000n, 18) + cents(dayUsdt(30), 100n, 6);
 
-    const s = (await call(stack.t.app, 'GET', '/api/v1/cabinet/summary', { token: alice.token })).body;
+    const s = (await call(stack.t.app, 'GET', '/api/v1/cabinet/summary', { token: alice.token })).body as CabinetSummary;
     expect(s.asOf).toBe(addDays(day0, 30));
     expect(s.empty).toBe(false);
+    expect(s.decimals).toMatchObject({ ETH: 18, USDT: 6 });
     expect(s.totals).toEqual({
       valueUsd: dollars(valueC),
       principalUsd: '3100.00',
@@ -67,7 +69,7 @@ describe('cabinet', () => {
     expect(s.currencies).toContainEqual(
       expect.objectContaining({ currency: 'ETH', balance: String(ETH + earnedEth), deposited: String(ETH), withdrawn: '0', principal: String(ETH), profit: String(earnedEth), interest: { all: String(earnedEth), day: String(dayEth(30)), month: String(earnedEth) } }),
     );
-    const coin = s.pools.find((p: { pool: string }) => p.pool === 'coin');
+    const coin = s.pools.find((p) => p.pool === 'coin')!;
     expect(coin).toMatchObject({ apy: '0.08', positions: [{ currency: 'ETH', balance: String(ETH + earnedEth), earned: String(earnedEth) }] });
     // APR = 365 × r, r the daily rate by the independent bisection (30 days of interest on 10^30 is not it: use one day on S).
     const r = independentEarned(10n ** 30n, 8n, 100n, 1);
@@ -81,16 +83,16 @@ describe('cabinet', () => {
     });
 
     // Activity: 2 deposits + 60 daily interest rows, newest first, paged.
-    const p1 = (await call(stack.t.app, 'GET', '/api/v1/cabinet/activity?size=10', { token: alice.token })).body;
+    const p1 = (await call(stack.t.app, 'GET', '/api/v1/cabinet/activity?size=10', { token: alice.token })).body as ActivityResponse;
     expect(p1.total).toBe(62);
     expect(p1.items).toHaveLength(10);
     expect(p1.items[0]).toMatchObject({ kind: 'interest', at: `${addDays(day0, 30)}T00:00:00.000Z` });
-    const last = (await call(stack.t.app, 'GET', '/api/v1/cabinet/activity?size=10&page=7', { token: alice.token })).body;
+    const last = (await call(stack.t.app, 'GET', '/api/v1/cabinet/activity?size=10&page=7', { token: alice.token })).body as ActivityResponse;
     expect(last.items).toHaveLength(2);
-    expect(last.items.map((i: { kind: string }) => i.kind)).toEqual(['deposit', 'deposit']);
-    expect(last.items.map((i: { transaction: string }) => i.transaction).sort()).toEqual([eth, usdt].sort());
+    expect(last.items.map((i) => i.kind)).toEqual(['deposit', 'deposit']);
+    expect(last.items.map((i) => i.transaction).sort()).toEqual([eth, usdt].sort());
 
-    const csv = (await call(stack.t.app, 'GET', '/api/v1/cabinet/activity/export', { token: alice.token })).body;
+    const csv = (await call(stack.t.app, 'GET', '/api/v1/cabinet/activity/export', { token: alice.token })).body as { csv: string; rows: number };
     expect(csv.rows).toBe(62);
     const lines = csv.csv.trim().split('\r\n');
     expect(lines).toHaveLength(63);

@@ -168,6 +168,7 @@ export async function portfolioSummary(db: Db, prices: PriceSource, userId: stri
     currencies,
     pools,
     dailyRewards: { day: interest.length ? lastDay : null, items: rewards },
+    decimals: Object.fromEntries(dec),
     tutorialDismissed,
     empty: (started[0]?.n ?? 0) === 0,
     revision,

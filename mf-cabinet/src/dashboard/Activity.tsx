@@ -14,7 +14,7 @@ function statusOf(t: (k: string, o?: Record<string, unknown>) => string, i: Acti
 }
 
 /** Deposits with their confirmations, daily interest and withdrawals with their states; paged by the server; all of it as CSV. */
-export function Activity({ revision }: { revision: string }) {
+export function Activity({ revision, decimals }: { revision: string; decimals: Record<string, number> }) {
   const { t, i18n } = useTranslation();
   const { api } = useRemote();
   const [page, setPage] = useState(1);
@@ -67,7 +67,7 @@ export function Activity({ revision }: { revision: string }) {
                     <td data-label={t('activity.date')}>{formatDay(i.at)}</td>
                     <td data-label={t('activity.type')}>{t(`activity.kinds.${i.kind}`)}</td>
                     <td data-label={t('activity.pool')}>{t(`kinds.${i.pool}`)}</td>
-                    <td className="num" data-label={t('activity.amount')}>{coinText(i.amount, i.currency, i18n.language)}</td>
+                    <td className="num" data-label={t('activity.amount')}>{coinText(i.amount, i.currency, i18n.language, decimals)}</td>
                     <td data-label={t('activity.status')} data-testid="status">{statusOf(t, i)}</td>
                     <td data-label={t('activity.transaction')}>
                       <TxLink hash={i.transaction} />

@@ -10,7 +10,7 @@ const RANGES = { '7D': 7, '30D': 30, '90D': 90, '1Y': 365, All: 0 } as const;
 type Range = keyof typeof RANGES;
 
 /** Value per day in cents (today's prices), from the running balances /balance gives per position. */
-export function dailyValues(items: BalanceResponse['items'], prices: Map<string, string>, end: string): { day: string; cents: bigint }[] {
+export function dailyValues(items: BalanceResponse['items'], prices: Map<string, string>, decimals: Record<string, number>, end: string): { day: string; cents: bigint }[] {
   if (!items.length) return [];
   const byDay = new Map<string, BalanceResponse['items']>();
   for (const i of items) byDay.set(i.date, [...(byDay.get(i.date) ?? []), i]);
@@ -20,7 +20,7 @@ export function dailyValues(items: BalanceResponse['items'], prices: Map<string,
   for (let day = items[0]!.date; day <= last; day = addDays(day, 1)) {
     for (const i of byDay.get(day) ?? []) balances.set(`${i.pool}|${i.currency}`, { currency: i.currency, units: BigInt(i.balance ?? '0') });
     let cents = 0n;
-    for (const b of balances.values()) cents += centsOf(b.units, prices.get(b.currency) ?? '0', b.currency);
+    for (const b of balances.values()) cents += centsOf(b.units, prices.get(b.currency) ?? '0', decimals[b.currency] ?? 18);
     out.push({ day, cents });
   }
   return out;
@@ -61,7 +61,7 @@ export function BalanceHistory({ summary, revision }: { summary: CabinetSummary;
   return (
     <Panel id="balance-history" title={t('history.title')} state={state} onRetry={reload}>
       {(data) => {
-        const all = dailyValues(data.items, prices, summary.asOf);
+        const all = dailyValues(data.items, prices, summary.decimals, summary.asOf);
         const days = RANGES[range] ? all.filter((v) => v.day > addDays(summary.asOf, -RANGES[range])) : all;
         if (!days.length) return <>{controls}<p className="muted">{t('history.empty')}</p></>;
         const first = days[0]!;

@@ -36,9 +36,11 @@ export function Dashboard() {
           <BalanceHistory summary={state.data} revision={revision} />
         </Deferred>
       ) : null}
-      <Deferred name="activity" minHeight={240}>
-        <Activity revision={revision} />
-      </Deferred>
+      {state.status === 'ready' && !state.data.empty ? (
+        <Deferred name="activity" minHeight={240}>
+          <Activity revision={revision} decimals={state.data.decimals} />
+        </Deferred>
+      ) : null}
       <Deferred name="faq">
         <Faq />
       </Deferred>

@@ -60,8 +60,8 @@ export function PoolCards({ summary }: { summary: CabinetSummary }) {
                 {p.positions.map((pos) => (
                   <tr key={pos.currency} data-testid={`position-${pos.currency}`}>
                     <th scope="row">{pos.currency}</th>
-                    <td className="num" data-testid="balance">{coinText(pos.balance, pos.currency, lang)}</td>
-                    <td className="num" data-testid="earned">{coinText(pos.earned, pos.currency, lang)}</td>
+                    <td className="num" data-testid="balance">{coinText(pos.balance, pos.currency, lang, summary.decimals)}</td>
+                    <td className="num" data-testid="earned">{coinText(pos.earned, pos.currency, lang, summary.decimals)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -93,7 +93,7 @@ export function DailyRewards({ summary }: { summary: CabinetSummary }) {
           {items.map((r) => (
             <tr key={`${r.pool}-${r.currency}`} data-testid={`reward-${r.pool}-${r.currency}`}>
               <th scope="row" data-label={t('rewards.pool')}>{t(`kinds.${r.pool}`)}</th>
-              <td className="num" data-label={t('rewards.amount')}>{coinText(r.amount, r.currency, i18n.language)}</td>
+              <td className="num" data-label={t('rewards.amount')}>{coinText(r.amount, r.currency, i18n.language, summary.decimals)}</td>
             </tr>
           ))}
         </tbody>

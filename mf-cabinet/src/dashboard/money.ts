@@ -1,14 +1,15 @@
 // Exact figures for the dashboard: base units and cents as bigint, text through the shared formatter.
-import { SUPPORTED_CHAIN_ID, decimalsOf, formatCoinUnits, isCurrency, parseUnits, unitsToUsd } from '@app/web3';
+// Decimals come with the summary (the server's currency table), so the token table stays out of the page.
+import { formatCoinUnits, parseUnits, unitsToUsd } from '@app/web3';
 
-export const decimalsOfCode = (currency: string): number => (isCurrency(currency) ? (decimalsOf(currency, SUPPORTED_CHAIN_ID) ?? 18) : 18);
+export type Decimals = Record<string, number>;
 
 /** "1.000657 ETH" in the page's language. */
-export const coinText = (units: string | bigint, currency: string, lang: string) => `${formatCoinUnits(units, decimalsOfCode(currency), lang)} ${currency}`;
+export const coinText = (units: string | bigint, currency: string, lang: string, decimals: Decimals) => `${formatCoinUnits(units, decimals[currency] ?? 18, lang)} ${currency}`;
 
 /** Cents of a balance at a price, rounded down (as the server values positions). */
-export const centsOf = (units: bigint, priceUsd: string, currency: string): bigint =>
-  units <= 0n || priceUsd === '0' ? 0n : parseUnits(unitsToUsd(units, priceUsd, decimalsOfCode(currency), 2), 2);
+export const centsOf = (units: bigint, priceUsd: string, decimals: number): bigint =>
+  units <= 0n || !/[1-9]/.test(priceUsd) ? 0n : parseUnits(unitsToUsd(units, priceUsd, decimals, 2), 2);
 
 /** Cents to the decimal string the formatter takes. */
 export const centsText = (cents: bigint) => `${cents < 0n ? '-' : ''}${(cents < 0n ? -cents : cents) / 100n}.${String((cents < 0n ? -cents : cents) % 100n).padStart(2, '0')}`;

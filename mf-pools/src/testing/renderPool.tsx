@@ -42,6 +42,7 @@ export const insightAnswers = {
     currencies: [],
     pools: (['stable', 'coin', 'dex'] as const).map((pool) => ({ pool, title: pool, riskLevel: 'low', apy: '0.08', apr: '0.076961', tvlUsd: '0.00', currencies: ['ETH'], positions: [], valueUsd: '0.00' })),
     dailyRewards: { day: null, items: [] },
+    decimals: { ETH: 18, USDT: 6 },
     tutorialDismissed: false,
     empty: true,
     revision: '0',

@@ -57,6 +57,8 @@ export const cabinetSummaryResponseSchema = z
     currencies: z.array(perCurrencySchema),
     pools: z.array(cabinetPoolSchema),
     dailyRewards: z.object({ day: z.nullable(z.string()), items: z.array(z.object({ pool: poolNameSchema, currency: z.string(), amount: baseUnitsSchema })) }),
+    /** Decimals of each currency's base unit, so pages format amounts without the token table. */
+    decimals: z.record(z.string(), z.int()),
     tutorialDismissed: z.boolean(),
     /** No deposit was ever recorded: the page shows the first steps. */
     empty: z.boolean(),
