@@ -157,7 +157,7 @@ test('the dashboard and pool pages under /ru, in the dark theme, at 390 px: Russ
   for (const [path, heading] of [
     ['/ru/cabinet/dashboard', 'Панель'],
     ['/ru/cabinet/pools', 'Пулы'],
-    ['/ru/cabinet/pools/coin', /Монеты/],
+    ['/ru/cabinet/pools/coin', /^Пул /],
   ] as const) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
