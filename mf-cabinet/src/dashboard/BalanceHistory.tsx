@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { BalanceResponse, CabinetSummary } from '@app/contracts';
 import { POOL_KINDS, formatDay, formatUsd, type PoolKind } from '@app/web3';
-import { Chart, useRemote, useServerData } from '@app/ui';
+import { useRemote, useServerData } from '@app/ui';
+import { Chart } from '@app/ui/chart';
 import { Panel } from './Panel';
 import { addDays, centsOf, centsText } from './money';
 

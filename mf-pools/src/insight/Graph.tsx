@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { formatDay, formatPercent, formatUsd, type PoolKind } from '@app/web3';
-import { Chart, useRemote, useServerData } from '@app/ui';
+import { useRemote, useServerData } from '@app/ui';
+import { Chart } from '@app/ui/chart';
 import { Panel } from './Panel';
 
 const RANGES = { '30D': 30, '90D': 90, '1Y': 365, All: 0 } as const;

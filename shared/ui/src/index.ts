@@ -4,7 +4,7 @@ export { useObservable } from './useObservable';
 export { Page } from './components/Page';
 export { createBus, disconnectedWallet, routeFromLocation, type ShellBus, type BusState } from './bus';
 export { useNotify } from './useNotify';
-export { Chart, type ChartProps, type ChartSeries } from './chart/Chart';
+// The chart is imported from '@app/ui/chart': its lazy loader would otherwise ride along in every remote.
 export { useServerData, useCabinetRevision, LIVE_POLL_MS, type Loadable } from './live';
 export { Panel, type PanelTexts } from './components/Panel';
 export { TxLink } from './components/TxLink';
