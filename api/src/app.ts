@@ -25,6 +25,7 @@ import { operatorRoutes } from './operator/routes';
 import { opsRoutes } from './routes/ops';
 import { profileRoutes } from './routes/profile';
 import { referralRoutes } from './routes/referrals';
+import { cabinetRoutes } from './routes/cabinet';
 import { reservesRoutes } from './routes/reserves';
 import { defineJobs } from './jobs';
 import { settingsRoutes } from './routes/settings';
@@ -136,6 +137,7 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
       settingsRoutes(v1, services);
       operatorRoutes(v1, services);
       reservesRoutes(v1, services);
+      cabinetRoutes(v1, services);
     },
     { prefix: apiBasePath },
   );

@@ -1,11 +1,5 @@
 import { Navigate, Route, Routes } from '@app/singletons/router';
-import { useTranslation } from '@app/singletons/react-i18n';
-import { Page } from '@app/ui';
-
-function Dashboard() {
-  const { t } = useTranslation();
-  return <Page title={t('dashboard.title')} />;
-}
+import { Dashboard } from './dashboard/Dashboard';
 
 export function App() {
   return (

@@ -1,10 +1,11 @@
 import { Navigate, Route, Routes, useParams } from '@app/singletons/router';
 import { isPoolKind } from '@app/web3';
+import { PoolsOverview } from './insight';
 import { PoolPage } from './pool';
 
 function PoolRoute() {
   const { name } = useParams();
-  if (!isPoolKind(name)) return <Navigate to="/cabinet/pools/stable" replace />;
+  if (!isPoolKind(name)) return <Navigate to="/cabinet/pools" replace />;
   // A new pool is a new page: its forms and deposits in progress start afresh.
   return <PoolPage key={name} pool={name} />;
 }
@@ -12,7 +13,7 @@ function PoolRoute() {
 export function App() {
   return (
     <Routes>
-      <Route path="/cabinet/pools" element={<Navigate to="/cabinet/pools/stable" replace />} />
+      <Route path="/cabinet/pools" element={<PoolsOverview />} />
       <Route path="/cabinet/pools/:name" element={<PoolRoute />} />
     </Routes>
   );

@@ -614,3 +614,11 @@ export const daoVotes = pgTable(
   },
   (t) => [primaryKey({ columns: [t.proposalId, t.userId] }), index('dao_votes_user_idx').on(t.userId)],
 );
+
+/** Accounts that dismissed the cabinet's first-steps tutorial (remembered per account, not per browser). */
+export const tutorialDismissals = pgTable('tutorial_dismissals', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  dismissedAt: ts('dismissed_at').notNull().defaultNow(),
+});

@@ -8,6 +8,7 @@ import {
   parseUnits,
   unitsToUsd,
   usdToUnits,
+  formatUsd as formatSharedUsd,
   type Currency,
 } from '@app/web3';
 import type { PoolCoin } from '../pool/poolCoins';
@@ -76,10 +77,5 @@ export function formatCoin(units: bigint, currency: Currency, decimals = deposit
   return text === '0' && units > 0n ? `< 0.${'0'.repeat(COIN_DISPLAY_DIGITS - 1)}1 ${currency}` : `${text} ${currency}`;
 }
 
-/** A US-dollar decimal string for people: "$ 1,234.5" (spec §9: a space after the symbol). */
-export function formatUsd(amount: string, locale: string): string {
-  const [whole = '0', fraction] = amount.split('.');
-  const grouped = new Intl.NumberFormat(locale === 'ru' ? 'ru-RU' : 'en-US').format(BigInt(whole || '0'));
-  const separator = locale === 'ru' ? ',' : '.';
-  return `${USD_INPUT_PREFIX}${grouped}${fraction ? `${separator}${fraction}` : ''}`;
-}
+/** A US-dollar decimal string for people: "$ 1,234.5" (spec §9), the shared formatter keeping the input's places. */
+export const formatUsd = (amount: string, locale: string): string => formatSharedUsd(amount, locale, {});

@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { WalletState } from '@app/contracts';
-import { deferred, poolAnswer, renderPool, shellApiError } from '../testing/renderPool';
+import { deferred, insightAnswers, poolAnswer, renderPool, shellApiError } from '../testing/renderPool';
 import { PoolPage } from './PoolPage';
 
 const POOL_ETH = '0x00000000000000000000000000000000000000e1';
@@ -23,7 +23,7 @@ beforeEach(() => localStorage.clear());
 async function openPool(setup: Parameters<typeof renderPool>[1] & { pool?: 'coin' | 'stable' }) {
   const page = renderPool(<PoolPage pool={setup.pool ?? 'coin'} />, {
     ...setup,
-    api: { dashboardPool: async () => (setup.pool === 'stable' ? stablePool : coinPool), dashboardDeposits: async () => ({ items: [], confirmationsRequired: 1 }), ...setup.api },
+    api: { ...insightAnswers, dashboardPool: async () => (setup.pool === 'stable' ? stablePool : coinPool), dashboardDeposits: async () => ({ items: [], confirmationsRequired: 1 }), ...setup.api },
   });
   await screen.findByRole('tab', { name: setup.lang === 'ru' ? 'Пополнить' : 'Deposit' });
   return page;

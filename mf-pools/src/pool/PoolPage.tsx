@@ -1,14 +1,19 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { PoolKind } from '@app/web3';
-import { Page } from '@app/ui';
+import { Page, useCabinetRevision, useRemote, useServerData } from '@app/ui';
+import { Assets, Converter, Graph, PoolFigures, RoiCalculator, Strategy, Withdrawals } from '../insight';
 import { DepositForm, DepositHistory, DepositProgress, useDepositFlow } from '../deposit';
 import { WithdrawForm } from '../withdraw';
 import { PoolTabs } from './PoolTabs';
 import { poolCoins } from './poolCoins';
 import { usePool } from './usePool';
 
-/** A pool: its deposit and withdraw tabs, deposits in progress and the user's deposits. */
+/**
+ * A pool: its figures, deposit and withdraw tabs, deposits in progress, the user's deposits and
+ * withdrawals, converter and ROI calculator, assets, strategy and history. Follows the server's
+ * changes (a credited deposit, interest, a paid withdrawal) without a reload.
+ */
 export function PoolPage({ pool }: { pool: PoolKind }) {
   const { t } = useTranslation();
   const { state, reload } = usePool(pool);
@@ -20,6 +25,10 @@ export function PoolPage({ pool }: { pool: PoolKind }) {
     setHistoryGeneration((g) => g + 1);
   }, [reload]);
   const flow = useDepositFlow({ pool, onChanged: changed });
+  const { api } = useRemote();
+  const summary = useServerData((signal) => api.call('cabinetSummary', { signal }), [api, historyGeneration]);
+  const figures = summary.state.status === 'ready' ? summary.state.data.pools.find((p) => p.pool === pool) : undefined;
+  useCabinetRevision(api, changed);
 
   return (
     <Page title={t('pool.title', { pool: t(`kinds.${pool}`) })}>
@@ -33,18 +42,31 @@ export function PoolPage({ pool }: { pool: PoolKind }) {
           </button>
         </div>
       ) : (
-        <div className="pool-layout">
-          <PoolTabs
-            panels={{
-              deposit: <DepositForm coins={coins} flow={flow} />,
-              withdraw: <WithdrawForm pool={pool} coins={coins} position={state.data} onRequested={reload} />,
-            }}
-          />
-          <div className="pool-layout__side">
-            <DepositProgress deposits={flow.tracked} onRetry={flow.retry} />
-            <DepositHistory pool={pool} generation={historyGeneration} />
+        <>
+          {figures ? <PoolFigures pool={figures} /> : null}
+          <div className="pool-layout">
+            <PoolTabs
+              panels={{
+                deposit: <DepositForm coins={coins} flow={flow} />,
+                withdraw: <WithdrawForm pool={pool} coins={coins} position={state.data} onRequested={changed} />,
+              }}
+            />
+            <div className="pool-layout__side">
+              <DepositProgress deposits={flow.tracked} onRetry={flow.retry} />
+              <DepositHistory pool={pool} generation={historyGeneration} />
+              <Withdrawals pool={pool} revision={historyGeneration} />
+            </div>
           </div>
-        </div>
+          <div className="pool-layout">
+            <Converter coins={coins} />
+            {figures ? <RoiCalculator coins={coins} apy={figures.apy} /> : null}
+          </div>
+          <Graph pool={pool} />
+          <div className="pool-layout">
+            <Assets pool={pool} />
+            <Strategy pool={pool} />
+          </div>
+        </>
       )}
     </Page>
   );

@@ -33,3 +33,23 @@ export function poolAnswer(pool: DashboardPoolResponse['pool'], coins: Record<st
     earned: Object.fromEntries(entries.map(([c]) => [c, '0'])),
   };
 }
+
+/** What the pool page reads besides the pool itself, answered as a user with nothing in the pools. */
+export const insightAnswers = {
+  cabinetSummary: async () => ({
+    asOf: '2026-01-31',
+    totals: { valueUsd: '0.00', principalUsd: '0.00', profitUsd: '0.00', interestUsd: { all: '0.00', day: '0.00', month: '0.00' } },
+    currencies: [],
+    pools: (['stable', 'coin', 'dex'] as const).map((pool) => ({ pool, title: pool, riskLevel: 'low', apy: '0.08', apr: '0.076961', tvlUsd: '0.00', currencies: ['ETH'], positions: [], valueUsd: '0.00' })),
+    dailyRewards: { day: null, items: [] },
+    decimals: { ETH: 18, USDT: 6 },
+    tutorialDismissed: false,
+    empty: true,
+    revision: '0',
+  }),
+  cabinetRevision: async () => ({ revision: '0' }),
+  dashboardWithdrawals: async () => ({ items: [] }),
+  poolAssets: async () => ({ pool: 'coin' as const, assets: [] }),
+  poolStrategy: async () => ({ pool: 'coin' as const, title: 'Coin pool', description: 'ETH staked and lent.', riskLevel: 'medium' }),
+  poolGraph: async () => ({ pool: 'coin' as const, points: [] }),
+};

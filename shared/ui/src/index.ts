@@ -4,3 +4,7 @@ export { useObservable } from './useObservable';
 export { Page } from './components/Page';
 export { createBus, disconnectedWallet, routeFromLocation, type ShellBus, type BusState } from './bus';
 export { useNotify } from './useNotify';
+// The chart is imported from '@app/ui/chart': its lazy loader would otherwise ride along in every remote.
+export { useServerData, useCabinetRevision, LIVE_POLL_MS, type Loadable } from './live';
+export { Panel, type PanelTexts } from './components/Panel';
+export { TxLink } from './components/TxLink';

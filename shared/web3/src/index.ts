@@ -7,3 +7,4 @@ export * from './amounts';
 export * from './display';
 export * from './erc20';
 export * from './interest';
+export * from './format';

@@ -10,6 +10,15 @@ const WALLET_COMMANDS: ReadonlySet<BusCommand['type']> = new Set(['wallet/connec
  * touches a wallet does not download the code. Commands that arrive while it loads are kept
  * and answered in order.
  */
+// The key the wallet service writes (kept here as text so this file does not import the service).
+const wasAuthorised = () => {
+  try {
+    return localStorage.getItem('wallet.authorised') === '1';
+  } catch {
+    return false;
+  }
+};
+
 export function createLazyWalletService(deps: WalletDeps): WalletService {
   let service: Promise<ReturnType<typeof import('./walletService').createWalletService>> | undefined;
   let ready = false;
@@ -36,6 +45,9 @@ export function createLazyWalletService(deps: WalletDeps): WalletService {
     load().catch(() => deps.bus.send({ type: 'notify', notification: { kind: 'error', message: deps.i18n.t('wallet.connectFailed', { ns: 'shell' }) } }));
   });
 
+  // A wallet connected on an earlier visit reconnects without a prompt; a first visit loads nothing.
+  if (wasAuthorised()) void load().then((w) => w.reconnect(), () => undefined);
+
   const forRemotes: RemoteWallet = {
     sendTransfer: async (transfer) => (await load()).forRemotes.sendTransfer(transfer),
     waitForConfirmations: async (hash, confirmations) => (await load()).forRemotes.waitForConfirmations(hash, confirmations),
@@ -45,6 +57,7 @@ export function createLazyWalletService(deps: WalletDeps): WalletService {
   };
   return {
     connect: async () => (await load()).connect(),
+    reconnect: async () => (await load()).reconnect(),
     switchNetwork: async () => (await load()).switchNetwork(),
     refreshBalances: async () => (await load()).refreshBalances(),
     forRemotes,

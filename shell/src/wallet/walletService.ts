@@ -23,6 +23,17 @@ export interface WalletDeps {
  * The shell's wallet: discovery, connect, listeners, balances, the supported-network check,
  * linking the wallet to the account, and sign-in with the wallet. Its state goes out on the bus.
  */
+/** Set when a wallet connected here, so the next load reconnects it silently; cleared when it disconnects. */
+export const WALLET_AUTHORISED_KEY = 'wallet.authorised';
+function rememberAuthorised(yes: boolean) {
+  try {
+    if (yes) localStorage.setItem(WALLET_AUTHORISED_KEY, '1');
+    else localStorage.removeItem(WALLET_AUTHORISED_KEY);
+  } catch {
+    // Storage refused (private mode): the person clicks Connect after a reload, as before.
+  }
+}
+
 export function createWalletService({ bus, session, i18n, openWalletPrompt }: WalletDeps) {
   const discovery = startProviderDiscovery();
   let provider: Eip1193Provider | null = null;
@@ -55,6 +66,7 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: Wa
   const onAccountsChanged = (...args: unknown[]) => {
     const accounts = (args[0] as string[] | undefined) ?? [];
     if (!accounts.length) {
+      rememberAuthorised(false);
       setWallet({ connected: false, account: null, balances: {} });
       return;
     }
@@ -68,6 +80,18 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: Wa
     void refreshBalances();
   };
 
+  function attach(accounts: string[], chainId: number) {
+    if (!listening && provider?.on) {
+      provider.on('accountsChanged', onAccountsChanged);
+      provider.on('chainChanged', onChainChanged);
+      listening = true;
+    }
+    rememberAuthorised(true);
+    setWallet({ connected: true, account: accounts[0]!.toLowerCase(), chainId });
+    checkNetwork(chainId);
+    void refreshBalances();
+  }
+
   async function connect(): Promise<boolean> {
     provider = discovery.pick();
     if (!provider) {
@@ -79,17 +103,28 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: Wa
       const accounts = (await provider.request({ method: 'eth_requestAccounts' })) as string[];
       const chainId = Number.parseInt(String(await provider.request({ method: 'eth_chainId' })), 16);
       if (!accounts.length) return false;
-      if (!listening && provider.on) {
-        provider.on('accountsChanged', onAccountsChanged);
-        provider.on('chainChanged', onChainChanged);
-        listening = true;
-      }
-      setWallet({ connected: true, account: accounts[0]!.toLowerCase(), chainId });
-      checkNetwork(chainId);
-      void refreshBalances();
+      attach(accounts, chainId);
       return true;
     } catch (error) {
       notify('warning', isUserRejection(error) ? t('wallet.rejected') : t('wallet.connectFailed'));
+      return false;
+    }
+  }
+
+  /** After a reload: a wallet that already authorised the site answers eth_accounts without a prompt. */
+  async function reconnect(): Promise<boolean> {
+    if (bus.wallet.getValue().connected) return true;
+    provider = discovery.pick();
+    if (!provider) return false;
+    try {
+      const accounts = (await provider.request({ method: 'eth_accounts' })) as string[];
+      if (!accounts.length) {
+        rememberAuthorised(false);
+        return false;
+      }
+      attach(accounts, Number.parseInt(String(await provider.request({ method: 'eth_chainId' })), 16));
+      return true;
+    } catch {
       return false;
     }
   }
@@ -267,7 +302,7 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: Wa
     proveNewWallet,
   };
 
-  return { connect, switchNetwork, refreshBalances, forRemotes, handleCommand };
+  return { connect, reconnect, switchNetwork, refreshBalances, forRemotes, handleCommand };
 }
 
 export type WalletService = Omit<ReturnType<typeof createWalletService>, 'handleCommand'>;

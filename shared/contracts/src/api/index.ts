@@ -9,4 +9,5 @@ export * from './invest';
 export * from './referrals';
 export * from './dao';
 export * from './settings';
+export * from './cabinet';
 export * from './routes';

@@ -1,0 +1,243 @@
+// What the cabinet reads: a user's positions, flows and interest from the ledger, valued in US dollars.
+// Every amount stays a bigint; dollars are exact decimal strings (cents rounded down per position).
+import { sql } from 'drizzle-orm';
+import { DAYS_PER_YEAR, RATE_SCALE, dailyRate, formatUnits, parseUnits, unitsToUsd } from '@app/web3';
+import type { ActivityItem, CabinetSummary, PoolName } from '@app/contracts';
+import type { Db } from '../db/client';
+import { rows } from '../ledger';
+import type { PriceSource } from '../pricing/prices';
+
+const DAY_MS = 86_400_000;
+export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+
+/** Base units to cents at a price, rounded down; negative amounts round towards zero. */
+export function unitsToCents(units: bigint, priceUsd: string, decimals: number): bigint {
+  const abs = units < 0n ? -units : units;
+  const cents = parseUnits(unitsToUsd(abs, priceUsd, decimals, 2), 2);
+  return units < 0n ? -cents : cents;
+}
+/** Cents to "1234.50" (always two places). */
+export const usd = (cents: bigint) => {
+  const s = formatUnits(cents, 2);
+  const [whole, frac = ''] = s.split('.');
+  return `${whole}.${frac.padEnd(2, '0')}`;
+};
+
+/** The APR behind a daily compounded APY: 365 × r, as a decimal fraction with 6 places (rounded down). */
+export function aprOf(apy: string): string {
+  const scaled = (BigInt(DAYS_PER_YEAR) * dailyRate(apy) * 10n ** 6n) / RATE_SCALE;
+  return formatUnits(scaled, 6);
+}
+
+type PoolRow = { name: PoolName; title: string; risk_level: string; apy_bps: number; apy: string | null; currencies: string | null };
+
+/** Each pool with the APY in force on `day` (the operator's history, else the pool's basis points). */
+async function poolsOn(db: Db, day: string): Promise<PoolRow[]> {
+  return rows<PoolRow>(
+    db,
+    sql`select p.name, p.title, p.risk_level, p.apy_bps,
+          (select a.apy::text from pool_apy a where a.pool = p.name and a.effective_from <= ${day}::date order by a.effective_from desc limit 1) as apy,
+          (select string_agg(pa.currency, ',' order by c.sort) from pool_addresses pa join currencies c on c.code = pa.currency where pa.pool = p.name and pa.chain_id = 1) as currencies
+        from pools p order by p.sort`,
+  );
+}
+
+/** "0.050000000000000000" → "0.05" (what parseApy and people read). */
+const trimFraction = (s: string) => (s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s);
+const apyOf = (p: PoolRow) => (p.apy ? trimFraction(p.apy) : trimFraction(formatUnits(BigInt(p.apy_bps), 4)));
+
+/** The day the figures are read at: today, or the day after the last accrued day when that is later. */
+export async function asOfDay(db: Db, now = new Date()): Promise<string> {
+  const today = now.toISOString().slice(0, 10);
+  const [last] = await rows<{ day: string | null }>(db, sql`select max(day)::text as day from interest_days`);
+  const next = last?.day ? addDays(last.day, 1) : today;
+  return next > today ? next : today;
+}
+
+export async function portfolioSummary(db: Db, prices: PriceSource, userId: string, tutorialDismissed: boolean, now = new Date()): Promise<CabinetSummary> {
+  const asOf = await asOfDay(db, now);
+  const lastDay = addDays(asOf, -1);
+  const monthFrom = addDays(asOf, -30);
+  const [poolList, flows, interest, tvl, decimals, started, revision] = await Promise.all([
+    poolsOn(db, asOf),
+    rows<{ pool: string; currency: string; balance: string; deposited: string; withdrawn: string }>(
+      db,
+      sql`select a.pool, a.currency, (-a.balance)::text as balance,
+            coalesce(sum(-p.amount) filter (where t.kind = 'deposit'), 0)::text as deposited,
+            coalesce(sum(p.amount) filter (where t.kind in ('withdrawal_reserve', 'withdrawal_return')), 0)::text as withdrawn
+          from ledger_accounts a
+          left join ledger_postings p on p.account_id = a.id
+          left join ledger_transactions t on t.id = p.transaction_id
+          where a.kind = 'position' and a.user_id = ${userId}
+          group by a.pool, a.currency, a.balance`,
+    ),
+    rows<{ pool: string; currency: string; all: string; day: string; month: string }>(
+      db,
+      sql`select pool, currency, sum(amount)::text as all,
+            coalesce(sum(amount) filter (where day = ${lastDay}::date), 0)::text as day,
+            coalesce(sum(amount) filter (where day >= ${monthFrom}::date), 0)::text as month
+          from interest_accruals where user_id = ${userId} group by pool, currency`,
+    ),
+    rows<{ pool: string; currency: string; total: string }>(
+      db,
+      sql`select pool, currency, (-sum(balance))::text as total from ledger_accounts where kind = 'position' group by pool, currency`,
+    ),
+    rows<{ code: string; decimals: number }>(db, sql`select code, decimals from currencies`),
+    rows<{ n: number }>(db, sql`select count(*)::int as n from deposits where user_id = ${userId}`),
+    cabinetRevision(db, userId),
+  ]);
+  const dec = new Map(decimals.map((d) => [d.code, d.decimals]));
+  const price = await prices.usdPrices([...dec.keys()]);
+  const cents = (units: bigint, currency: string) => unitsToCents(units, price.get(currency) ?? '0', dec.get(currency) ?? 18);
+
+  const key = (pool: string, currency: string) => `${pool}|${currency}`;
+  const interestBy = new Map(interest.map((i) => [key(i.pool, i.currency), i]));
+
+  type Acc = { balance: bigint; deposited: bigint; withdrawn: bigint; all: bigint; day: bigint; month: bigint };
+  const byCurrency = new Map<string, Acc>();
+  let valueC = 0n, principalC = 0n, profitC = 0n, allC = 0n, dayC = 0n, monthC = 0n;
+  for (const f of flows) {
+    const i = interestBy.get(key(f.pool, f.currency));
+    const a: Acc = {
+      balance: BigInt(f.balance),
+      deposited: BigInt(f.deposited),
+      withdrawn: BigInt(f.withdrawn),
+      all: BigInt(i?.all ?? '0'),
+      day: BigInt(i?.day ?? '0'),
+      month: BigInt(i?.month ?? '0'),
+    };
+    const c = byCurrency.get(f.currency) ?? { balance: 0n, deposited: 0n, withdrawn: 0n, all: 0n, day: 0n, month: 0n };
+    for (const k of Object.keys(a) as (keyof Acc)[]) c[k] += a[k];
+    byCurrency.set(f.currency, c);
+  }
+  const currencies = [...byCurrency.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([currency, a]) => {
+      const principal = a.deposited > a.withdrawn ? a.deposited - a.withdrawn : 0n;
+      const profit = a.balance + a.withdrawn - a.deposited;
+      valueC += cents(a.balance, currency);
+      principalC += cents(principal, currency);
+      profitC += cents(profit, currency);
+      allC += cents(a.all, currency);
+      dayC += cents(a.day, currency);
+      monthC += cents(a.month, currency);
+      return {
+        currency,
+        balance: String(a.balance),
+        principal: String(principal),
+        deposited: String(a.deposited),
+        withdrawn: String(a.withdrawn),
+        interest: { all: String(a.all), day: String(a.day), month: String(a.month) },
+        profit: String(profit),
+        priceUsd: price.get(currency) ?? '0',
+        valueUsd: usd(cents(a.balance, currency)),
+      };
+    });
+
+  const pools = poolList.map((p) => {
+    const apy = apyOf(p);
+    const mine = flows.filter((f) => f.pool === p.name);
+    let poolValue = 0n;
+    const positions = mine.map((f) => {
+      const v = cents(BigInt(f.balance), f.currency);
+      poolValue += v;
+      return { currency: f.currency, balance: f.balance, earned: interestBy.get(key(f.pool, f.currency))?.all ?? '0', valueUsd: usd(v) };
+    });
+    const tvlC = tvl.filter((t) => t.pool === p.name).reduce((s, t) => s + cents(BigInt(t.total), t.currency), 0n);
+    return {
+      pool: p.name,
+      title: p.title,
+      riskLevel: p.risk_level,
+      apy,
+      apr: aprOf(apy),
+      tvlUsd: usd(tvlC),
+      currencies: p.currencies ? p.currencies.split(',') : [],
+      positions,
+      valueUsd: usd(poolValue),
+    };
+  });
+
+  const rewards = interest
+    .filter((i) => i.day !== '0')
+    .map((i) => ({ pool: i.pool as PoolName, currency: i.currency, amount: i.day }))
+    .sort((a, b) => a.pool.localeCompare(b.pool) || a.currency.localeCompare(b.currency));
+
+  return {
+    asOf,
+    totals: { valueUsd: usd(valueC), principalUsd: usd(principalC), profitUsd: usd(profitC), interestUsd: { all: usd(allC), day: usd(dayC), month: usd(monthC) } },
+    currencies,
+    pools,
+    dailyRewards: { day: interest.length ? lastDay : null, items: rewards },
+    decimals: Object.fromEntries(dec),
+    tutorialDismissed,
+    empty: (started[0]?.n ?? 0) === 0,
+    revision,
+  };
+}
+
+/**
+ * Moves whenever something the cabinet shows changes for the user: a posting on their positions, a
+ * deposit's or a withdrawal's progress.
+ */
+export async function cabinetRevision(db: Db, userId: string): Promise<string> {
+  const [r] = await rows<{ postings: string | null; deposits: string | null; withdrawals: string | null }>(
+    db,
+    sql`select
+          (select max(p.id)::text from ledger_postings p join ledger_accounts a on a.id = p.account_id where a.kind = 'position' and a.user_id = ${userId}) as postings,
+          (select (count(*) || ':' || coalesce(sum(confirmations), 0) || ':' || coalesce(max(updated_at)::text, ''))::text from deposits where user_id = ${userId}) as deposits,
+          (select (count(*) || ':' || coalesce(sum(confirmations), 0) || ':' || coalesce(max(updated_at)::text, ''))::text from withdrawals where user_id = ${userId}) as withdrawals`,
+  );
+  return `${r?.postings ?? 0}|${r?.deposits ?? ''}|${r?.withdrawals ?? ''}`;
+}
+
+type ActivityRow = { kind: ActivityItem['kind']; id: string | null; pool: PoolName; currency: string; amount: string; status: string; at: string; transaction: string | null; confirmations: number };
+
+const activitySql = (userId: string, pool?: string) => sql`
+  select 'deposit' as kind, id::text, pool, currency, amount::text, status, created_at as at, tx_hash as transaction, confirmations
+    from deposits where user_id = ${userId} ${pool ? sql`and pool = ${pool}` : sql``}
+  union all
+  select 'interest', null, pool, currency, amount::text, 'credited', ((day + 1)::timestamp at time zone 'UTC'), null, 0
+    from interest_accruals where user_id = ${userId} ${pool ? sql`and pool = ${pool}` : sql``}
+  union all
+  select 'withdrawal', id::text, pool, currency, amount::text, status, created_at, tx_hash, confirmations
+    from withdrawals where user_id = ${userId} ${pool ? sql`and pool = ${pool}` : sql``}`;
+
+function toItem(r: ActivityRow, required: { deposit: number; withdrawal: number }): ActivityItem {
+  return {
+    kind: r.kind,
+    id: r.id === null ? null : Number(r.id),
+    pool: r.pool,
+    currency: r.currency,
+    amount: r.amount,
+    status: r.status,
+    at: new Date(r.at).toISOString(),
+    transaction: r.transaction,
+    confirmations: r.confirmations,
+    confirmationsRequired: r.kind === 'deposit' ? required.deposit : r.kind === 'withdrawal' ? required.withdrawal : 0,
+  };
+}
+
+/** Deposits, daily interest and withdrawals, newest first, one page at a time. */
+export async function activityPage(db: Db, userId: string, q: { page: number; size: number; pool?: string }, required: { deposit: number; withdrawal: number }) {
+  const [list, count] = await Promise.all([
+    rows<ActivityRow>(db, sql`select * from (${activitySql(userId, q.pool)}) m order by at desc, kind, id desc nulls last, pool, currency limit ${q.size} offset ${(q.page - 1) * q.size}`),
+    rows<{ n: number }>(db, sql`select count(*)::int as n from (${activitySql(userId, q.pool)}) m`),
+  ]);
+  return { items: list.map((r) => toItem(r, required)), page: q.page, size: q.size, total: count[0]?.n ?? 0 };
+}
+
+const csvCell = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
+/** Every movement, oldest first, amounts in whole units (exact), one line each. */
+export async function activityCsv(db: Db, userId: string, required: { deposit: number; withdrawal: number }) {
+  const list = await rows<ActivityRow>(db, sql`select * from (${activitySql(userId)}) m order by at, kind, id nulls first, pool, currency`);
+  const decimals = new Map((await rows<{ code: string; decimals: number }>(db, sql`select code, decimals from currencies`)).map((d) => [d.code, d.decimals]));
+  const lines = [['date', 'time_utc', 'type', 'pool', 'currency', 'amount', 'status', 'transaction'].join(',')];
+  for (const r of list) {
+    const i = toItem(r, required);
+    lines.push(
+      [i.at.slice(0, 10), i.at.slice(11, 19), i.kind, i.pool, i.currency, formatUnits(BigInt(i.amount), decimals.get(i.currency) ?? 18), i.status, i.transaction ?? ''].map(csvCell).join(','),
+    );
+  }
+  return { csv: `${lines.join('\r\n')}\r\n`, rows: list.length };
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { apiRoutes } from '@app/contracts';
+import { tutorialDismissals } from '../db/schema';
+import { addRoute } from '../http/route';
+import { activityCsv, activityPage, asOfDay, cabinetRevision, portfolioSummary } from '../portfolio';
+import type { Services } from '../services';
+
+/** The cabinet's reads: the dashboard's figures, the activity list and its CSV, the tutorial and a revision to poll. */
+export function cabinetRoutes(app: FastifyInstance, s: Services) {
+  const db = s.db;
+  const required = () => ({ deposit: s.config.deposits.confirmations, withdrawal: s.config.money.payoutConfirmations });
+
+  addRoute(app, apiRoutes.cabinetSummary, async ({ auth }) => {
+    const [dismissed] = await db.select().from(tutorialDismissals).where(eq(tutorialDismissals.userId, auth.user.id));
+    return portfolioSummary(db, s.prices, auth.user.id, Boolean(dismissed));
+  });
+
+  addRoute(app, apiRoutes.cabinetActivity, async ({ query, auth }) => activityPage(db, auth.user.id, query, required()));
+
+  addRoute(app, apiRoutes.cabinetActivityExport, async ({ auth }) => {
+    const { csv, rows } = await activityCsv(db, auth.user.id, required());
+    return { filename: `activity-${await asOfDay(db)}.csv`, csv, rows };
+  });
+
+  addRoute(app, apiRoutes.cabinetTutorial, async ({ body, auth }) => {
+    if (body.dismissed) await db.insert(tutorialDismissals).values({ userId: auth.user.id }).onConflictDoNothing();
+    else await db.delete(tutorialDismissals).where(eq(tutorialDismissals.userId, auth.user.id));
+    return { dismissed: body.dismissed };
+  });
+
+  addRoute(app, apiRoutes.cabinetRevision, async ({ auth }) => ({ revision: await cabinetRevision(db, auth.user.id) }));
+}

@@ -1,0 +1,53 @@
+import { useTranslation } from '@app/singletons/react-i18n';
+import type { WithdrawalStatus } from '@app/contracts';
+import { formatDay, isCurrency, type PoolKind } from '@app/web3';
+import { TxLink, useRemote, useServerData } from '@app/ui';
+import { formatCoin } from '../deposit/amounts';
+import { Panel } from './Panel';
+
+function stateText(t: (k: string, o?: Record<string, unknown>) => string, w: WithdrawalStatus) {
+  if (w.status === 'sending' && w.transaction) return t('withdrawals.states.confirming', { n: Math.min(w.confirmations, w.confirmationsRequired), total: w.confirmationsRequired });
+  return t(`withdrawals.states.${w.status}`);
+}
+
+/** This user's withdrawals from the pool with their states: requested, awaiting approval, sending, paid with its link, returned. */
+export function Withdrawals({ pool, revision }: { pool: PoolKind; revision: number }) {
+  const { t } = useTranslation();
+  const { api } = useRemote();
+  const { state, reload } = useServerData((signal) => api.call('dashboardWithdrawals', { query: { pool }, signal }), [api, pool, revision]);
+  return (
+    <Panel id="withdrawals" title={t('withdrawals.title')} state={state} onRetry={reload}>
+      {(data) =>
+        data.items.length === 0 ? (
+          <p className="muted">{t('withdrawals.none')}</p>
+        ) : (
+          <table className="data-table data-table--cards">
+            <thead>
+              <tr>
+                <th scope="col">{t('withdrawals.date')}</th>
+                <th scope="col" className="num">{t('withdrawals.amount')}</th>
+                <th scope="col">{t('withdrawals.status')}</th>
+                <th scope="col">{t('withdrawals.transaction')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((w) => (
+                <tr key={w.id} data-testid="withdrawal-row" data-status={w.status}>
+                  <td data-label={t('withdrawals.date')}>{formatDay(w.createdAt)}</td>
+                  <td className="num" data-label={t('withdrawals.amount')}>{isCurrency(w.currency) ? formatCoin(BigInt(w.amount), w.currency) : `${w.amount} ${w.currency}`}</td>
+                  <td data-label={t('withdrawals.status')} data-testid="withdrawal-status">
+                    {stateText(t, w)}
+                    {w.status === 'returned' && w.reason ? ` (${w.reason})` : ''}
+                  </td>
+                  <td data-label={t('withdrawals.transaction')}>
+                    <TxLink hash={w.transaction} testId="withdrawal-link" />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      }
+    </Panel>
+  );
+}

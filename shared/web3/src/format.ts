@@ -1,0 +1,53 @@
+// The one formatter of money, percentages and dates for people (spec §9). Works on decimal strings and
+// bigints only: no amount passes through a JavaScript float on its way to the screen.
+import { formatUnits } from './amounts';
+
+export type DisplayLang = 'en' | 'ru' | (string & {});
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+const separators = (lang: DisplayLang) => (lang === 'ru' ? { decimal: ',', locale: 'ru-RU' } : { decimal: '.', locale: 'en-US' });
+
+/**
+ * A decimal string grouped and punctuated for the language: "1234.5" → "1,234.5" (en), "1 234,5" (ru,
+ * no-break space). The fraction is cut (never rounded up) to `maxFraction` and padded to `minFraction`.
+ */
+export function formatDecimal(value: string, lang: DisplayLang, opts: { minFraction?: number; maxFraction?: number } = {}): string {
+  const m = DECIMAL.exec(value.trim());
+  if (!m) return value;
+  const [, sign, whole, rawFraction = ''] = m;
+  let fraction = opts.maxFraction !== undefined ? rawFraction.slice(0, opts.maxFraction) : rawFraction;
+  fraction = fraction.replace(/0+$/, '').padEnd(opts.minFraction ?? 0, '0');
+  const { decimal, locale } = separators(lang);
+  // Intl formats a bigint exactly.
+  const grouped = new Intl.NumberFormat(locale).format(BigInt(whole!));
+  const negative = sign === '-' && /[1-9]/.test(whole! + fraction);
+  return `${negative ? '-' : ''}${grouped}${fraction ? decimal + fraction : ''}`;
+}
+
+/** US dollars from a decimal string: "$ 1,234.56" (a space after the symbol), "$ 1 234,56" under /ru. */
+export function formatUsd(value: string, lang: DisplayLang, opts: { minFraction?: number; maxFraction?: number } = { minFraction: 2, maxFraction: 2 }): string {
+  const text = formatDecimal(value, lang, opts);
+  return text.startsWith('-') ? `-$ ${text.slice(1)}` : `$ ${text}`;
+}
+
+/** A fraction as a percentage with a space before the sign: "0.125" → "12.5 %" ("12,5 %" under /ru). */
+export function formatPercent(fraction: string, lang: DisplayLang, maxFraction = 2): string {
+  const m = DECIMAL.exec(fraction.trim());
+  if (!m) return fraction;
+  const [, sign, whole, frac = ''] = m;
+  // × 100 is a shift of the decimal point by two places.
+  const digits = `${whole}${frac.padEnd(2, '0')}`;
+  const point = whole!.length + 2;
+  const shifted = `${sign}${digits.slice(0, point).replace(/^0+(?=\d)/, '')}.${digits.slice(point) || '0'}`;
+  return `${formatDecimal(shifted, lang, { maxFraction })} %`;
+}
+
+/** Base units of a coin for people: 1500000n with 6 decimals → "1.5" (cut to `maxFraction` places). */
+export function formatCoinUnits(units: bigint | string, decimals: number, lang: DisplayLang, maxFraction = 6): string {
+  return formatDecimal(formatUnits(BigInt(units), decimals, Math.min(decimals, maxFraction)), lang);
+}
+
+/** A date or an ISO timestamp as YYYY-MM-DD (UTC), in every language. */
+export function formatDay(value: string | Date): string {
+  return (typeof value === 'string' ? value : value.toISOString()).slice(0, 10);
+}
