@@ -3,6 +3,9 @@ import { apiMessages as M, voteTypes } from '@app/contracts';
 import { createProposal } from '../src/dao/proposals';
 import { unitsToUsd, usdToUnits } from '../src/dao/power';
 import { deposits, withdrawals } from '../src/db/schema';
+import { depositTransaction } from '../src/deposits/credit';
+import { post } from '../src/ledger';
+import { reserveTransaction } from '../src/payouts/requests';
 import { setPrices } from '../src/pricing/prices';
 import { call, newWallet, register, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
 
@@ -29,8 +32,19 @@ async function voter() {
   return { token, id, wallet };
 }
 
+/** A deposit credited at `at`, as the deposit job books it: a deposit row and its ledger transaction. */
 async function credit(userId: string, currency: 'ETH' | 'USDT', amount: bigint, at: Date) {
-  await t.app.services.db.insert(deposits).values({ userId, pool: currency === 'ETH' ? 'coin' : 'stable', currency, amount: amount.toString(), txHash: TX(), status: 'credited', creditedAt: at });
+  const pool = currency === 'ETH' ? 'coin' : 'stable';
+  const txHash = TX();
+  const toAddress = '0x8c3229ec621644789d7f61faa82c6d0e5f97d43d';
+  const [d] = await t.app.services.db.insert(deposits).values({ userId, pool, currency, amount: amount.toString(), txHash, toAddress, status: 'credited', creditedAt: at }).returning();
+  await post(t.app.services.db, depositTransaction({ id: d!.id, user_id: userId, pool, currency, amount: amount.toString(), chain_id: 1, tx_hash: txHash, log_index: 0, to_address: toAddress }, at));
+}
+
+/** A withdrawal requested at `at`: its row and the reservation that takes it out of the position. */
+async function withdraw(userId: string, amount: bigint, at: Date) {
+  const [w] = await t.app.services.db.insert(withdrawals).values({ userId, pool: 'stable', currency: 'USDT', amount: amount.toString(), createdAt: at }).returning();
+  await post(t.app.services.db, reserveTransaction({ id: w!.id, userId, pool: 'stable', currency: 'USDT', amount: amount.toString() }, at));
 }
 
 async function proposal(over: Partial<Parameters<typeof createProposal>[1]> = {}) {
@@ -60,7 +74,8 @@ describe('voting', () => {
     await credit(v.id, 'USDT', 20_000_000n, minutes(-20));
     // After the snapshot: not counted for this proposal.
     await credit(v.id, 'USDT', 1_000_000_000n, minutes(-1));
-    await t.app.services.db.insert(withdrawals).values({ userId: v.id, pool: 'stable', currency: 'USDT', amount: '5000000', createdAt: minutes(-30) });
+    // Reserved for a withdrawal before the snapshot: 5 USDT less.
+    await withdraw(v.id, 5_000_000n, minutes(-10));
     const id = await proposal();
     const view = await call(t.app, 'GET', `/api/v1/dao/proposals/${id}`, { token: v.token });
     // 4500.75 + (20 - 5) = 4515.75

@@ -22,22 +22,19 @@ export function unitsToUsd(units: bigint): string {
 }
 
 /**
- * The user's positions at `at`, per currency in base units: deposits credited by then, less
- * withdrawals requested by then. This is the one place voting power reads money from; when the
- * ledger lands, this query becomes the ledger's balance at `at`.
+ * The user's positions at `at`, per currency in base units, from the ledger: every posting on the
+ * user's position accounts dated by then (deposits, daily interest, withdrawal reservations and
+ * returns). Voting power reads money only here.
  */
 export async function positionsAt(db: Db, userId: string, at: Date): Promise<Array<{ currency: string; units: bigint; decimals: number }>> {
   const rows = await queryRows<{ currency: string; units: string; decimals: number }>(
     db,
-    sql`select m.currency, sum(m.amount)::text as units, c.decimals
-        from (
-          select currency, amount from deposits
-            where user_id = ${userId} and status = 'credited' and credited_at <= ${at.toISOString()}
-          union all
-          select currency, -amount from withdrawals
-            where user_id = ${userId} and status in ('requested', 'paid') and created_at <= ${at.toISOString()}
-        ) m join currencies c on c.code = m.currency
-        group by m.currency, c.decimals`,
+    sql`select a.currency, (-sum(p.amount))::text as units, c.decimals
+        from ledger_postings p
+        join ledger_accounts a on a.id = p.account_id
+        join currencies c on c.code = a.currency
+        where a.kind = 'position' and a.user_id = ${userId} and p.at <= ${at.toISOString()}
+        group by a.currency, c.decimals`,
   );
   return rows.map((r) => ({ currency: r.currency, units: BigInt(r.units), decimals: Number(r.decimals) })).filter((p) => p.units > 0n);
 }
