@@ -155,9 +155,9 @@ export function contentSecurityPolicy({ remoteOrigins, hashes }) {
     // Prefetched chunks of the remotes fall under default-src.
     `default-src ${list(`'self'`, remotes)}`,
     `script-src ${list(`'self'`, remotes, ...hashes.scripts)}`,
-    `style-src ${list(`'self'`, remotes, ...hashes.styles)}`,
-    `connect-src ${list(`'self'`, remotes)}`,
-    `img-src ${list(`'self'`, 'data:', remotes)}`,
+    `style-src ${list(`'self'`, remotes, ...hashes.styles, `'report-sample'`)}`,
+    `connect-src ${list(`'self'`, 'blob:', remotes)}`,
+    `img-src ${list(`'self'`, 'data:', 'blob:', remotes)}`,
     `font-src ${list(`'self'`, remotes)}`,
     `object-src 'none'`,
     `base-uri 'self'`,

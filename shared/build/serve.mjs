@@ -119,7 +119,7 @@ function receiveCspReport(req, res, reportFile) {
       return;
     }
     if (!report || typeof report !== 'object') return;
-    const line = JSON.stringify({ at: new Date().toISOString(), page: report['document-uri'], directive: report['violated-directive'], blocked: report['blocked-uri'] });
+    const line = JSON.stringify({ at: new Date().toISOString(), page: report['document-uri'], directive: report['violated-directive'], blocked: report['blocked-uri'], source: report['source-file'], line: report['line-number'], sample: report['script-sample'] });
     console.warn(`[csp] ${line}`);
     if (reportFile) appendFileSync(reportFile, `${line}\n`);
   });

@@ -142,8 +142,9 @@ export async function castVote(
     .onConflictDoUpdate({
       target: [daoVotes.proposalId, daoVotes.userId],
       set: { voter: row.voter, choice: row.choice, reason: row.reason, signedAt: row.signedAt, powerUsd: row.powerUsd, message: row.message, signature: row.signature, updatedAt: row.updatedAt },
-      // Only a newer signed vote replaces the stored one.
-      setWhere: sql`${daoVotes.signedAt} < excluded.signed_at`,
+      // A vote signed earlier than the stored one never replaces it; timestamps are whole seconds,
+      // so a change within the same second (signed after the first) replaces it.
+      setWhere: sql`${daoVotes.signedAt} <= excluded.signed_at`,
     });
 }
 

@@ -104,7 +104,7 @@ export function AvatarSection({ profile, onSaved }: { profile: Profile; onSaved(
       {source ? (
         <div className="avatar__editor">
           <div className="avatar__crop">
-            <Cropper image={source} crop={crop} zoom={zoom} aspect={1} cropShape="round" showGrid={false} onCropChange={setCrop} onZoomChange={setZoom} onCropComplete={(_, pixels) => setArea(pixels)} />
+            <Cropper disableAutomaticStylesInjection image={source} crop={crop} zoom={zoom} aspect={1} cropShape="round" showGrid={false} onCropChange={setCrop} onZoomChange={setZoom} onCropComplete={(_, pixels) => setArea(pixels)} />
           </div>
           <div className="field">
             <label htmlFor="settings-avatar-zoom">{t('settings.avatar.zoom')}</label>

@@ -1,7 +1,6 @@
 // The chart's drawing, in its own chunk with uPlot (see the README for why uPlot).
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 
 export type ChartSeries = { label: string; values: (number | null)[]; tone?: 'primary' | 'success' | 'info'; scale?: 'left' | 'right' };
 
