@@ -143,3 +143,18 @@ describe('voting', () => {
     expect(ids.indexOf(`pending:${pending}`)).toBeLessThan(ids.indexOf(`closed:${closed}`));
   });
 });
+
+describe('the local stack’s proposal call', () => {
+  it('refuses a malformed proposal with 400 and creates a valid one', async () => {
+    const path = '/api/v1/dev/dao/proposals';
+    for (const body of [{}, { title: 'x', body: '', choices: ['only one'], startsAt: 'a', endsAt: 'b', snapshotAt: 'c' }, { title: 'x', body: '', choices: ['A', 'B'], startsAt: 'not a date', endsAt: minutes(5).toISOString(), snapshotAt: minutes(1).toISOString() }]) {
+      const r = await call(t.app, 'POST', path, { body });
+      expect([r.status, typeof r.body.message]).toEqual([400, 'string']);
+    }
+    const reversed = await call(t.app, 'POST', path, { body: { title: 'x', body: '', choices: ['A', 'B'], startsAt: minutes(5).toISOString(), endsAt: minutes(1).toISOString(), snapshotAt: minutes(1).toISOString() } });
+    expect([reversed.status, reversed.body.message]).toEqual([400, 'the start must be before the end']);
+    const ok = await call(t.app, 'POST', path, { body: { title: 'Lower the dex fee', body: 'Why', choices: ['For', 'Against'], startsAt: minutes(-1).toISOString(), endsAt: minutes(5).toISOString(), snapshotAt: minutes(-1).toISOString() } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.id).toMatch(/^\d+$/);
+  });
+});

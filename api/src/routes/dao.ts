@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { asc, eq, sql } from 'drizzle-orm';
+import * as z from 'zod/mini';
 import { apiMessages as M, apiRoutes, brandForHost, brandTitle, hostName } from '@app/contracts';
 import { requestHost } from '../auth/siwe';
 import { castVote, createProposal, listProposals, proposalView, proposalsVoted, publicVotes, type VoteSpace } from '../dao/proposals';
 import { unitsToUsd, votingPowerAt } from '../dao/power';
 import { queryRows } from '../db/rows';
 import { daoMembers, daoValues } from '../db/schema';
+import { badRequest } from '../http/errors';
 import { addRoute } from '../http/route';
 import type { Services } from '../services';
 
@@ -62,14 +64,32 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
 
   // The local stack's way for tests and demos to create proposals (the operator uses the CLI).
   if (s.config.env !== 'production') {
-    app.post<{ Body: { title: string; body: string; choices: string[]; startsAt: string; endsAt: string; snapshotAt: string; quorumUsd?: string } }>(
-      '/dev/dao/proposals',
-      { schema: { hide: true } },
-      async (req) => {
-        const b = req.body;
-        const p = await createProposal(db, { title: b.title, body: b.body, choices: b.choices, startsAt: new Date(b.startsAt), endsAt: new Date(b.endsAt), snapshotAt: new Date(b.snapshotAt), quorumUsd: b.quorumUsd ?? '0' });
+    const when = z.string().check(z.maxLength(40));
+    const devProposal = z.object({
+      title: z.string().check(z.minLength(1), z.maxLength(200)),
+      body: z.string().check(z.maxLength(20_000)),
+      choices: z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(2), z.maxLength(10)),
+      startsAt: when,
+      endsAt: when,
+      snapshotAt: when,
+      quorumUsd: z.optional(z.string().check(z.maxLength(40))),
+    });
+    const date = (text: string) => {
+      const d = new Date(text);
+      if (Number.isNaN(d.getTime())) throw badRequest(M.invalidFields, 'BAD_DATE');
+      return d;
+    };
+    app.post('/dev/dao/proposals', { schema: { hide: true } }, async (req) => {
+      const parsed = devProposal.safeParse(req.body);
+      if (!parsed.success) throw badRequest(M.invalidFields);
+      const b = parsed.data;
+      try {
+        const p = await createProposal(db, { title: b.title, body: b.body, choices: b.choices, startsAt: date(b.startsAt), endsAt: date(b.endsAt), snapshotAt: date(b.snapshotAt), quorumUsd: b.quorumUsd ?? '0' });
         return { id: String(p.id) };
-      },
-    );
+      } catch (err) {
+        if (err instanceof Error && !('statusCode' in err)) throw badRequest(err.message, 'BAD_PROPOSAL');
+        throw err;
+      }
+    });
   }
 }
