@@ -27,7 +27,7 @@ const NETWORK = { latency: 150, downloadThroughput: (1.6e6 / 8) * 1, uploadThrou
 const CPU_SLOWDOWN = 4;
 // Ports of their own, apart from `npm start` (8080, 3001-3005, 4000, 8545) and the browser tests.
 const offset = Number(process.env.BENCH_PORT_OFFSET ?? 6500);
-const ports = { shell: 8080 + offset, 'mf-auth': 3001 + offset, 'mf-cabinet': 3002 + offset, 'mf-pools': 3003 + offset, 'mf-referral': 3004 + offset, 'mf-dao': 3005 + offset, api: 4000 + offset, chain: 8545 + offset };
+const ports = { shell: 8080 + offset, 'mf-auth': 3001 + offset, 'mf-cabinet': 3002 + offset, 'mf-pools': 3003 + offset, 'mf-referral': 3004 + offset, 'mf-dao': 3005 + offset, api: 4000 + offset, chain: 8545 + offset, mailSmtp: 1025 + offset, mailInbox: 1080 + offset };
 const controlPorts = { host: 8090 + offset, remote: 3010 + offset };
 const controlDir = join(repoRoot, 'scripts/bench-control');
 
@@ -150,8 +150,15 @@ try {
   {
     const api = await browser.newContext();
     await api.request.post(`${base}/api/v1/register`, { data: account });
-    const outbox = await (await api.request.get(`${base}/api/dev/outbox?to=${account.login}`)).json();
-    const confirmed = await api.request.post(`${base}/api/v1/confirm-login`, { data: { login: account.login, code: outbox.items[0].code } });
+    // The code, from the mail catcher's inbox (MailDev's REST API), once the mail has arrived.
+    let code;
+    for (let i = 0; !code && i < 50; i++) {
+      const mails = await (await api.request.get(`${stack.mailInbox}/api/email`)).json();
+      code = /\b(\d{6})\b/.exec(mails.findLast((m) => m.to.some((a) => a.address === account.login))?.text ?? '')?.[1];
+      if (!code) await new Promise((r) => setTimeout(r, 200));
+    }
+    // From the context that signed up, so the password survives the confirmation.
+    const confirmed = await api.request.post(`${base}/api/v1/confirm-login`, { data: { login: account.login, code } });
     if (!confirmed.ok()) throw new Error(`the bench account could not be confirmed: ${await confirmed.text()}`);
     await api.close();
   }
