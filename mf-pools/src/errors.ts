@@ -1,15 +1,7 @@
 // Errors from the wallet and the API client cross the remote boundary as the shell's objects:
 // recognise them by shape, never with instanceof (their classes are the shell bundle's).
 
-/** A person declined in the wallet: EIP-1193 code 4001, or ethers' ACTION_REJECTED around it. */
-export function isUserRejection(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
-    const { code, info, error: inner } = e as { code?: unknown; info?: { error?: unknown }; error?: unknown };
-    if (code === 4001 || code === 'ACTION_REJECTED') return true;
-    e = info?.error ?? inner;
-  }
-  return false;
-}
+export { isUserRejection } from '@app/web3';
 
 /** The API client's error: the status and the server's message in the page language. */
 export function isApiError(error: unknown): error is { status: number; message: string; fields?: Record<string, string> } {

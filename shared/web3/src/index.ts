@@ -8,3 +8,4 @@ export * from './display';
 export * from './erc20';
 export * from './interest';
 export * from './format';
+export * from './rejection';
