@@ -22,6 +22,9 @@ import { createWatcher } from './watcher';
 export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger) {
   const access = createAccessTokens(config.jwtSecret, config.lifetimes.accessToken);
   const chain = rpcChainReader(config.rpcUrl);
+  const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log, ...config.mail });
+  // Background mail has no request to take a brand from: the default brand and the public address.
+  const returnNotice = { mailer, title: config.brands.defaultTitle, publicUrl: config.publicUrl };
   return {
     config,
     db,
@@ -33,7 +36,8 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     codes: createCodes(db, config.codeHmacKey, config.lifetimes.emailCode, config.emailCodeMaxAttempts),
     counters: createCounters(db),
     background: createBackground(log),
-    mailer: createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log, ...config.mail }),
+    mailer,
+    returnNotice,
     chain,
     deposits: createDeposits(db, chain, config.deposits),
     depositJob: createDepositJob(db, chain, config.deposits, log),
@@ -50,6 +54,7 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
       chain,
       hotWallets(config.money.hotWalletKeys),
       { chainId: config.deposits.chainId, confirmations: config.money.payoutConfirmations, rebroadcastSeconds: config.money.rebroadcastSeconds, batchSize: 50 },
+      returnNotice,
       log,
     ),
   };

@@ -3,10 +3,10 @@ import { Wallet } from 'ethers';
 import { apiMessages as M } from '@app/contracts';
 import { mine, rpc } from '@app/chain';
 import { buildServer } from '../src/app';
-import { withdrawals } from '../src/db/schema';
+import { users, withdrawals } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { localHotWalletKeys } from '../src/payouts/hot-wallets';
-import { call } from './helpers';
+import { call, lastMail } from './helpers';
 import { devWallet, providerFor, sendEth, sendToken, tokenContract, userWithWallet } from './deposit-helpers';
 import { ETH, USDT, expectLedgerBalanced, moneyStack, operator } from './money-helpers';
 
@@ -84,6 +84,7 @@ describe('withdrawals paid on chain', () => {
 
   it('above the threshold a withdrawal waits for the operator: approved ones are paid, rejected ones return to the balance', async () => {
     const u = await investor(6, 3n * ETH, 0n);
+    await stack.t.app.services.db.update(users).set({ lang: 'ru' }).where(eq(users.id, u.id));
     await operator(stack.t.app, 'payouts', 'set', 'ETH', '--threshold', String(ETH));
     const big = await withdraw(u.token, { pool: 'coin', currency: 'ETH', amount: String(2n * ETH) });
     expect(big.body).toMatchObject({ status: 'awaiting_approval', message: M.withdrawalAwaitingApproval });
@@ -93,6 +94,10 @@ describe('withdrawals paid on chain', () => {
     expect(other.status).toBe(400); // 2 ETH of 3 are reserved
     expect(await operator(stack.t.app, 'withdrawals', 'reject', String(big.body.id), '--reason', 'checks')).toMatchObject({ code: 0 });
     expect((await list(u.token))[0]).toMatchObject({ status: 'returned', reason: M.withdrawalRejected });
+    // The user reads it in Russian, the language of the account.
+    const mail = await lastMail(stack.t.app, u.email, 'withdrawal-returned');
+    expect(mail).toMatchObject({ lang: 'ru', subject: expect.stringContaining('вывод средств возвращён') });
+    expect(mail!.text).toContain('Ваш вывод 2.0 ETH из пула coin не выплачен: оператор отклонил его.');
     expect((await call(stack.t.app, 'GET', '/api/v1/dashboard/pools/coin?currency=ETH', { token: u.token })).body.deposited).toEqual({ ETH: String(3n * ETH) });
     const again = await withdraw(u.token, { pool: 'coin', currency: 'ETH', amount: String(2n * ETH) });
     expect(await operator(stack.t.app, 'withdrawals', 'approve', String(again.body.id))).toMatchObject({ code: 0 });
@@ -157,6 +162,11 @@ describe('withdrawals paid on chain', () => {
     await withdraw(u.token, { pool: 'stable', currency: 'USDT', amount: String(10n * USDT) });
     await payAll();
     expect((await list(u.token))[0]).toMatchObject({ status: 'returned', reason: M.withdrawalReturnedReverted });
+    expect(await lastMail(stack.t.app, u.email, 'withdrawal-returned')).toMatchObject({ lang: 'en' });
+    const mails = (await stack.t.mail.mailsTo(u.email)).filter((m) => m.headers?.['x-mail-kind'] === 'withdrawal-returned');
+    expect(mails).toHaveLength(1); // once, though the job ran again after the return
+    expect(mails[0]).toMatchObject({ subject: expect.stringContaining('your withdrawal was returned'), headers: expect.objectContaining({ 'content-language': 'en' }) });
+    expect(mails[0]!.text).toContain('Your withdrawal of 10.0 USDT from the stable pool was not paid: the transaction failed on chain.');
     expect((await call(stack.t.app, 'GET', '/api/v1/dashboard/pools/stable?currency=USDT', { token: u.token })).body.deposited).toEqual({ USDT: String(50n * USDT) });
     await expectLedgerBalanced(stack.t.app);
   });

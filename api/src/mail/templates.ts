@@ -1,7 +1,25 @@
 import type { Lang } from '@app/contracts';
 
-export type MailKind = 'approve' | 'recovery' | 'password-changed' | 'email-change' | 'wallet-code' | 'wallet-changed';
-export type MailVars = { title: string; code?: string; link?: string; minutes?: number; wallet?: string };
+export type MailKind = 'approve' | 'recovery' | 'password-changed' | 'email-change' | 'wallet-code' | 'wallet-changed' | 'withdrawal-returned';
+/** Why a withdrawal came back to the balance (the part of `withdrawals.reason` before any ':'). */
+export type ReturnReason = 'PAYOUT_REVERTED' | 'PAYOUT_DROPPED' | 'REJECTED';
+export type MailVars = {
+  title: string;
+  code?: string;
+  link?: string;
+  minutes?: number;
+  wallet?: string;
+  /** A withdrawal: its amount in whole units (e.g. 0.25), currency, pool and why it was returned. */
+  amount?: string;
+  currency?: string;
+  pool?: string;
+  reason?: ReturnReason;
+};
+
+const returnReasons: Record<'en' | 'ru', Record<ReturnReason, string>> = {
+  en: { PAYOUT_REVERTED: 'the transaction failed on chain', PAYOUT_DROPPED: 'the network dropped the transaction', REJECTED: 'the operator declined it' },
+  ru: { PAYOUT_REVERTED: 'транзакция не прошла в блокчейне', PAYOUT_DROPPED: 'сеть отбросила транзакцию', REJECTED: 'оператор отклонил его' },
+};
 type Rendered = { subject: string; text: string };
 
 const en: Record<MailKind, (v: MailVars) => Rendered> = {
@@ -31,6 +49,10 @@ const en: Record<MailKind, (v: MailVars) => Rendered> = {
       ? `The wallet ${v.wallet} is now linked to your ${v.title} account.\n\nIf it was not you, change your password at ${v.link} at once.`
       : `The wallet was unlinked from your ${v.title} account.\n\nIf it was not you, change your password at ${v.link} at once.`,
   }),
+  'withdrawal-returned': (v) => ({
+    subject: `${v.title}: your withdrawal was returned`,
+    text: `Your withdrawal of ${v.amount} ${v.currency} from the ${v.pool} pool was not paid: ${returnReasons.en[v.reason ?? 'PAYOUT_REVERTED']}.\n\nThe whole amount is back in your balance and earns interest again. You can request the withdrawal again at ${v.link}.`,
+  }),
 };
 
 const ru: Record<MailKind, (v: MailVars) => Rendered> = {
@@ -59,6 +81,10 @@ const ru: Record<MailKind, (v: MailVars) => Rendered> = {
     text: v.wallet
       ? `К вашему аккаунту ${v.title} теперь привязан кошелёк ${v.wallet}.\n\nЕсли это были не вы, срочно смените пароль: ${v.link}`
       : `Кошелёк отвязан от вашего аккаунта ${v.title}.\n\nЕсли это были не вы, срочно смените пароль: ${v.link}`,
+  }),
+  'withdrawal-returned': (v) => ({
+    subject: `${v.title}: вывод средств возвращён`,
+    text: `Ваш вывод ${v.amount} ${v.currency} из пула ${v.pool} не выплачен: ${returnReasons.ru[v.reason ?? 'PAYOUT_REVERTED']}.\n\nВся сумма вернулась на ваш баланс и снова приносит проценты. Запросить вывод ещё раз можно здесь: ${v.link}.`,
   }),
 };
 

@@ -98,7 +98,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     const who = actor(req);
     const reason = req.body.reason ? `REJECTED: ${req.body.reason}` : 'REJECTED';
     const done = await s.db.transaction(async (tx) => {
-      const returned = await returnWithdrawal(tx, w, reason, ['awaiting_approval'], who);
+      const returned = await returnWithdrawal(tx, w, reason, ['awaiting_approval'], s.returnNotice, who);
       if (returned) await audit(tx, { actor: who, action: 'withdrawal.reject', target: String(w.id), before: { status: w.status }, after: { status: 'returned', reason } });
       return returned;
     });

@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import { hotWalletNonces, poolAddresses, withdrawals } from '../db/schema';
 import type { ChainReader } from '../deposits/chain';
 import { post, type LedgerTransaction } from '../ledger';
+import { mailReturned, type ReturnNotice } from './notice';
 import { returnTransaction, returnWithdrawal, type WithdrawalRow } from './requests';
 
 export type PayoutSettings = { chainId: number; confirmations: number; rebroadcastSeconds: number; batchSize: number };
@@ -60,7 +61,7 @@ function gasTransaction(w: WithdrawalRow, gas: bigint): LedgerTransaction {
  *    house). A reverted payout, or one whose nonce was taken by another transaction (dropped), is
  *    returned to the user's balance with a reason the API shows.
  */
-export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string, Wallet>, settings: PayoutSettings, log: FastifyBaseLogger) {
+export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string, Wallet>, settings: PayoutSettings, notice: ReturnNotice, log: FastifyBaseLogger) {
   async function nextNonce(tx: Pick<Db, 'execute' | 'select' | 'insert' | 'update'>, address: string): Promise<number> {
     const onChain = Number(BigInt(await chain.call<string>('eth_getTransactionCount', [address, 'pending'])));
     await tx.insert(hotWalletNonces).values({ chainId: settings.chainId, address, nextNonce: onChain }).onConflictDoNothing();
@@ -143,7 +144,7 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
       if (w.nonce !== null && mined > w.nonce) {
         // Look once more: the payout may have been mined between the two reads.
         if (!(await chain.call<RawReceipt>('eth_getTransactionReceipt', [w.txHash]))) {
-          if (await returnWithdrawal(db, w, 'PAYOUT_DROPPED', ['sending'])) result.returned++;
+          if (await returnWithdrawal(db, w, 'PAYOUT_DROPPED', ['sending'], notice)) result.returned++;
           return;
         }
       }
@@ -173,6 +174,7 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
         .returning({ id: withdrawals.id });
       if (!done.length) return;
       await post(tx, ok ? paidTransaction(w) : returnTransaction({ ...w, amount: String(w.amount) }, 'PAYOUT_REVERTED'));
+      if (!ok) await mailReturned(tx, notice, w, 'PAYOUT_REVERTED');
       if (gas > 0n) await post(tx, gasTransaction(w, gas));
       if (ok) result.paid++;
       else result.returned++;
@@ -196,6 +198,8 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
       if (!w.broadcastAt) await broadcast(w, result);
       else await settle(w, latest, result);
     }
+    // A return queued its mail inside the transaction: send it now rather than at the next poll.
+    if (result.returned) void notice.mailer.poll();
     return result;
   }
 

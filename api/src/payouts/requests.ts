@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { users, withdrawals } from '../db/schema';
 import { badRequest } from '../http/errors';
 import { InsufficientBalance, post, rows, type Conn, type LedgerTransaction } from '../ledger';
+import { mailReturned, type ReturnNotice } from './notice';
 import { payoutRules, quote, ruleFor } from './settings';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
@@ -38,8 +39,11 @@ export function returnTransaction(w: { id: number; userId: string; pool: string;
   };
 }
 
-/** Returns a withdrawal's amount to the balance and marks it returned, once (a no-op if it is already settled). */
-export async function returnWithdrawal(conn: Conn, w: WithdrawalRow, reason: string, from: string[], decidedBy?: string) {
+/**
+ * Returns a withdrawal's amount to the balance and marks it returned, once (a no-op if it is already
+ * settled), and queues the user's mail about it in the same transaction.
+ */
+export async function returnWithdrawal(conn: Conn, w: WithdrawalRow, reason: string, from: string[], notice: ReturnNotice, decidedBy?: string) {
   return conn.transaction(async (tx) => {
     const done = await tx
       .update(withdrawals)
@@ -48,6 +52,7 @@ export async function returnWithdrawal(conn: Conn, w: WithdrawalRow, reason: str
       .returning({ id: withdrawals.id });
     if (!done.length) return false;
     await post(tx, returnTransaction({ ...w, amount: String(w.amount) }, reason));
+    await mailReturned(tx, notice, w, reason);
     return true;
   });
 }

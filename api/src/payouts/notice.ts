@@ -1,0 +1,37 @@
+import { eq } from 'drizzle-orm';
+import { formatUnits } from 'ethers';
+import type { Lang } from '@app/contracts';
+import type { Db } from '../db/client';
+import { currencies, users } from '../db/schema';
+import type { Mailer } from '../mail/mailer';
+import type { ReturnReason } from '../mail/templates';
+import type { WithdrawalRow } from './requests';
+
+/** What a returned withdrawal's mail needs: the mailer, the brand's title and the public address of the site. */
+export type ReturnNotice = { mailer: Mailer; title: string; publicUrl: string };
+
+/**
+ * Queues the mail telling the user that a withdrawal came back to the balance, in the user's language,
+ * inside the transaction that returns it: the mail goes out once, exactly when the return happened.
+ * An account without an e-mail (wallet sign-in) sees the reason in the list of withdrawals only.
+ */
+export async function mailReturned(tx: Pick<Db, 'select' | 'insert'>, notice: ReturnNotice, w: WithdrawalRow, reason: string) {
+  const [user] = await tx.select({ email: users.email, lang: users.lang }).from(users).where(eq(users.id, w.userId));
+  if (!user?.email) return;
+  const [currency] = await tx.select({ decimals: currencies.decimals }).from(currencies).where(eq(currencies.code, w.currency));
+  const lang: Lang = user.lang === 'ru' ? 'ru' : 'en';
+  await notice.mailer.send(
+    user.email,
+    lang,
+    'withdrawal-returned',
+    {
+      title: notice.title,
+      link: `${notice.publicUrl}${lang === 'ru' ? '/ru' : ''}/cabinet/dashboard`,
+      amount: formatUnits(BigInt(w.amount), currency?.decimals ?? 0),
+      currency: w.currency,
+      pool: w.pool,
+      reason: reason.split(':')[0] as ReturnReason,
+    },
+    tx,
+  );
+}
