@@ -67,6 +67,24 @@ describe('the ledger', () => {
   it('keeps written rows immutable', async () => {
     await expect(db().execute(sql`update ledger_postings set amount = amount + 1`)).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/immutable/) }) });
     await expect(db().execute(sql`delete from ledger_transactions`)).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/immutable/) }) });
+    await expect(db().execute(sql`truncate ledger_postings`)).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/immutable/) }) });
+  });
+
+  it('checks references once per statement: no posting without its account and transaction, no account or accruing user removed', async () => {
+    const refused = (message: RegExp) => ({ cause: expect.objectContaining({ message: expect.stringMatching(message) }) });
+    const u = await newUser();
+    await deposit(u, `test:${u}:refs`, 10n);
+    const [leg] = await rows<{ transaction_id: string; account_id: string }>(db(), sql`select transaction_id::text, account_id::text from ledger_postings where transaction_id = (select id from ledger_transactions where reference = ${`test:${u}:refs`}) limit 1`);
+    const insert = (transactionId: string, accountId: string) =>
+      db().execute(sql`insert into ledger_postings (transaction_id, account_id, currency, amount, at) values (${transactionId}::bigint, ${accountId}::bigint, 'ETH', 0, now())`);
+    await expect(insert(leg!.transaction_id, '999999999')).rejects.toMatchObject(refused(/missing account or transaction/));
+    await expect(insert('999999999', leg!.account_id)).rejects.toMatchObject(refused(/missing account or transaction/));
+    await expect(db().execute(sql`delete from ledger_accounts where id = ${leg!.account_id}::bigint`)).rejects.toMatchObject(refused(/never deleted/));
+    await expect(db().execute(sql`update ledger_accounts set id = id + 1000000 where id = ${leg!.account_id}::bigint`)).rejects.toMatchObject(refused(/never deleted nor renumbered/));
+    await expect(db().execute(sql`insert into interest_accruals (user_id, pool, currency, day, amount) values (${randomUUID()}::uuid, 'coin', 'ETH', '2026-01-01', 1)`)).rejects.toMatchObject(refused(/missing user/));
+    await db().execute(sql`insert into interest_accruals (user_id, pool, currency, day, amount) values (${u}::uuid, 'coin', 'ETH', '2026-01-01', 1)`);
+    await expect(db().delete(users).where(eq(users.id, u))).rejects.toMatchObject(refused(/interest accruals/));
+    expect((await checkLedger(db())).ok).toBe(true);
   });
 
   it('`operator ledger check` proves the three rules, over the API with the operator key', async () => {

@@ -30,6 +30,8 @@ export async function accrueDay(db: Db, pool: string, day: string, apy: string):
   const end = `${dayAfter(day)}T00:00:00Z`;
   const reference = `interest:${pool}:${day}`;
   return db.transaction(async (tx) => {
+    // The positions are hashed twice (interest, then the balance update): in memory, not in temp files.
+    await tx.execute(sql`set local work_mem = '256MB'`);
     await tx.execute(sql`
       insert into ledger_accounts (key, kind, currency)
       select distinct 'house:' || currency, 'house', currency from ledger_accounts where kind = 'position' and pool = ${pool}
@@ -45,8 +47,10 @@ export async function accrueDay(db: Db, pool: string, day: string, apy: string):
       ),
       later as (
         select p.account_id, sum(p.amount) as amount
-        from ledger_postings p join ledger_accounts a on a.id = p.account_id
-        where a.kind = 'position' and a.pool = ${pool} and p.at >= ${end}::timestamptz
+        from ledger_transactions t
+        join ledger_postings p on p.transaction_id = t.id
+        join ledger_accounts a on a.id = p.account_id
+        where t.at >= ${end}::timestamptz and a.kind = 'position' and a.pool = ${pool}
         group by p.account_id
       ),
       paid as (
