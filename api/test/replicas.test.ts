@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { mine, rpc } from '@app/chain';
-import { buildServer, type App } from '../src/app';
+import { buildServer } from '../src/app';
 import { openDatabase, type Database } from '../src/db/client';
 import { LOCAL_POOL_ADDRESSES, seed } from '../src/db/seed';
 import { users, withdrawals } from '../src/db/schema';
@@ -19,14 +20,78 @@ import { ETH, addDays, expectLedgerBalanced, independentEarned, moneyStack, oper
 jest.setTimeout(180_000);
 const stack = moneyStack({ PAYOUT_CONFIRMATIONS: '1' });
 
-describe('two API replicas on one database', () => {
-  let second: App;
-  let secondDb: Database | null = null;
-  beforeAll(async () => {
-    // On PostgreSQL a second connection pool, as a second process has; PGlite is one process's database.
-    secondDb = usingPostgres ? await stack.t.db.reopen() : null;
-    second = await buildServer(stack.t.app.services.config, { database: secondDb ?? stack.t.db.database, logger: false });
+/** What the test asks of the second replica: its jobs, one run at a time. */
+type Replica = { accrue(until: string): Promise<unknown>; payouts(): Promise<unknown>; deposits(): Promise<unknown>; close(): Promise<void>; url?: string };
+
+/** The second replica in this jest process (PGlite is one process's database). */
+async function inProcessReplica(): Promise<Replica> {
+  const app = await buildServer(stack.t.app.services.config, { database: stack.t.db.database, logger: false });
+  return {
+    accrue: (until) => app.services.jobs.runNow('interest', ({ renew }) => accrueUntil(app.services.db, until, renew)),
+    // The job through the runner's lease, and the job's body bypassing it: neither may pay twice.
+    payouts: () => Promise.all([app.services.jobs.runNow('payouts'), app.services.payouts.run()]),
+    deposits: () => app.services.depositJob.tick(),
+    close: () => app.close(),
+  };
+}
+
+/** On PostgreSQL, the second replica is a real API process of its own (fixtures/replica-child.ts). */
+async function childReplica(): Promise<Replica> {
+  const config = stack.t.app.services.config;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fixtures/replica-child.ts')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: stack.t.db.url!,
+      RPC_URL: stack.chain.rpcUrl,
+      JWT_SECRET: config.jwtSecret,
+      CODE_HMAC_KEY: config.codeHmacKey,
+      OPERATOR_KEY: config.operatorKey!,
+      ARGON2_MEMORY_KIB: '1024',
+      ARGON2_TIME_COST: '1',
+      LOG_LEVEL: 'silent',
+      MONEY_JOBS_INTERVAL_MS: '0',
+      DEPOSIT_JOB_INTERVAL_MS: '0',
+      DEPOSIT_CONFIRMATIONS: '1',
+      PAYOUT_CONFIRMATIONS: '1',
+    },
   });
+  const waiting: ((line: string) => void)[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => waiting.shift()?.(line));
+  const next = () => new Promise<string>((resolve) => waiting.push(resolve));
+  const ready = await Promise.race([next(), new Promise<string>((_, reject) => child.once('exit', (code) => reject(new Error(`the replica exited (${code})`))))]);
+  const port = /^ready (\d+)$/.exec(ready)?.[1];
+  if (!port) throw new Error(`the replica did not start: ${ready}`);
+  let queue = Promise.resolve('');
+  const command = (line: string) =>
+    (queue = queue.then(async () => {
+      const answer = next();
+      child.stdin!.write(`${line}\n`);
+      const out = await answer;
+      if (!out.startsWith('done ')) throw new Error(`replica: ${line}: ${out}`);
+      return out;
+    }));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    accrue: (until) => command(`accrue ${until}`),
+    payouts: () => command('payouts'),
+    deposits: () => command('deposits'),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.stdin!.end();
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
+
+describe('two API replicas on one database', () => {
+  let second: Replica;
+  beforeAll(async () => {
+    second = usingPostgres ? await childReplica() : await inProcessReplica();
+  }, 120_000);
   afterAll(async () => {
     await second?.close();
   });
@@ -36,22 +101,28 @@ describe('two API replicas on one database', () => {
     await operator(stack.t.app, 'apy', 'set', 'coin', '0.08', '--from', today());
     const tx = await sendEth(u.wallet, LOCAL_POOL_ADDRESSES.coin, 4n * ETH);
     await call(stack.t.app, 'POST', '/api/v1/dashboard/deposit', { token: u.token, body: { pool: 'coin', currency: 'ETH', amount: String(4n * ETH), transaction: tx } });
-    await Promise.all([stack.t.app.services.depositJob.tick(), second.services.depositJob.tick()]);
+    await Promise.all([stack.t.app.services.depositJob.tick(), second.deposits()]);
 
     const until = addDays(today(), 9);
-    const accrue = (app: App) => app.services.jobs.runNow('interest', ({ renew }) => accrueUntil(app.services.db, until, renew));
+    const accrue = () => stack.t.app.services.jobs.runNow('interest', ({ renew }) => accrueUntil(stack.t.app.services.db, until, renew));
     // Both at once, then both again (one may have found the lease taken).
-    await Promise.all([accrue(stack.t.app), accrue(second)]);
-    await Promise.all([accrue(stack.t.app), accrue(second)]);
+    await Promise.all([accrue(), second.accrue(until)]);
+    await Promise.all([accrue(), second.accrue(until)]);
     const days = await rows<{ n: string }>(stack.t.app.services.db, sql`select count(*)::text as n from interest_accruals where user_id = ${u.id}`);
     expect(days[0]!.n).toBe('10');
     const pool = await call(stack.t.app, 'GET', '/api/v1/dashboard/pools/coin?currency=ETH', { token: u.token });
     expect(pool.body.earned).toEqual({ ETH: String(independentEarned(4n * ETH, 8n, 100n, 10)) });
 
     const before = BigInt(await rpc<string>(stack.chain.rpcUrl, 'eth_getBalance', [u.wallet.address, 'latest']));
-    for (const part of [1n, 2n, 3n]) await call(stack.t.app, 'POST', '/api/v1/dashboard/withdraw', { token: u.token, body: { pool: 'coin', currency: 'ETH', amount: String(part * 10n ** 17n) } });
+    for (const part of [1n, 2n]) await call(stack.t.app, 'POST', '/api/v1/dashboard/withdraw', { token: u.token, body: { pool: 'coin', currency: 'ETH', amount: String(part * 10n ** 17n) } });
+    const third = { pool: 'coin', currency: 'ETH', amount: String(3n * 10n ** 17n) };
+    if (second.url) {
+      // The other process serves the API too: the third request goes to it.
+      const r = await fetch(`${second.url}/api/v1/dashboard/withdraw`, { method: 'POST', headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' }, body: JSON.stringify(third) });
+      expect(r.status).toBe(200);
+    } else await call(stack.t.app, 'POST', '/api/v1/dashboard/withdraw', { token: u.token, body: third });
     for (let i = 0; i < 6; i++) {
-      await Promise.all([stack.t.app.services.jobs.runNow('payouts'), second.services.jobs.runNow('payouts'), second.services.payouts.run()]);
+      await Promise.all([stack.t.app.services.jobs.runNow('payouts'), second.payouts()]);
       await mine(stack.chain.rpcUrl, 1);
     }
     const paid = await stack.t.app.services.db.select().from(withdrawals).where(eq(withdrawals.userId, u.id));
