@@ -64,7 +64,7 @@ const config = loadConfig({
   ARGON2_TIME_COST: '1',
   RATE_LIMIT_MULTIPLIER: '100000',
   UNIFORM_RESPONSE_MS: '0',
-  LOG_LEVEL: 'warn',
+  LOG_LEVEL: 'error',
   RPC_URL: chain.rpcUrl,
   DEPOSIT_CONFIRMATIONS: String(N),
   // Off during the verification phase; started for the crediting phase.
@@ -78,7 +78,7 @@ if (!process.env.DATABASE_URL) {
   const { openDatabase } = await import('../api/src/db/client.ts');
   database = await openDatabase({ kind: 'pglite', dataDir: null });
 }
-const app = await buildServer(config, { database, logger: { level: 'warn' } });
+const app = await buildServer(config, { database, logger: { level: 'error' } });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${app.server.address().port}/api/v1`;
 const db = app.services.db;
@@ -94,21 +94,27 @@ try {
   const erc20 = new Interface(ERC20_ABI);
   const usdt = TOKENS[1].USDT.address;
 
-  // Senders: fresh wallets, funded, each linked to its own account (registered over HTTP; the link
-  // is written directly: the SIWE flow is measured by the API benchmark, not here).
+  // Senders: fresh wallets, funded, each linked to its own confirmed account (registered and signed
+  // in over HTTP; the confirmation and the link are written directly: the mail and SIWE flows are
+  // measured elsewhere, not here).
   const senders = [];
+  const json = async (path, body) => {
+    const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const out = await res.json();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(out)}`);
+    return out;
+  };
   for (let i = 0; i < SENDERS; i++) {
     const wallet = Wallet.createRandom().connect(provider);
     await chain.fund(wallet.address, { eth: '1000', tokens: { USDT: '1000000' } });
-    const res = await fetch(`${base}/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ login: `bench${i}.${Date.now()}@example.com`, password: 'Str0ng!pass' }),
-    });
-    const body = await res.json();
-    if (res.status !== 200) throw new Error(`register: ${res.status} ${JSON.stringify(body)}`);
-    await db.update(users).set({ walletAddress: wallet.address.toLowerCase() }).where(eq(users.id, body.user.id));
-    senders.push({ wallet, token: body.token, nonce: await provider.getTransactionCount(wallet.address, 'pending') });
+    const account = { login: `bench${i}.${Date.now()}@example.com`, password: 'Str0ng!pass' };
+    const registered = await json('/register', account);
+    await db
+      .update(users)
+      .set({ walletAddress: wallet.address.toLowerCase(), role: 'user', emailConfirmedAt: new Date() })
+      .where(eq(users.id, registered.user.id));
+    const signedIn = await json('/login', account);
+    senders.push({ wallet, token: signedIn.token, nonce: await provider.getTransactionCount(wallet.address, 'pending') });
   }
 
   /** Sends `count` transfers (alternating ETH to the coin pool and USDT to the stable pool), `perBlock` to a block. */

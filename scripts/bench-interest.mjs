@@ -2,14 +2,16 @@
 // Benchmark of the daily interest accrual (issue 10): one day for 10k, 100k and 1M positions, on
 // PGlite (in memory, in the process) and on PostgreSQL. Each case runs in its own child process, so
 // its memory is its own. Prints seconds, positions per second and the peak RSS of the process while
-// it accrues (sampled every 10 ms), beside the RSS just before.
+// it accrues (sampled every 10 ms), beside the RSS just before. On a shared machine wall time
+// depends on the other work: it also prints the CPU seconds the database spent (PGlite: this
+// process; PostgreSQL on this machine: its backends, from /proc) and the load average before.
 // The accrual is one set-based statement per pool and day: memory must stay flat whatever the count.
 // Env: BENCH_SIZES (10000,100000,1000000), BENCH_BACKENDS (pglite,postgres),
 // BENCH_DATABASE_URL (a PostgreSQL server whose user may CREATE DATABASE; without it a throwaway
 // cluster is started from Debian's PostgreSQL binaries on port BENCH_PG_PORT, 55433).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,11 +56,36 @@ try {
 
 const cell = (v, w) => String(v).padStart(w);
 console.log(`\nnpm run bench:interest — one day accrued, ${os.cpus().length} CPUs, ${new Date().toISOString().slice(0, 10)}\n`);
-console.log(['database', 'positions', 'seconds', 'positions/s', 'peak RSS', 'RSS before', 'credited'].map((h, i) => (i < 1 ? h.padEnd(10) : cell(h, 12))).join(' '));
+console.log(['database', 'positions', 'seconds', 'positions/s', 'CPU seconds', 'load before', 'peak RSS', 'RSS before', 'credited'].map((h, i) => (i < 1 ? h.padEnd(10) : cell(h, 12))).join(' '));
 for (const r of results) {
   console.log(
-    [r.backend.padEnd(10), cell(r.n, 12), cell(r.seconds.toFixed(2), 12), cell(Math.round(r.n / r.seconds), 12), cell(`${r.peakMiB} MiB`, 12), cell(`${r.beforeMiB} MiB`, 12), cell(r.positions, 12)].join(' '),
+    [
+      r.backend.padEnd(10),
+      cell(r.n, 12),
+      cell(r.seconds.toFixed(2), 12),
+      cell(Math.round(r.n / r.seconds), 12),
+      cell(r.cpuSeconds === null ? '-' : r.cpuSeconds.toFixed(2), 12),
+      cell(r.load.toFixed(1), 12),
+      cell(`${r.peakMiB} MiB`, 12),
+      cell(`${r.beforeMiB} MiB`, 12),
+      cell(r.positions, 12),
+    ].join(' '),
   );
+}
+
+/** CPU seconds (user + system) of processes, by pid, from /proc; a pid that cannot be read (a remote server) is left out. */
+function cpuOf(pids) {
+  const out = new Map();
+  for (const pid of pids) {
+    try {
+      // After the command name: f[0] is field 3 (state), so utime (field 14) is f[11] and stime f[12]; in ticks of 1/100 s.
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      out.set(pid, (Number(f[11]) + Number(f[12])) / 100);
+    } catch {
+      /* not on this machine */
+    }
+  }
+  return out;
 }
 
 function startCluster() {
@@ -124,6 +151,18 @@ async function runCase({ backend, n, url }) {
       select (select id from ledger_transactions where reference = 'bench:deposits'), id, currency, balance, '2026-01-01T00:00:00Z' from ledger_accounts`);
     await db.execute(sql`analyze`);
     if (global.gc) global.gc();
+    // The database's CPU time: this process for PGlite; the database's backends for PostgreSQL.
+    const backends = async () =>
+      backend === 'postgres' ? ((await db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)).rows.map((r) => Number(r.pid))) : [];
+    const cpuNow = async () => {
+      if (backend === 'pglite') {
+        const u = process.cpuUsage();
+        return new Map([[process.pid, (u.user + u.system) / 1e6]]);
+      }
+      return cpuOf(await backends());
+    };
+    const load = os.loadavg()[0];
+    const cpuBefore = await cpuNow();
     const beforeMiB = Math.round(process.memoryUsage().rss / 2 ** 20);
     // Peak RSS while accruing (sampled): seeding the positions is not what is measured.
     let peak = process.memoryUsage().rss;
@@ -131,11 +170,13 @@ async function runCase({ backend, n, url }) {
     const t0 = process.hrtime.bigint();
     const r = await accrueDay(db, 'coin', '2026-01-01', '0.08');
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const cpuAfter = await cpuNow();
     clearInterval(sampler);
+    const cpuSeconds = cpuAfter.size ? [...cpuAfter].reduce((sum, [pid, c]) => sum + c - (cpuBefore.get(pid) ?? 0), 0) : null;
     const peakMiB = Math.round(Math.max(peak, process.memoryUsage().rss) / 2 ** 20);
     const check = await checkLedger(db);
     if (!check.ok) throw new Error('ledger check failed after the accrual');
-    console.log(JSON.stringify({ backend, n, seconds, positions: r.positions, peakMiB, beforeMiB }));
+    console.log(JSON.stringify({ backend, n, seconds, cpuSeconds, load, positions: r.positions, peakMiB, beforeMiB }));
   } finally {
     await database.close();
     await dropDb();
