@@ -58,11 +58,14 @@ export function referralRoutes(app: FastifyInstance, s: Services) {
     return {
       referralId: auth.user.referralCode,
       referralLink: `${s.config.publicUrl}/?invite=${encodeURIComponent(auth.user.referralCode)}`,
-      levels: levels.map((l) => ({ level: l.level, rewardBps: l.rewardBps, members: tree.find((t) => t.level === l.level)?.members ?? 0 })),
+      currency: PAYOUT_CURRENCY,
+      levels: levels.map((l) => ({ level: l.level, rewardBps: l.rewardBps, bonusBps: 0, members: tree.find((t) => t.level === l.level)?.members ?? 0 })),
       members: tree.reduce((n, t) => n + t.members, 0),
       capitalAttractedUsd: fromCents(capitalCents),
       bonusesUsd: fromCents(sumUsd([bonus?.total ?? '0'])),
+      rank: 0,
       ranks: ranks.map((r) => ({ rank: r.rank, title: r.title, capitalUsd: r.capitalUsd, bonusBps: r.bonusBps })),
+      maxTotalBps: 1800,
     };
   });
 
@@ -81,6 +84,9 @@ export function referralRoutes(app: FastifyInstance, s: Services) {
       availableToClaim: String(earned),
       inPayment: String(inPayment),
       alreadyPaid: String(paid),
+      decimals: 6,
+      claimInProgress: inPayment > 0n,
+      claim: null,
     };
   });
 
@@ -95,6 +101,7 @@ export function referralRoutes(app: FastifyInstance, s: Services) {
       nextRank: next?.rank ?? null,
       capitalUsd: fromCents(capitalCents),
       nextRankCapitalUsd: next ? usd(next.capitalUsd) : null,
+      progressBps: next ? 0 : 10000,
     };
   });
 
