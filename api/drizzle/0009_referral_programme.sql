@@ -155,12 +155,14 @@ ALTER TABLE "referral_rewards" DROP COLUMN "payout_id";--> statement-breakpoint
 ALTER TABLE "referral_rewards" ADD COLUMN "pool" text;--> statement-breakpoint
 ALTER TABLE "referral_rewards" ADD COLUMN "day" date;--> statement-breakpoint
 ALTER TABLE "referral_rewards" ADD COLUMN "rate_bps" integer;--> statement-breakpoint
-ALTER TABLE "referral_rewards" ADD COLUMN "transaction_id" bigint REFERENCES "ledger_transactions"("id");--> statement-breakpoint
+ALTER TABLE "referral_rewards" ADD COLUMN "transaction_id" bigint;--> statement-breakpoint
 ALTER TABLE "referral_rewards" ADD COLUMN "withdrawal_id" bigint REFERENCES "withdrawals"("id");--> statement-breakpoint
 ALTER TABLE "referral_rewards" ADD CONSTRAINT "referral_rewards_status_check" CHECK ("status" IN ('earned', 'in_payment', 'paid'));--> statement-breakpoint
 -- Per-row idempotency: one reward per day, pool, referee and level.
 CREATE UNIQUE INDEX "referral_rewards_once" ON "referral_rewards" USING btree ("day", "pool", "from_user_id", "level");--> statement-breakpoint
+-- Claims and sums read by user, currency and status; it serves reads by user too.
 CREATE INDEX "referral_rewards_claimable_idx" ON "referral_rewards" USING btree ("user_id", "currency", "status");--> statement-breakpoint
+DROP INDEX "referral_rewards_user_idx";--> statement-breakpoint
 CREATE INDEX "referral_rewards_withdrawal_idx" ON "referral_rewards" USING btree ("withdrawal_id") WHERE "withdrawal_id" IS NOT NULL;--> statement-breakpoint
 -- A claim's rewards follow its payout, in the same transaction as the status change, whichever
 -- path settles it (paid, reverted, dropped, rejected): paid → already paid; returned → available again.

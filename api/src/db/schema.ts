@@ -469,7 +469,6 @@ export const referralRewards = pgTable(
     createdAt: created(),
   },
   (t) => [
-    index('referral_rewards_user_idx').on(t.userId),
     uniqueIndex('referral_rewards_once').on(t.day, t.pool, t.fromUserId, t.level),
     index('referral_rewards_claimable_idx').on(t.userId, t.currency, t.status),
   ],

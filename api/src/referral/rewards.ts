@@ -57,6 +57,48 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
   const depth = config.levels.length;
   const end = `${dayAfter(day)}T00:00:00Z`;
   const reference = `referral:${pool}:${day}`;
+  // The kept prices go into the statement as a VALUES list: the planner knows its size exactly.
+  const decimals = new Map((await rows<{ code: string; decimals: number }>(db, sql`select code, decimals from currencies`)).map((c) => [c.code, Number(c.decimals)]));
+  const dayPrices = sql`(select * from (values ${sql.join(
+    [...prices].filter(([c]) => decimals.has(c)).map(([c, usd]) => sql`(${c}::text, ${usd}::numeric, ${decimals.get(c)!}::int)`),
+    sql`, `,
+  )}) v(currency, usd, decimals))`;
+  const rankRanges = sql`(select bonus_bps, capital_usd as low, lead(capital_usd) over (order by capital_usd) as high
+    from referral_config_ranks where config_id = ${config.id})`;
+  const paid = sql`
+    select * from (
+      select l.ancestor_id, l.user_id, l.level, l.reward_bps + coalesce(b.bonus_bps, z.bonus_bps) as rate_bps,
+             div(l.value * power(10::numeric, p.decimals) * (l.reward_bps + coalesce(b.bonus_bps, z.bonus_bps)), p.usd * 10000 * power(10::numeric, ${SCALE_DIGITS})) as amount
+      from (
+        -- Each referee's interest of the day in USD × 10^18, and their ancestors within the levels.
+        select t.user_id, t.level, t.ancestor_id, lv.reward_bps, e.value
+        from (
+          select a.user_id, sum(a.amount * pr.usd * power(10::numeric, ${SCALE_DIGITS} - pr.decimals)) as value
+          from interest_accruals a join ${dayPrices} pr on pr.currency = a.currency
+          where a.pool = ${pool} and a.day = ${day}::date and a.amount > 0
+          group by a.user_id
+        ) e
+        join referral_tree t on t.user_id = e.user_id and t.level <= ${depth}
+        join referral_config_levels lv on lv.config_id = ${config.id} and lv.level = t.level
+      ) l
+      left join (
+        -- Each referrer's rank bonus, from their capital attracted: the downline's current positions at the day's prices.
+        select cap.ancestor_id, rk.bonus_bps
+        from (
+          select t.ancestor_id, sum(-a.balance * pr.usd / power(10::numeric, pr.decimals)) as usd
+          from referral_tree t
+          join ledger_accounts a on a.user_id = t.user_id and a.kind = 'position'
+          join ${dayPrices} pr on pr.currency = a.currency
+          where t.level <= ${depth}
+          group by t.ancestor_id
+        ) cap
+        join ${rankRanges} rk on cap.usd >= rk.low and (rk.high is null or cap.usd < rk.high)
+      ) b on b.ancestor_id = l.ancestor_id
+      cross join (select usd, decimals from ${dayPrices} x where x.currency = ${payout}) p
+      -- A referrer whose downline holds nothing: the bonus of a rank needing no capital, if any.
+      cross join (select coalesce(max(bonus_bps) filter (where low <= 0), 0) as bonus_bps from ${rankRanges} r0) z
+    ) x
+    where amount > 0`;
   return db.transaction(async (tx) => {
     await tx.execute(sql`
       insert into ledger_accounts (key, kind, currency) values ('house:' || ${payout}, 'house', ${payout}), ('referral_rewards_payable:' || ${payout}, 'referral_rewards_payable', ${payout})
@@ -64,46 +106,7 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
     const [r] = await rows<{ created: string; rewards: string; total: string }>(
       tx,
       sql`
-      with prices as (
-        select p.currency, p.usd, c.decimals from referral_prices p join currencies c on c.code = p.currency where p.day = ${day}::date
-      ),
-      payout as (select usd, decimals from prices where currency = ${payout}),
-      earned as (
-        select a.user_id, sum(a.amount * pr.usd * power(10::numeric, ${SCALE_DIGITS} - pr.decimals)) as value
-        from interest_accruals a join prices pr on pr.currency = a.currency
-        where a.pool = ${pool} and a.day = ${day}::date and a.amount > 0
-        group by a.user_id
-      ),
-      links as (
-        select t.user_id, t.level, t.ancestor_id, l.reward_bps
-        from earned e
-        join referral_tree t on t.user_id = e.user_id and t.level <= ${depth}
-        join referral_config_levels l on l.config_id = ${config.id} and l.level = t.level
-      ),
-      ancestors as (select distinct ancestor_id from links),
-      capital as (
-        select x.ancestor_id, sum(-a.balance * pr.usd / power(10::numeric, pr.decimals)) as usd
-        from ancestors x
-        join referral_tree t on t.ancestor_id = x.ancestor_id and t.level <= ${depth}
-        join ledger_accounts a on a.user_id = t.user_id and a.kind = 'position'
-        join prices pr on pr.currency = a.currency
-        group by x.ancestor_id
-      ),
-      ranked as (
-        select x.ancestor_id,
-               coalesce((select r.bonus_bps from referral_config_ranks r
-                         where r.config_id = ${config.id} and r.capital_usd <= coalesce(c.usd, 0)
-                         order by r.capital_usd desc limit 1), 0) as bonus_bps
-        from ancestors x left join capital c on c.ancestor_id = x.ancestor_id
-      ),
-      paid as (
-        select * from (
-          select l.ancestor_id, l.user_id, l.level, l.reward_bps + rk.bonus_bps as rate_bps,
-                 div(e.value * power(10::numeric, p.decimals) * (l.reward_bps + rk.bonus_bps),
-                     p.usd * 10000 * power(10::numeric, ${SCALE_DIGITS})) as amount
-          from links l join earned e on e.user_id = l.user_id join ranked rk on rk.ancestor_id = l.ancestor_id, payout p
-        ) x where amount > 0
-      ),
+      with paid as (${paid}),
       totals as (select count(*) as rewards, coalesce(sum(amount), 0) as total from paid),
       marker as (
         insert into referral_reward_days (pool, day, config_id, currency, rewards, total)
