@@ -139,7 +139,7 @@ export async function runOperator(argv: string[], send: Transport, out: Output):
     case 'withdrawals list': {
       const status = flags.get('status');
       const r = await call('GET', `/withdrawals${status ? `?status=${encodeURIComponent(status)}` : ''}`);
-      out(table(r.items as Record<string, unknown>[], ['id', 'status', 'pool', 'currency', 'amount', 'fee', 'to', 'transaction', 'reason']));
+      out(table(r.items as Record<string, unknown>[], ['id', 'kind', 'status', 'pool', 'currency', 'amount', 'fee', 'to', 'transaction', 'reason']));
       return 0;
     }
     case 'withdrawals approve': {

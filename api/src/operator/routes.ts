@@ -69,7 +69,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
       .where(req.query.status ? eq(withdrawals.status, req.query.status) : undefined)
       .orderBy(asc(withdrawals.id))
       .limit(500);
-    return { items: list.map((w) => ({ ...withdrawalStatus(w, s.config.money.payoutConfirmations), userId: w.userId, nonce: w.nonce })) };
+    return { items: list.map((w) => ({ ...withdrawalStatus(w, s.config.money.payoutConfirmations), userId: w.userId, nonce: w.nonce, kind: w.kind })) };
   });
 
   const withdrawal = async (id: number) => {
