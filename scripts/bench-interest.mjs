@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Benchmark of the daily interest accrual (issue 10): one day for 10k, 100k and 1M positions, on
-// PGlite (in memory, in the process) and on PostgreSQL. Each case runs in its own child process, so
+// PGlite (in memory, in the process) and on PostgreSQL, and beside it the referral step of the same
+// day (issue 12): every position holder is a referee with three levels of referrers above them, so
+// n referees give 3n rewards. Each case runs in its own child process, so
 // its memory is its own. Prints seconds, positions per second and the peak RSS of the process while
 // it accrues (sampled every 10 ms), beside the RSS just before. On a shared machine wall time
 // depends on the other work: it also prints the CPU seconds the database spent (PGlite: this
@@ -56,7 +58,7 @@ try {
 
 const cell = (v, w) => String(v).padStart(w);
 console.log(`\nnpm run bench:interest — one day accrued, ${os.cpus().length} CPUs, ${new Date().toISOString().slice(0, 10)}\n`);
-console.log(['database', 'positions', 'seconds', 'positions/s', 'CPU seconds', 'load before', 'peak RSS', 'RSS before', 'credited'].map((h, i) => (i < 1 ? h.padEnd(10) : cell(h, 12))).join(' '));
+console.log(['database', 'positions', 'seconds', 'positions/s', 'CPU seconds', 'load before', 'peak RSS', 'RSS before', 'credited', 'referral s', 'referees/s', 'rewards'].map((h, i) => (i < 1 ? h.padEnd(10) : cell(h, 12))).join(' '));
 for (const r of results) {
   console.log(
     [
@@ -69,6 +71,9 @@ for (const r of results) {
       cell(`${r.peakMiB} MiB`, 12),
       cell(`${r.beforeMiB} MiB`, 12),
       cell(r.positions, 12),
+      cell(r.referralSeconds.toFixed(2), 12),
+      cell(Math.round(r.n / r.referralSeconds), 12),
+      cell(r.rewards, 12),
     ].join(' '),
   );
 }
@@ -114,6 +119,8 @@ async function runCase({ backend, n, url }) {
   const { openDatabase } = await import('../api/src/db/client.ts');
   const { seed } = await import('../api/src/db/seed.ts');
   const { accrueDay } = await import('../api/src/interest/accrual.ts');
+  const { rewardDay } = await import('../api/src/referral/rewards.ts');
+  const { tablePriceSource } = await import('../api/src/pricing/prices.ts');
   const { checkLedger } = await import('../api/src/ledger/index.ts');
   const { sql } = createRequire(path.join(root, 'api/package.json'))('drizzle-orm');
   let dbUrl;
@@ -139,9 +146,21 @@ async function runCase({ backend, n, url }) {
   const db = database.db;
   try {
     await seed(db, { localChain: true });
-    // n users, each with a position of 1..n ETH-wei-ish amounts in the coin pool, from one balanced deposit transaction.
-    await db.execute(sql`insert into users (id, email, referral_code)
-      select ('00000000-0000-4000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'bench' || g || '@example.com', 'b' || g from generate_series(1, ${n}) g`);
+    // Three levels of referrers (n/1000 above n/100 above n/10), each bound at creation like a sign-up.
+    const layer = async (tag, count, parentTag, parentCount) =>
+      db.execute(sql`insert into users (id, email, role, referral_code, referrer_id)
+        select ('00000000-0000-4000-' || ${tag} || '-' || lpad(to_hex(g), 12, '0'))::uuid, ${tag} || '.' || g || '@example.com', 'user', ${tag} || g,
+               ${parentTag === null ? sql`null` : sql`('00000000-0000-4000-' || ${parentTag} || '-' || lpad(to_hex(g % ${parentCount} + 1), 12, '0'))::uuid`}
+        from generate_series(1, ${count}) g`);
+    const [l3, l2, l1] = [1000, 100, 10].map((k) => Math.max(1, Math.floor(n / k)));
+    await layer('9003', l3, null, 0);
+    await layer('9002', l2, '9003', l3);
+    await layer('9001', l1, '9002', l2);
+    // n users (the referees), each with a position of 1..n ETH-wei-ish amounts in the coin pool, from one balanced deposit transaction.
+    await db.execute(sql`insert into users (id, email, role, referral_code, referrer_id)
+      select ('00000000-0000-4000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'bench' || g || '@example.com', 'user', 'b' || g,
+             ('00000000-0000-4000-9001-' || lpad(to_hex(g % ${l1} + 1), 12, '0'))::uuid
+      from generate_series(1, ${n}) g`);
     await db.execute(sql`insert into ledger_accounts (key, kind, currency, user_id, pool, balance)
       select 'position:coin:ETH:' || id, 'position', 'ETH', id, 'coin', -(1000000000000000000::numeric + (row_number() over ())::numeric * 1000003) from users where email like 'bench%'`);
     await db.execute(sql`insert into ledger_accounts (key, kind, currency, pool, address, balance)
@@ -176,7 +195,12 @@ async function runCase({ backend, n, url }) {
     const peakMiB = Math.round(Math.max(peak, process.memoryUsage().rss) / 2 ** 20);
     const check = await checkLedger(db);
     if (!check.ok) throw new Error('ledger check failed after the accrual');
-    console.log(JSON.stringify({ backend, n, seconds, cpuSeconds, load, positions: r.positions, peakMiB, beforeMiB }));
+    // The referral step of the same day, as the daily run calls it right after the accrual.
+    const t1 = process.hrtime.bigint();
+    const referral = await rewardDay(db, tablePriceSource(db, 'local'), 'coin', '2026-01-01');
+    const referralSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
+    if (!(await checkLedger(db)).ok) throw new Error('ledger check failed after the referral rewards');
+    console.log(JSON.stringify({ backend, n, seconds, cpuSeconds, load, positions: r.positions, peakMiB, beforeMiB, referralSeconds, rewards: referral.rewards }));
   } finally {
     await database.close();
     await dropDb();

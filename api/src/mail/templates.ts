@@ -1,6 +1,6 @@
 import type { Lang } from '@app/contracts';
 
-export type MailKind = 'approve' | 'recovery' | 'password-changed' | 'email-change' | 'wallet-code' | 'wallet-changed' | 'withdrawal-returned';
+export type MailKind = 'approve' | 'recovery' | 'password-changed' | 'email-change' | 'wallet-code' | 'wallet-changed' | 'withdrawal-returned' | 'claim-returned';
 /** Why a withdrawal came back to the balance (the part of `withdrawals.reason` before any ':'). */
 export type ReturnReason = 'PAYOUT_REVERTED' | 'PAYOUT_DROPPED' | 'REJECTED';
 export type MailVars = {
@@ -53,6 +53,10 @@ const en: Record<MailKind, (v: MailVars) => Rendered> = {
     subject: `${v.title}: your withdrawal was returned`,
     text: `Your withdrawal of ${v.amount} ${v.currency} from the ${v.pool} pool was not paid: ${returnReasons.en[v.reason ?? 'PAYOUT_REVERTED']}.\n\nThe whole amount is back in your balance and earns interest again. You can request the withdrawal again at ${v.link}.`,
   }),
+  'claim-returned': (v) => ({
+    subject: `${v.title}: your referral reward claim was returned`,
+    text: `Your claim of ${v.amount} ${v.currency} in referral rewards was not paid: ${returnReasons.en[v.reason ?? 'PAYOUT_REVERTED']}.\n\nThe whole amount is available to claim again at ${v.link}.`,
+  }),
 };
 
 const ru: Record<MailKind, (v: MailVars) => Rendered> = {
@@ -85,6 +89,10 @@ const ru: Record<MailKind, (v: MailVars) => Rendered> = {
   'withdrawal-returned': (v) => ({
     subject: `${v.title}: вывод средств возвращён`,
     text: `Ваш вывод ${v.amount} ${v.currency} из пула ${v.pool} не выплачен: ${returnReasons.ru[v.reason ?? 'PAYOUT_REVERTED']}.\n\nВся сумма вернулась на ваш баланс и снова приносит проценты. Запросить вывод ещё раз можно здесь: ${v.link}.`,
+  }),
+  'claim-returned': (v) => ({
+    subject: `${v.title}: выплата реферальных вознаграждений возвращена`,
+    text: `Ваша выплата ${v.amount} ${v.currency} реферальных вознаграждений не проведена: ${returnReasons.ru[v.reason ?? 'PAYOUT_REVERTED']}.\n\nВся сумма снова доступна для получения здесь: ${v.link}.`,
   }),
 };
 

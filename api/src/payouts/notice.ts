@@ -20,13 +20,15 @@ export async function mailReturned(tx: Pick<Db, 'select' | 'insert'>, notice: Re
   if (!user?.email) return;
   const [currency] = await tx.select({ decimals: currencies.decimals }).from(currencies).where(eq(currencies.code, w.currency));
   const lang: Lang = user.lang === 'ru' ? 'ru' : 'en';
+  // A returned claim of referral rewards goes back to the rewards, not to a pool's balance.
+  const claim = w.kind === 'referral';
   await notice.mailer.send(
     user.email,
     lang,
-    'withdrawal-returned',
+    claim ? 'claim-returned' : 'withdrawal-returned',
     {
       title: notice.title,
-      link: `${notice.publicUrl}${lang === 'ru' ? '/ru' : ''}/cabinet/dashboard`,
+      link: `${notice.publicUrl}${lang === 'ru' ? '/ru' : ''}/cabinet/${claim ? 'refferal' : 'dashboard'}`,
       amount: formatUnits(BigInt(w.amount), currency?.decimals ?? 0),
       currency: w.currency,
       pool: w.pool,

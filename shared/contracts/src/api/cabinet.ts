@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { apiMessages as M } from './messages';
-import { baseUnitsSchema, isoDateTime, poolNameSchema } from './common';
+import { baseUnitsSchema, isoDateTime, pageNumber, poolNameSchema } from './common';
 
 /** US dollars as an exact decimal string with two places, e.g. "1234.56" or "-0.10". */
 const usdSchema = z.string().register(z.globalRegistry, { description: 'US dollars, exact decimal string with 2 places', example: '1234.56' });
@@ -66,9 +66,6 @@ export const cabinetSummaryResponseSchema = z
   })
   .register(z.globalRegistry, { id: 'CabinetSummary' });
 export type CabinetSummary = z.infer<typeof cabinetSummaryResponseSchema>;
-
-const pageNumber = (max: number, fallback: number) =>
-  z._default(z.coerce.number({ error: M.invalidValue }).check(z.int(M.invalidValue), z.minimum(1, M.invalidValue), z.maximum(max, M.invalidValue)), fallback);
 
 export const activityQuerySchema = z.object({
   page: pageNumber(100_000, 1),

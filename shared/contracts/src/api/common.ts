@@ -82,6 +82,10 @@ export const currencyCodeSchema = z.enum(['ETH', 'USDT', 'USDC', 'WAVES', 'BUSD'
 });
 export type CurrencyCode = z.infer<typeof currencyCodeSchema>;
 
+/** A page number or size from the query string: an integer 1 … max, `fallback` when absent. */
+export const pageNumber = (max: number, fallback: number) =>
+  z._default(z.coerce.number({ error: M.invalidValue }).check(z.int(M.invalidValue), z.minimum(1, M.invalidValue), z.maximum(max, M.invalidValue)), fallback);
+
 export const isoDateTime = z.string().register(z.globalRegistry, { description: 'ISO 8601 date and time', example: '2026-01-01T00:00:00.000Z' });
 
 export { errorResponseSchema, messageResponseSchema, type ErrorResponse, type MessageResponse } from './session-routes';

@@ -49,6 +49,8 @@ export const apiRoutes = {
   referralsHarvest: route({ method: 'GET', path: '/referrals/harvest', auth: true, summary: 'Referral rewards', response: R.referralHarvestResponseSchema }),
   referralsProgress: route({ method: 'GET', path: '/referrals/progress', auth: true, summary: 'Progress to the next rank', response: R.referralProgressResponseSchema }),
   referralsWithdraw: route({ method: 'POST', path: '/referrals/withdraw', auth: true, summary: 'Claim the available referral rewards', response: messageResponseSchema }),
+  referralsAffiliates: route({ method: 'GET', path: '/referrals/affiliates', auth: true, summary: 'The downline of one level, sorted and paged; masked e-mails or short wallets only', query: R.affiliatesQuerySchema, response: R.affiliatesResponseSchema }),
+  referralsInvite: route({ method: 'GET', path: '/referrals/invite/:code', auth: false, summary: 'Whether an invite code is valid (rate-limited; says nothing else)', params: R.inviteParamsSchema, response: R.inviteCheckResponseSchema }),
   dashboardPool: route({ method: 'GET', path: '/dashboard/pools/:pool', auth: true, summary: 'A pool with the user position', params: I.poolParamsSchema, query: I.currencyQuerySchema, response: I.dashboardPoolResponseSchema }),
   dashboardRefreshPool: route({ method: 'POST', path: '/dashboard/refresh-pools/:pool', auth: true, summary: 'Re-read a pool', params: I.poolParamsSchema, query: I.currencyQuerySchema, response: I.dashboardPoolResponseSchema }),
   dashboardYield: route({ method: 'GET', path: '/dashboard/yield', auth: true, summary: 'Yield per pool', response: I.yieldResponseSchema }),
