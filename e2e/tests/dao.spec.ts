@@ -58,6 +58,8 @@ async function depositEth(request: APIRequestContext, bearer: string, wallet: Te
 }
 
 test('a member votes with the wallet; the tally moves by the power at the snapshot; a second vote replaces the first; refusals', async ({ page }) => {
+  // Two deposits confirmed on chain, two proposals made by the operator's command line, many pages.
+  test.setTimeout(150_000);
   const wallet = TestWallet.random(page);
   await wallet.install();
   await wallet.chain.send('anvil_setBalance', [wallet.address, `0x${(10n * 10n ** 18n).toString(16)}`]);
