@@ -1,13 +1,16 @@
 import { verifyTypedData, type HDNodeWallet } from 'ethers';
 import { apiMessages as M, voteTypes } from '@app/contracts';
+import { and, eq } from 'drizzle-orm';
+import { runDao } from '../src/dao/cli';
 import { createProposal } from '../src/dao/proposals';
 import { unitsToUsd, usdToUnits } from '../src/dao/power';
-import { deposits, withdrawals } from '../src/db/schema';
+import { daoProposals, deposits, operatorAudit, withdrawals } from '../src/db/schema';
 import { depositTransaction } from '../src/deposits/credit';
 import { post } from '../src/ledger';
 import { reserveTransaction } from '../src/payouts/requests';
 import { setPrices } from '../src/pricing/prices';
 import { call, newWallet, register, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
+import { ETH, USDT, addDays, expectLedgerBalanced, independentEarned, operator, runCommand, today } from './money-helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -144,17 +147,89 @@ describe('voting', () => {
   });
 });
 
-describe('the local stack’s proposal call', () => {
-  it('refuses a malformed proposal with 400 and creates a valid one', async () => {
-    const path = '/api/v1/dev/dao/proposals';
-    for (const body of [{}, { title: 'x', body: '', choices: ['only one'], startsAt: 'a', endsAt: 'b', snapshotAt: 'c' }, { title: 'x', body: '', choices: ['A', 'B'], startsAt: 'not a date', endsAt: minutes(5).toISOString(), snapshotAt: minutes(1).toISOString() }]) {
-      const r = await call(t.app, 'POST', path, { body });
-      expect([r.status, typeof r.body.message]).toEqual([400, 'string']);
-    }
-    const reversed = await call(t.app, 'POST', path, { body: { title: 'x', body: '', choices: ['A', 'B'], startsAt: minutes(5).toISOString(), endsAt: minutes(1).toISOString(), snapshotAt: minutes(1).toISOString() } });
-    expect([reversed.status, reversed.body.message]).toEqual([400, 'the start must be before the end']);
-    const ok = await call(t.app, 'POST', path, { body: { title: 'Lower the dex fee', body: 'Why', choices: ['For', 'Against'], startsAt: minutes(-1).toISOString(), endsAt: minutes(5).toISOString(), snapshotAt: minutes(-1).toISOString() } });
-    expect(ok.status).toBe(200);
-    expect(ok.body.id).toMatch(/^\d+$/);
+describe('staked and rewards', () => {
+  it('staked is the principal, rewards the daily interest credited, voting power both: against an independent computation', async () => {
+    const v = await voter();
+    const empty = await call(t.app, 'GET', '/api/v1/dao/rewards', { token: v.token });
+    expect(empty.body).toEqual({ items: [], totalUsd: '0' });
+
+    // 2 ETH in the coin pool and 100 USDT in the stable pool from ten days ago, at 8 % and 5 %.
+    const day0 = addDays(today(), -10);
+    await credit(v.id, 'ETH', 2n * ETH, new Date(`${day0}T00:00:00Z`));
+    await credit(v.id, 'USDT', 100n * USDT, new Date(`${day0}T00:00:00Z`));
+    expect(await operator(t.app, 'apy', 'set', 'coin', '0.08', '--from', day0)).toMatchObject({ code: 0 });
+    expect(await operator(t.app, 'apy', 'set', 'stable', '0.05', '--from', day0)).toMatchObject({ code: 0 });
+    expect(await operator(t.app, 'accrue', '--until', addDays(today(), -1))).toMatchObject({ code: 0 });
+    // Then 10 USDT requested back: a withdrawal takes from the principal first.
+    await withdraw(v.id, 10n * USDT, new Date(Date.now() - 1000));
+    await expectLedgerBalanced(t.app);
+
+    // Ten closed days of interest, computed here from the documented formula.
+    const earnedEth = independentEarned(2n * ETH, 8n, 100n, 10);
+    const earnedUsdt = independentEarned(100n * USDT, 5n, 100n, 10);
+    expect(earnedEth).toBeGreaterThan(0n);
+    const ethUsd = (units: bigint) => (units * 300050000000n) / ETH; // 3000.5 dollars, in 10^-8 dollars
+    const usdtUsd = (units: bigint) => (units * 100000000n) / USDT;
+
+    const rewards = await call(t.app, 'GET', '/api/v1/dao/rewards', { token: v.token });
+    expect(rewards.status).toBe(200);
+    expect(rewards.body).toEqual({
+      items: [
+        { currency: 'ETH', decimals: 18, earned: String(earnedEth), earnedUsd: unitsToUsd(ethUsd(earnedEth)) },
+        { currency: 'USDT', decimals: 6, earned: String(earnedUsdt), earnedUsd: unitsToUsd(usdtUsd(earnedUsdt)) },
+      ],
+      totalUsd: unitsToUsd(ethUsd(earnedEth) + usdtUsd(earnedUsdt)),
+    });
+
+    const personal = await call(t.app, 'GET', '/api/v1/dao/personal', { token: v.token });
+    expect(personal.body).toEqual({
+      // 2 ETH × 3000.5 + (100 − 10) USDT
+      staked: '6091',
+      votingPower: unitsToUsd(ethUsd(2n * ETH + earnedEth) + usdtUsd(90n * USDT + earnedUsdt)),
+      proposalsVoted: 0,
+    });
+
+    // Accruing the same days again credits nothing more.
+    expect(await operator(t.app, 'accrue', '--until', addDays(today(), -1))).toMatchObject({ code: 0 });
+    expect((await call(t.app, 'GET', '/api/v1/dao/rewards', { token: v.token })).body).toEqual(rewards.body);
+  });
+
+  it('a withdrawal of the whole principal leaves nothing staked and no voting power', async () => {
+    const v = await voter();
+    const before = new Date(Date.now() - 5000);
+    await credit(v.id, 'USDT', 40n * USDT, before);
+    await withdraw(v.id, 40n * USDT, new Date(Date.now() - 1000));
+    const personal = await call(t.app, 'GET', '/api/v1/dao/personal', { token: v.token });
+    expect(personal.body).toMatchObject({ staked: '0', votingPower: '0' });
+  });
+});
+
+/** `npm run dao -- …` against the app, with the operator key (or `key`). */
+const daoCli = (argv: string[], key?: string) => runCommand(t.app, runDao, argv, key);
+
+describe('the operator creates proposals with the command line', () => {
+  it('creates and lists a proposal; refuses a malformed one with the reason, and anyone without the operator key', async () => {
+    const created = await daoCli(['proposal', 'create', '--title', 'Lower the dex fee', '--body', 'Why', '--choices', 'For, Against', '--end', minutes(5).toISOString(), '--quorum', '12.5']);
+    expect(created.code).toBe(0);
+    const id = /^proposal (\d+) created: "Lower the dex fee"/.exec(created.out)?.[1];
+    expect(id).toBeDefined();
+    const [row] = await t.app.services.db.select().from(daoProposals).where(eq(daoProposals.id, Number(id)));
+    expect(row).toMatchObject({ title: 'Lower the dex fee', choices: ['For', 'Against'] });
+    expect(usdToUnits(row!.quorumUsd)).toBe(1_250_000_000n);
+    expect(row!.snapshotAt.getTime()).toBe(row!.startsAt.getTime());
+    const list = await daoCli(['proposal', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.out).toMatch(new RegExp(`^\\s*${id}\\s+active\\s.*Lower the dex fee\\s*$`, 'm'));
+    const [logged] = await t.app.services.db.select().from(operatorAudit).where(and(eq(operatorAudit.action, 'dao.proposal.create'), eq(operatorAudit.target, id!)));
+    expect(logged?.actor).toBe('operator-key');
+
+    expect(await daoCli(['proposal', 'create', '--title', 'x', '--body', '', '--choices', 'only one', '--end', minutes(5).toISOString()])).toMatchObject({ code: 2, out: expect.stringMatching(/^refused \(400\)/) });
+    expect(await daoCli(['proposal', 'create', '--title', 'x', '--body', '', '--choices', 'A,B', '--start', minutes(5).toISOString(), '--end', minutes(1).toISOString()])).toEqual({ code: 2, out: 'refused (400): the start must be before the end' });
+    expect(await daoCli(['proposal', 'create', '--title', 'x', '--body', '', '--choices', 'A,B', '--end', 'tomorrow'])).toEqual({ code: 2, out: '--end is not a date: tomorrow' });
+    expect(await daoCli(['proposal', 'create', '--title', 'x', '--body', '', '--choices', 'A,B', '--end', minutes(5).toISOString()], 'x'.repeat(40))).toMatchObject({ code: 2, out: expect.stringMatching(/^refused \(401\)/) });
+    const anyone = await call(t.app, 'POST', '/api/v1/operator/dao/proposals', { body: { title: 'x', body: '', choices: ['A', 'B'], startsAt: minutes(0).toISOString(), endsAt: minutes(5).toISOString(), snapshotAt: minutes(0).toISOString() } });
+    expect(anyone.status).toBe(401);
+    // The local stack's old proposal call is gone.
+    expect((await call(t.app, 'POST', '/api/v1/dev/dao/proposals', { body: {} })).status).toBe(404);
   });
 });

@@ -1,25 +1,34 @@
 import { startChain, type LocalChain } from '@app/chain';
 import type { App } from '../src/app';
 import { checkLedger } from '../src/ledger';
-import { runOperator } from '../src/operator/cli';
+import { runOperator, type Output, type Transport } from '../src/operator/cli';
 import { call, startTestApp, type TestApp } from './helpers';
 
-/** `npm run operator -- …` against the app, with the operator key; answers the exit code and what it printed. */
-export async function operator(app: App, ...argv: string[]) {
+/** A command line's entry (`npm run operator`, `npm run dao`): its arguments, the API transport and the printer. */
+type Command = (argv: string[], send: Transport, out: Output) => Promise<number>;
+
+/**
+ * A command line against the app, with the operator key (or `key`, none when null); answers the
+ * exit code and what it printed.
+ */
+export async function runCommand(app: App, command: Command, argv: string[], key: string | null = app.services.config.operatorKey) {
   const lines: string[] = [];
-  const send = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-    const r = await call(app, method, url, { headers: { 'x-operator-key': app.services.config.operatorKey! }, ...(body !== undefined ? { body } : {}) });
+  const send: Transport = async (method, url, body) => {
+    const r = await call(app, method, url, { headers: key ? { 'x-operator-key': key } : {}, ...(body !== undefined ? { body } : {}) });
     return { status: r.status, body: r.body };
   };
   let code: number;
   try {
-    code = await runOperator(argv, send, (l) => lines.push(l));
+    code = await command(argv, send, (l) => lines.push(l));
   } catch (err) {
     lines.push((err as Error).message);
     code = 2;
   }
   return { code, out: lines.join('\n') };
 }
+
+/** `npm run operator -- …` against the app, with the operator key; answers the exit code and what it printed. */
+export const operator = (app: App, ...argv: string[]) => runCommand(app, runOperator, argv);
 
 /** The ledger check must pass after every step. */
 export async function expectLedgerBalanced(app: App) {

@@ -84,7 +84,7 @@ describe('reference data from the tables', () => {
     const pools = await call(t.app, 'GET', '/api/v1/dao/pools', { token });
     expect((pools.body.items as { pool: string }[]).map((p) => p.pool)).toEqual(['stable', 'coin', 'dex']);
     expect((await call(t.app, 'GET', '/api/v1/dao/personal', { token })).body).toEqual({ votingPower: '0', staked: '0', proposalsVoted: 0 });
-    expect((await call(t.app, 'GET', '/api/v1/dao/rewards', { token })).body).toEqual({ currency: 'IPT', earned: '0', claimed: '0' });
+    expect((await call(t.app, 'GET', '/api/v1/dao/rewards', { token })).body).toEqual({ items: [], totalUsd: '0' });
   });
 });
 

@@ -188,15 +188,31 @@ describe('password and sessions', () => {
     expect(r.body.message).toBe(M.passwordChanged);
     expect((await call(t.app, 'GET', '/api/v1/profile', { token: other.token })).status).toBe(401);
     expect((await call(t.app, 'GET', '/api/v1/profile', { token })).status).toBe(200);
-    expect((await lastMail(t.app, email))?.kind).toBe('password-changed');
+    const notice = await lastMail(t.app, email);
+    expect(notice?.kind).toBe('password-changed');
+    // The notice says what happened: the others ended, this one kept.
+    expect(notice?.text).toContain('Every other session was signed out; the one that changed it stays signed in.');
+    expect(notice?.text).not.toContain('stay signed in: end them');
     expect((await call(t.app, 'POST', '/api/v1/login', { body: { login: email, password: 'N3w!pass' } })).status).toBe(200);
   });
 
-  it('keeps the other sessions when not asked to end them', async () => {
+  it('keeps the other sessions when not asked to end them, and the notice says so (English and Russian)', async () => {
     const { email, token } = await member();
     const other = await login(email);
     await call(t.app, 'POST', '/api/v1/settings/password', { token, body: { currentPassword: STRONG_PASSWORD, password: 'N3w!pass' } });
     expect((await call(t.app, 'GET', '/api/v1/profile', { token: other.token })).status).toBe(200);
+    const notice = await lastMail(t.app, email, 'password-changed');
+    expect(notice?.text).toContain('Your other sessions stay signed in: end them in the settings if you do not know them.');
+    expect(notice?.text).not.toContain('was signed out');
+
+    const ru = await member();
+    expect((await call(t.app, 'PUT', '/api/v1/user/update', { token: ru.token, body: { lang: 'ru' } })).status).toBe(200);
+    await call(t.app, 'POST', '/api/v1/settings/password', { token: ru.token, body: { currentPassword: STRONG_PASSWORD, password: 'N3w!pass' } });
+    const kept = await lastMail(t.app, ru.email, 'password-changed');
+    expect(kept?.lang).toBe('ru');
+    expect(kept?.text).toContain('Остальные сеансы продолжаются: завершите их в настройках, если они вам незнакомы.');
+    await call(t.app, 'POST', '/api/v1/settings/password', { token: ru.token, body: { currentPassword: 'N3w!pass', password: 'N3w!pass2', signOutOthers: true } });
+    expect((await lastMail(t.app, ru.email, 'password-changed'))?.text).toContain('Все остальные сеансы завершены; сеанс, в котором его сменили, продолжается.');
   });
 });
 

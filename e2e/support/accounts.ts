@@ -10,8 +10,11 @@ export function uniqueEmail(tag = 'user'): string {
 
 type CaughtMail = { to: { address: string }[]; subject: string; text?: string; headers?: Record<string, string>; time: string };
 
-/** The newest code mailed to an address, read from the mail catcher's inbox (MailDev's REST API). */
-export async function mailedCode(request: APIRequestContext, to: string, kind?: string): Promise<string> {
+/**
+ * The newest code mailed to an address, read from the mail catcher's inbox (MailDev's REST API),
+ * once at least `count` such mails have arrived (a resent code replaces the first: wait for it).
+ */
+export async function mailedCode(request: APIRequestContext, to: string, kind?: string, count = 1): Promise<string> {
   let code: string | undefined;
   await expect
     .poll(async () => {
@@ -21,7 +24,7 @@ export async function mailedCode(request: APIRequestContext, to: string, kind?: 
         .filter((m) => !kind || m.headers?.['x-mail-kind'] === kind)
         // The inbox lists mails in arrival order: newest last.
         .reverse();
-      code = /\b(\d{6})\b/.exec(mails[0]?.text ?? '')?.[1];
+      code = mails.length >= count ? /\b(\d{6})\b/.exec(mails[0]?.text ?? '')?.[1] : undefined;
       return code;
     })
     .toBeTruthy();

@@ -63,5 +63,10 @@ export const localized = (path: string, locale: Locale) => (locale === 'en' ? pa
 
 /** The shell's own strings (layout, sidebar, error pages). */
 export function shellText(locale: Locale, key: string): string {
-  return lookup(JSON.parse(readFileSync(join(repoRoot, 'shell/src/i18n', `${locale}.json`), 'utf8')) as Json, key);
+  return remoteText('shell', locale, key);
+}
+
+/** A remote's own words (e.g. `remoteText('mf-auth', 'ru', 'signIn.submit')`), so tests find fields as a person does. */
+export function remoteText(remote: string, locale: Locale, key: string): string {
+  return lookup(strings(remote, locale), key);
 }

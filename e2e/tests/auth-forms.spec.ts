@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { PASSWORD, inviteCodeOf, mailedCode, signedUpAndConfirmed, uniqueEmail } from '../support/accounts';
-import { repoRoot } from '../support/paths';
-import { shellText } from '../support/routes';
+import { remoteText, shellText, type Locale } from '../support/routes';
 import { seriousViolations } from '../support/axe';
 import { tabTo } from '../support/page';
 import { TestWallet } from '../support/testWallet';
@@ -11,16 +8,8 @@ import { TestWallet } from '../support/testWallet';
 // The mf-auth screens against the real API: every validation message of spec §5 on its field,
 // the failures of spec §8, and each flow end to end, in English and under /ru in Russian.
 
-type Locale = 'en' | 'ru';
-type Json = { [key: string]: string | Json };
-
 /** The remote's own labels: the tests find fields as a person would, by what their translators wrote. */
-function label(locale: Locale, key: string): string {
-  let node: string | Json | undefined = JSON.parse(readFileSync(join(repoRoot, 'mf-auth/src/i18n', `${locale}.json`), 'utf8')) as Json;
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`no string ${key}`);
-  return node;
-}
+const label = (locale: Locale, key: string) => remoteText('mf-auth', locale, key);
 
 /** The spec's messages (§5, §8), written out: the tests check the exact words. */
 const messages = {
@@ -208,7 +197,8 @@ for (const locale of ['en', 'ru'] as const) {
       await expectFieldError(code, m.invalidCode);
       await expectNotification(page, m.error, m.invalidCode);
 
-      await code.fill(await mailedCode(page.request, login, 'approve'));
+      // The resent e-mail's code: the first one no longer works.
+      await code.fill(await mailedCode(page.request, login, 'approve', 2));
       await button(page, locale, 'confirm.submit').click();
       await expect(page).toHaveURL(at('/cabinet/dashboard'));
       await expect(page.getByText(greeting(locale, login)).first()).toBeVisible();

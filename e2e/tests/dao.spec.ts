@@ -1,10 +1,30 @@
 // The DAO against the real API and chain: a member with a position votes with an EIP-712
 // signature from the wallet; the tally moves by their power at the snapshot, not by later deposits.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { Wallet } from 'ethers';
+import { baseURL } from '../stack.config';
 import { PASSWORD, signedUpAndConfirmed } from '../support/accounts';
 import { seriousViolations } from '../support/axe';
+import { dataDir, repoRoot } from '../support/paths';
 import { TestWallet } from '../support/testWallet';
+
+/**
+ * The operator creates a proposal as in production: `npm run dao -- proposal create …`, sent to
+ * this stack's API with the operator key it wrote beside its data. Answers the proposal's id.
+ */
+async function operatorCreatesProposal(p: { title: string; body: string; choices: string[]; start: Date; end: Date; snapshot: Date; quorum?: string }): Promise<string> {
+  const key = readFileSync(join(dataDir, 'api', 'operator-key'), 'utf8').trim();
+  const args = ['run', '--silent', 'dao', '--', 'proposal', 'create', '--title', p.title, '--body', p.body, '--choices', p.choices.join(','), '--start', p.start.toISOString(), '--end', p.end.toISOString(), '--snapshot', p.snapshot.toISOString()];
+  if (p.quorum) args.push('--quorum', p.quorum);
+  const { stdout } = await promisify(execFile)('npm', args, { cwd: repoRoot, env: { ...process.env, OPERATOR_API_URL: baseURL, OPERATOR_KEY: key } });
+  const id = /^proposal (\d+) created/m.exec(stdout)?.[1];
+  expect(id, stdout).toBeDefined();
+  return id!;
+}
 
 const notifications = (page: Page) => page.getByRole('region', { name: /Notifications|Уведомления/ });
 
@@ -38,6 +58,8 @@ async function depositEth(request: APIRequestContext, bearer: string, wallet: Te
 }
 
 test('a member votes with the wallet; the tally moves by the power at the snapshot; a second vote replaces the first; refusals', async ({ page }) => {
+  // Two deposits confirmed on chain, two proposals made by the operator's command line, many pages.
+  test.setTimeout(150_000);
   const wallet = TestWallet.random(page);
   await wallet.install();
   await wallet.chain.send('anvil_setBalance', [wallet.address, `0x${(10n * 10n ** 18n).toString(16)}`]);
@@ -50,11 +72,7 @@ test('a member votes with the wallet; the tally moves by the power at the snapsh
   const before = 10n ** 16n; // 0.01 ETH
   await depositEth(page.request, bearer, wallet, before);
   const now = Date.now();
-  const created = await page.request.post('/api/v1/dev/dao/proposals', {
-    data: { title: `Raise the coin pool APY ${now}`, body: '## Why\n\nMore **yield**. <img src=x onerror="window.__xss=1">', choices: ['For', 'Against'], startsAt: new Date(now - 60_000).toISOString(), endsAt: new Date(now + 600_000).toISOString(), snapshotAt: new Date(now).toISOString(), quorumUsd: '1' },
-  });
-  expect(created.status(), await created.text()).toBe(200);
-  const { id } = (await created.json()) as { id: string };
+  const id = await operatorCreatesProposal({ title: `Raise the coin pool APY ${now}`, body: '## Why\n\nMore **yield**. <img src=x onerror="window.__xss=1">', choices: ['For', 'Against'], start: new Date(now - 60_000), end: new Date(now + 600_000), snapshot: new Date(now), quorum: '1' });
   // After the snapshot: must not count for this proposal.
   await depositEth(page.request, bearer, wallet, 5n * 10n ** 16n);
 
@@ -63,7 +81,10 @@ test('a member votes with the wallet; the tally moves by the power at the snapsh
   const [pw, pf = ''] = price.split('.');
   const priceUnits = BigInt(pw!) * 10n ** 8n + BigInt((pf + '00000000').slice(0, 8));
   const powerUnits = (before * priceUnits) / 10n ** 18n;
-  const power = `${powerUnits / 10n ** 8n}.${(powerUnits % 10n ** 8n).toString().padStart(8, '0')}`;
+  const usdText = (units: bigint) => `${units / 10n ** 8n}.${(units % 10n ** 8n).toString().padStart(8, '0')}`;
+  const power = usdText(powerUnits);
+  // Staked now: both deposits (no interest accrued yet), valued the same way.
+  const staked = usdText(((before + 5n * 10n ** 16n) * priceUnits) / 10n ** 18n);
 
   await page.goto('/cabinet/dao');
   await page.getByRole('link', { name: `Raise the coin pool APY ${now}` }).click();
@@ -102,9 +123,7 @@ test('a member votes with the wallet; the tally moves by the power at the snapsh
   const signer = new Wallet((wallet as unknown as { signer: Wallet }).signer.privateKey);
   const badChoice = message({ choice: 3 });
   expect(((await (await post(id, { message: badChoice, signature: await signer.signTypedData(domain, types, badChoice) })).json()) as { message: string }).message).toBe("This choice is not one of the proposal's choices");
-  const ended = (await (
-    await page.request.post('/api/v1/dev/dao/proposals', { data: { title: `Closed ${now}`, body: 'Done.', choices: ['Yes', 'No'], startsAt: new Date(now - 600_000).toISOString(), endsAt: new Date(now - 1000).toISOString(), snapshotAt: new Date(now - 600_000).toISOString() } })
-  ).json()) as { id: string };
+  const ended = { id: await operatorCreatesProposal({ title: `Closed ${now}`, body: 'Done.', choices: ['Yes', 'No'], start: new Date(now - 600_000), end: new Date(now - 1000), snapshot: new Date(now - 600_000) }) };
   const late = message({ proposal: ended.id });
   expect(((await (await post(ended.id, { message: late, signature: await signer.signTypedData(domain, types, late) })).json()) as { message: string }).message).toBe('Voting on this proposal is closed');
   await expect(page.getByTestId('result-power-2')).toHaveText(shown(power));
@@ -112,16 +131,16 @@ test('a member votes with the wallet; the tally moves by the power at the snapsh
   // The personal panel counts it.
   await page.goto('/cabinet/dao');
   await expect(page.getByTestId('proposals-voted')).toHaveText('1');
+  await expect(page.getByTestId('staked')).toHaveText(shown(staked));
+  await expect(page.getByTestId('voting-power')).toHaveText(shown(staked));
+  await expect(page.getByTestId('rewards')).toHaveText('$0.00');
 });
 
 test('at 390 px the DAO pages fit and axe finds nothing serious, in English and Russian', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signedUpAndConfirmed(page.request);
   const now = Date.now();
-  const created = await page.request.post('/api/v1/dev/dao/proposals', {
-    data: { title: `A long proposal title that has to wrap on a phone ${now}`, body: '# Heading\n\n- one\n- two\n\n`code that is rather long and must not push the page sideways at all`', choices: ['For', 'Against'], startsAt: new Date(now - 60_000).toISOString(), endsAt: new Date(now + 600_000).toISOString(), snapshotAt: new Date(now).toISOString() },
-  });
-  const { id } = (await created.json()) as { id: string };
+  const id = await operatorCreatesProposal({ title: `A long proposal title that has to wrap on a phone ${now}`, body: '# Heading\n\n- one\n- two\n\n`code that is rather long and must not push the page sideways at all`', choices: ['For', 'Against'], start: new Date(now - 60_000), end: new Date(now + 600_000), snapshot: new Date(now) });
   for (const path of ['/cabinet/dao', `/cabinet/dao/${id}`, '/ru/cabinet/dao', `/ru/cabinet/dao/${id}`]) {
     await page.goto(path);
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);

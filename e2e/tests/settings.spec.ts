@@ -1,24 +1,14 @@
 // The settings page (mf-dao) against the real API and chain: each section end to end, every
 // validation message on its field in English and Russian, axe, and 390 px.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Wallet } from 'ethers';
 import { expect, test, type Page } from '@playwright/test';
 import { PASSWORD, mailedCode, signedUpAndConfirmed, uniqueEmail } from '../support/accounts';
 import { seriousViolations } from '../support/axe';
-import { repoRoot } from '../support/paths';
+import { remoteText, type Locale } from '../support/routes';
 import { TestWallet } from '../support/testWallet';
 
-type Locale = 'en' | 'ru';
-type Json = { [key: string]: string | Json };
-
 /** The remote's own words, so fields are found as a person finds them. */
-function text(locale: Locale, key: string): string {
-  let node: string | Json | undefined = JSON.parse(readFileSync(join(repoRoot, 'mf-dao/src/i18n', `${locale}.json`), 'utf8')) as Json;
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`no string ${key}`);
-  return node;
-}
+const text = (locale: Locale, key: string) => remoteText('mf-dao', locale, key);
 
 /** The spec's messages (§5), written out: the tests check the exact words. */
 const messages = {

@@ -1,24 +1,31 @@
 // The operator's DAO commands: `npm run dao -- proposal create --title … --choices "For,Against" …`
-// and `npm run dao -- proposal list`. They use the API's database (DATABASE_URL, else the PGlite
-// folder DATA_DIR, which only one process may open: stop the API first, or use PostgreSQL).
+// and `npm run dao -- proposal list`. Like `npm run operator`, they go through the API's operator
+// calls (the running API keeps its database to itself): the local stack needs nothing, a
+// deployment --api URL and --key KEY (or OPERATOR_API_URL and OPERATOR_KEY).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
-import { openDatabase } from '../db/client';
-import { createProposal, listProposals } from './proposals';
+import { operatorConnection, table, UsageError, type Output, type Transport } from '../operator/cli';
 
 const usage = `Usage:
   npm run dao -- proposal create --title TEXT (--body TEXT | --body-file FILE) --choices "A,B[,…]"
-                 [--start ISO] --end ISO [--snapshot ISO] [--quorum USD]
+                 [--start ISO] --end ISO [--snapshot ISO] [--quorum USD] [--api URL] [--key KEY]
       start defaults to now, snapshot to the start, quorum to 0 (US dollars).
-  npm run dao -- proposal list`;
+  npm run dao -- proposal list [--api URL] [--key KEY]`;
 
-async function main(argv: string[]) {
-  const [subject, verb, ...rest] = argv;
-  if (subject !== 'proposal' || (verb !== 'create' && verb !== 'list')) {
-    console.error(usage);
-    return 2;
+function date(text: string | undefined, name: string, fallback?: Date): Date {
+  if (!text) {
+    if (fallback) return fallback;
+    throw new UsageError(`--${name} is required`);
   }
+  const d = new Date(text);
+  if (Number.isNaN(d.getTime())) throw new UsageError(`--${name} is not a date: ${text}`);
+  return d;
+}
+
+/** Runs one command through `send`; answers the exit code. */
+export async function runDao(argv: string[], send: Transport, out: Output, now = new Date()): Promise<number> {
+  const [subject, verb, ...rest] = argv;
+  if (subject !== 'proposal' || (verb !== 'create' && verb !== 'list')) throw new UsageError(usage);
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -32,46 +39,46 @@ async function main(argv: string[]) {
       quorum: { type: 'string' },
     },
   });
-  const config = loadConfig(process.env);
-  const database = await openDatabase(config.database);
-  try {
-    if (verb === 'list') {
-      for (const p of await listProposals(database.db)) console.log(`${p.id}\t${p.state}\t${p.endsAt}\t${p.title}`);
-      return 0;
+  const call = async (method: 'GET' | 'POST', body?: unknown) => {
+    const r = await send(method, '/api/v1/operator/dao/proposals', body);
+    if (r.status >= 400) {
+      const b = r.body as { message?: string; fields?: Record<string, string> };
+      const fields = b.fields ? ` (${Object.entries(b.fields).map(([k, v]) => `${k}: ${v}`).join('; ')})` : '';
+      throw new UsageError(`refused (${r.status}): ${b.message ?? 'error'}${fields}`);
     }
-    const date = (text: string | undefined, name: string, fallback?: Date) => {
-      if (!text) {
-        if (fallback) return fallback;
-        throw new Error(`--${name} is required`);
-      }
-      const d = new Date(text);
-      if (Number.isNaN(d.getTime())) throw new Error(`--${name} is not a date: ${text}`);
-      return d;
-    };
-    const startsAt = date(values.start, 'start', new Date());
-    const body = values['body-file'] ? readFileSync(values['body-file'], 'utf8') : values.body;
-    if (!values.title || body === undefined || !values.choices) throw new Error('--title, --body (or --body-file) and --choices are required');
-    const p = await createProposal(database.db, {
-      title: values.title,
-      body,
-      choices: values.choices.split(',').map((c) => c.trim()),
-      startsAt,
-      endsAt: date(values.end, 'end'),
-      snapshotAt: date(values.snapshot, 'snapshot', startsAt),
-      quorumUsd: values.quorum ?? '0',
-    });
-    console.log(`proposal ${p.id} created: "${p.title}", ${p.startsAt.toISOString()} to ${p.endsAt.toISOString()}, snapshot ${p.snapshotAt.toISOString()}`);
+    return r.body as Record<string, unknown>;
+  };
+  if (verb === 'list') {
+    const r = await call('GET');
+    out(table(r.items as Record<string, unknown>[], ['id', 'state', 'startsAt', 'endsAt', 'snapshotAt', 'title']));
     return 0;
-  } finally {
-    await database.close();
+  }
+  const body = values['body-file'] ? readFileSync(values['body-file'], 'utf8') : values.body;
+  if (!values.title || body === undefined || !values.choices) throw new UsageError('--title, --body (or --body-file) and --choices are required');
+  const startsAt = date(values.start, 'start', now);
+  const p = await call('POST', {
+    title: values.title,
+    body,
+    choices: values.choices.split(',').map((c) => c.trim()),
+    startsAt: startsAt.toISOString(),
+    endsAt: date(values.end, 'end').toISOString(),
+    snapshotAt: date(values.snapshot, 'snapshot', startsAt).toISOString(),
+    ...(values.quorum !== undefined ? { quorumUsd: values.quorum } : {}),
+  });
+  out(`proposal ${p.id} created: "${p.title}", ${p.startsAt} to ${p.endsAt}, snapshot ${p.snapshotAt}`);
+  return 0;
+}
+
+async function main() {
+  const { send, rest } = operatorConnection(process.argv.slice(2));
+  try {
+    process.exitCode = await runDao(rest, send, (l) => console.log(l));
+  } catch (err) {
+    if (!(err instanceof UsageError || (err instanceof TypeError && 'code' in err))) throw err;
+    // A refusal, or an argument parseArgs does not know.
+    console.error(err.message);
+    process.exitCode = 2;
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    console.error(usage);
-    process.exit(1);
-  },
-);
+if (require.main === module) void main();

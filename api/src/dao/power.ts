@@ -22,35 +22,77 @@ export function unitsToUsd(units: bigint): string {
 }
 
 /**
- * The user's positions at `at`, per currency in base units, from the ledger: every posting on the
- * user's position accounts dated by then (deposits, daily interest, withdrawal reservations and
- * returns). Voting power reads money only here.
+ * The user's stake in the pools at `at`, per currency in base units, from the ledger: every posting
+ * on the user's position accounts dated by then.
+ *
+ * - `position`: all of them (deposits, daily interest, withdrawal reservations and returns).
+ * - `rewards`: the daily interest credited (`interest` transactions): what staking has earned.
+ * - `staked`: the principal, the position less the interest still in it. A withdrawal takes from
+ *   the principal first, so `staked` is the non-interest postings, never below zero or above the
+ *   position.
  */
-export async function positionsAt(db: Db, userId: string, at: Date): Promise<Array<{ currency: string; units: bigint; decimals: number }>> {
-  const rows = await queryRows<{ currency: string; units: string; decimals: number }>(
+export type Stake = { currency: string; decimals: number; position: bigint; staked: bigint; rewards: bigint };
+
+export async function stakeAt(db: Db, userId: string, at: Date): Promise<Stake[]> {
+  const rows = await queryRows<{ currency: string; decimals: number; position: string; principal: string; rewards: string }>(
     db,
-    sql`select a.currency, (-sum(p.amount))::text as units, c.decimals
+    sql`select a.currency, c.decimals,
+               (-sum(p.amount))::text as position,
+               (-coalesce(sum(p.amount) filter (where t.kind <> 'interest'), 0))::text as principal,
+               (-coalesce(sum(p.amount) filter (where t.kind = 'interest'), 0))::text as rewards
         from ledger_postings p
         join ledger_accounts a on a.id = p.account_id
+        join ledger_transactions t on t.id = p.transaction_id
         join currencies c on c.code = a.currency
         where a.kind = 'position' and a.user_id = ${userId} and p.at <= ${at.toISOString()}
-        group by a.currency, c.decimals`,
+        group by a.currency, c.decimals
+        order by a.currency`,
   );
-  return rows.map((r) => ({ currency: r.currency, units: BigInt(r.units), decimals: Number(r.decimals) })).filter((p) => p.units > 0n);
+  return rows.map((r) => {
+    const position = BigInt(r.position);
+    const principal = BigInt(r.principal);
+    const staked = principal < 0n ? 0n : principal > position ? position : principal;
+    return { currency: r.currency, decimals: Number(r.decimals), position, staked, rewards: BigInt(r.rewards) };
+  });
 }
+
+/** Amounts in base units valued in 10^-8 US dollars with the price source, rounded down per currency. */
+export async function usdValues(prices: PriceSource, amounts: Array<{ currency: string; decimals: number; units: bigint }>): Promise<bigint[]> {
+  const held = amounts.filter((a) => a.units > 0n);
+  const usd = held.length ? await prices.usdPrices([...new Set(held.map((a) => a.currency))]) : new Map<string, string>();
+  return amounts.map((a) => {
+    const price = usd.get(a.currency);
+    return a.units > 0n && price ? (a.units * usdToUnits(price)) / 10n ** BigInt(a.decimals) : 0n;
+  });
+}
+
+const sum = (values: bigint[]) => values.reduce((a, b) => a + b, 0n);
 
 /**
  * Voting power: the US-dollar value of the user's positions at `at`, with the configured price
  * source, in 10^-8 dollars (rounded down per currency).
  */
 export async function votingPowerAt(db: Db, prices: PriceSource, userId: string, at: Date): Promise<bigint> {
-  const positions = await positionsAt(db, userId, at);
-  if (!positions.length) return 0n;
-  const usd = await prices.usdPrices(positions.map((p) => p.currency));
-  let total = 0n;
-  for (const p of positions) {
-    const price = usd.get(p.currency);
-    if (price) total += (p.units * usdToUnits(price)) / 10n ** BigInt(p.decimals);
-  }
-  return total;
+  const stake = await stakeAt(db, userId, at);
+  return sum(await usdValues(prices, stake.map((p) => ({ ...p, units: p.position }))));
+}
+
+/** The DAO's personal figures now: voting power (the positions), staked (the principal), in 10^-8 dollars. */
+export async function personalStake(db: Db, prices: PriceSource, userId: string, at: Date) {
+  const stake = await stakeAt(db, userId, at);
+  const [power, staked] = await Promise.all([
+    usdValues(prices, stake.map((p) => ({ ...p, units: p.position }))),
+    usdValues(prices, stake.map((p) => ({ ...p, units: p.staked }))),
+  ]);
+  return { votingPower: sum(power), staked: sum(staked) };
+}
+
+/** The staking rewards credited to the user by `at`: per currency in base units and US dollars, and the total. */
+export async function stakingRewards(db: Db, prices: PriceSource, userId: string, at: Date) {
+  const earned = (await stakeAt(db, userId, at)).filter((p) => p.rewards > 0n);
+  const usd = await usdValues(prices, earned.map((p) => ({ ...p, units: p.rewards })));
+  return {
+    items: earned.map((p, i) => ({ currency: p.currency, decimals: p.decimals, earned: p.rewards.toString(), earnedUsd: unitsToUsd(usd[i]!) })),
+    totalUsd: unitsToUsd(sum(usd)),
+  };
 }

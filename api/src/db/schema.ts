@@ -478,17 +478,6 @@ export const daoValues = pgTable('dao_values', {
   value: text('value').notNull(),
 });
 
-export const daoMembers = pgTable('dao_members', {
-  userId: uuid('user_id')
-    .primaryKey()
-    .references(() => users.id),
-  staked: baseUnits('staked').notNull().default('0'),
-  votingPower: baseUnits('voting_power').notNull().default('0'),
-  proposalsVoted: integer('proposals_voted').notNull().default(0),
-  rewardsEarned: baseUnits('rewards_earned').notNull().default('0'),
-  rewardsClaimed: baseUnits('rewards_claimed').notNull().default('0'),
-});
-
 /**
  * Ledger accounts (see `src/ledger/README.md`). `balance` is the signed sum of the account's
  * postings (debit positive), maintained in the posting's own transaction; `ledger check` holds it

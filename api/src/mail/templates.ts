@@ -3,12 +3,18 @@ import type { Lang } from '@app/contracts';
 export type MailKind = 'approve' | 'recovery' | 'password-changed' | 'email-change' | 'wallet-code' | 'wallet-changed' | 'withdrawal-returned' | 'claim-returned';
 /** Why a withdrawal came back to the balance (the part of `withdrawals.reason` before any ':'). */
 export type ReturnReason = 'PAYOUT_REVERTED' | 'PAYOUT_DROPPED' | 'REJECTED';
+/**
+ * `sessions` (password-changed): which sessions the change ended: `all` (recovery by code ends
+ * every one), `others` (the settings, asked to end the others), `none` (the settings, others kept).
+ */
+export type SessionsEnded = 'all' | 'others' | 'none';
 export type MailVars = {
   title: string;
   code?: string;
   link?: string;
   minutes?: number;
   wallet?: string;
+  sessions?: SessionsEnded;
   /** A withdrawal: its amount in whole units (e.g. 0.25), currency, pool and why it was returned. */
   amount?: string;
   currency?: string;
@@ -22,6 +28,17 @@ const returnReasons: Record<'en' | 'ru', Record<ReturnReason, string>> = {
 };
 type Rendered = { subject: string; text: string };
 
+const enSessions: Record<SessionsEnded, string> = {
+  all: 'Every session was signed out.',
+  others: 'Every other session was signed out; the one that changed it stays signed in.',
+  none: 'Your other sessions stay signed in: end them in the settings if you do not know them.',
+};
+const ruSessions: Record<SessionsEnded, string> = {
+  all: 'Все сеансы завершены.',
+  others: 'Все остальные сеансы завершены; сеанс, в котором его сменили, продолжается.',
+  none: 'Остальные сеансы продолжаются: завершите их в настройках, если они вам незнакомы.',
+};
+
 const en: Record<MailKind, (v: MailVars) => Rendered> = {
   approve: (v) => ({
     subject: `${v.title}: confirm your e-mail`,
@@ -33,7 +50,7 @@ const en: Record<MailKind, (v: MailVars) => Rendered> = {
   }),
   'password-changed': (v) => ({
     subject: `${v.title}: your password was changed`,
-    text: `The password of your ${v.title} account was changed and every session was signed out.\n\nIf it was not you, recover your password at ${v.link} at once.`,
+    text: `The password of your ${v.title} account was changed. ${enSessions[v.sessions ?? 'all']}\n\nIf it was not you, recover your password at ${v.link} at once.`,
   }),
   'email-change': (v) => ({
     subject: `${v.title}: confirm your new e-mail`,
@@ -70,7 +87,7 @@ const ru: Record<MailKind, (v: MailVars) => Rendered> = {
   }),
   'password-changed': (v) => ({
     subject: `${v.title}: пароль изменён`,
-    text: `Пароль вашего аккаунта ${v.title} изменён, все сеансы завершены.\n\nЕсли это были не вы, срочно восстановите пароль: ${v.link}`,
+    text: `Пароль вашего аккаунта ${v.title} изменён. ${ruSessions[v.sessions ?? 'all']}\n\nЕсли это были не вы, срочно восстановите пароль: ${v.link}`,
   }),
   'email-change': (v) => ({
     subject: `${v.title}: подтвердите новый e-mail`,

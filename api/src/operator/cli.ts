@@ -227,8 +227,12 @@ function localKey(): string | undefined {
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
 }
 
-async function main() {
-  const argv = process.argv.slice(2);
+/**
+ * The API the command line speaks to and how: --api URL and --key KEY, else OPERATOR_API_URL and
+ * OPERATOR_KEY, else the local stack (its port and the key it wrote beside its data). Answers the
+ * transport and the arguments without those flags; exits when no key is found.
+ */
+export function operatorConnection(argv: string[]): { send: Transport; rest: string[] } {
   const api = (flagOf(argv, '--api') ?? process.env.OPERATOR_API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? 4000}`).replace(/\/$/, '');
   const key = flagOf(argv, '--key') ?? process.env.OPERATOR_KEY ?? localKey();
   const rest = stripFlags(argv, ['--api', '--key']);
@@ -249,6 +253,11 @@ async function main() {
     }
     return { status: res.status, body: await res.json().catch(() => ({})) };
   };
+  return { send, rest };
+}
+
+async function main() {
+  const { send, rest } = operatorConnection(process.argv.slice(2));
   try {
     process.exitCode = await runOperator(rest, send, (l) => console.log(l));
   } catch (err) {

@@ -1,19 +1,32 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { asc, eq, sql } from 'drizzle-orm';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { asc, sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import { apiMessages as M, apiRoutes, brandForHost, brandTitle, hostName } from '@app/contracts';
 import { requestHost } from '../auth/siwe';
-import { castVote, createProposal, listProposals, proposalView, proposalsVoted, publicVotes, type VoteSpace } from '../dao/proposals';
-import { unitsToUsd, votingPowerAt } from '../dao/power';
+import { castVote, createProposal, listProposals, proposalView, proposalsVoted, publicVotes, type ProposalRow, type VoteSpace } from '../dao/proposals';
+import { personalStake, stakingRewards, unitsToUsd } from '../dao/power';
 import { queryRows } from '../db/rows';
-import { daoMembers, daoValues } from '../db/schema';
+import { daoValues } from '../db/schema';
 import { badRequest } from '../http/errors';
 import { addRoute } from '../http/route';
+import { audit } from '../operator/audit';
+import { operatorGuard } from '../operator/auth';
 import type { Services } from '../services';
+
+const when = z.iso.datetime({ offset: true });
+const newProposalBody = z.object({
+  title: z.string().check(z.minLength(1), z.maxLength(200)),
+  body: z.string().check(z.maxLength(20_000)),
+  choices: z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(2), z.maxLength(10)),
+  startsAt: when,
+  endsAt: when,
+  snapshotAt: when,
+  quorumUsd: z.optional(z.string().check(z.maxLength(40))),
+});
 
 export function daoRoutes(app: FastifyInstance, s: Services) {
   const db = s.db;
-  const member = async (userId: string) => (await db.select().from(daoMembers).where(eq(daoMembers.userId, userId)))[0];
   /** The brand the request came through: votes are signed for its name and space. */
   const spaceOf = (req: FastifyRequest): VoteSpace => {
     const host = requestHost(req);
@@ -22,8 +35,8 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
   };
 
   addRoute(app, apiRoutes.daoPersonal, async ({ auth }) => {
-    const [power, voted] = await Promise.all([votingPowerAt(db, s.prices, auth.user.id, new Date()), proposalsVoted(db, auth.user.id)]);
-    return { votingPower: unitsToUsd(power), staked: unitsToUsd(power), proposalsVoted: voted };
+    const [stake, voted] = await Promise.all([personalStake(db, s.prices, auth.user.id, new Date()), proposalsVoted(db, auth.user.id)]);
+    return { votingPower: unitsToUsd(stake.votingPower), staked: unitsToUsd(stake.staked), proposalsVoted: voted };
   });
 
   addRoute(app, apiRoutes.daoPools, async () => {
@@ -42,13 +55,7 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
     return { values: Object.fromEntries(rows.map((r) => [r.key, r.value])) };
   });
 
-  addRoute(app, apiRoutes.daoRewards, async ({ auth }) => {
-    const [m, [token]] = await Promise.all([
-      member(auth.user.id),
-      db.select().from(daoValues).where(eq(daoValues.key, 'governanceToken')),
-    ]);
-    return { currency: token?.value ?? '', earned: m?.rewardsEarned ?? '0', claimed: m?.rewardsClaimed ?? '0' };
-  });
+  addRoute(app, apiRoutes.daoRewards, async ({ auth }) => stakingRewards(db, s.prices, auth.user.id, new Date()));
 
   addRoute(app, apiRoutes.daoProposals, async () => ({ items: await listProposals(db) }));
 
@@ -62,34 +69,21 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
 
   addRoute(app, apiRoutes.daoProposalVotes, async ({ params, req }) => publicVotes(db, params.id, spaceOf(req)));
 
-  // The local stack's way for tests and demos to create proposals (the operator uses the CLI).
-  if (s.config.env !== 'production') {
-    const when = z.string().check(z.maxLength(40));
-    const devProposal = z.object({
-      title: z.string().check(z.minLength(1), z.maxLength(200)),
-      body: z.string().check(z.maxLength(20_000)),
-      choices: z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(2), z.maxLength(10)),
-      startsAt: when,
-      endsAt: when,
-      snapshotAt: when,
-      quorumUsd: z.optional(z.string().check(z.maxLength(40))),
-    });
-    const date = (text: string) => {
-      const d = new Date(text);
-      if (Number.isNaN(d.getTime())) throw badRequest(M.invalidFields, 'BAD_DATE');
-      return d;
-    };
-    app.post('/dev/dao/proposals', { schema: { hide: true } }, async (req) => {
-      const parsed = devProposal.safeParse(req.body);
-      if (!parsed.success) throw badRequest(M.invalidFields);
-      const b = parsed.data;
-      try {
-        const p = await createProposal(db, { title: b.title, body: b.body, choices: b.choices, startsAt: date(b.startsAt), endsAt: date(b.endsAt), snapshotAt: date(b.snapshotAt), quorumUsd: b.quorumUsd ?? '0' });
-        return { id: String(p.id) };
-      } catch (err) {
-        if (err instanceof Error && !('statusCode' in err)) throw badRequest(err.message, 'BAD_PROPOSAL');
-        throw err;
-      }
-    });
-  }
+  // The operator's DAO calls (the `npm run dao` command line), under the operator's guard and audit log.
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const operatorOnly = { onRequest: operatorGuard(s.config.operatorKey, app.authenticate), schema: { tags: ['operator'], security: [{ bearerAuth: [] }] } };
+  r.get('/operator/dao/proposals', operatorOnly, async () => ({ items: await listProposals(db) }));
+  r.post('/operator/dao/proposals', { ...operatorOnly, schema: { ...operatorOnly.schema, body: newProposalBody } }, async (req) => {
+    const b = req.body;
+    let p: ProposalRow;
+    try {
+      p = await createProposal(db, { ...b, startsAt: new Date(b.startsAt), endsAt: new Date(b.endsAt), snapshotAt: new Date(b.snapshotAt), quorumUsd: b.quorumUsd ?? '0' });
+    } catch (err) {
+      // The proposal's own rules (two choices, start before end, …) answer with what is wrong.
+      if (err instanceof Error && !('statusCode' in err)) throw badRequest(err.message, 'BAD_PROPOSAL');
+      throw err;
+    }
+    await audit(db, { actor: req.operator?.actor ?? 'unknown', action: 'dao.proposal.create', target: String(p.id), after: { title: p.title, choices: p.choices, startsAt: p.startsAt, endsAt: p.endsAt, snapshotAt: p.snapshotAt, quorumUsd: p.quorumUsd } });
+    return { id: String(p.id), title: p.title, startsAt: p.startsAt.toISOString(), endsAt: p.endsAt.toISOString(), snapshotAt: p.snapshotAt.toISOString() };
+  });
 }

@@ -157,7 +157,10 @@ export async function changePassword(
   await s.db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, auth.user.id));
   s.sessions.forgetUser(auth.user.id);
   if (body.signOutOthers) await endOtherSessions(s, auth);
-  if (auth.user.email) await mailOnce(s, req, auth.user.email, langOfUser(auth.user), 'password-changed', { link: mailContext(s, req, langOfUser(auth.user), '/password-recovery').link });
+  if (auth.user.email) {
+    const lang = langOfUser(auth.user);
+    await mailOnce(s, req, auth.user.email, lang, 'password-changed', { link: mailContext(s, req, lang, '/password-recovery').link, sessions: body.signOutOthers ? 'others' : 'none' });
+  }
 }
 
 /** A code to the account's e-mail, the proof a wallet change may use instead of the password. */

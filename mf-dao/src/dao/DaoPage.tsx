@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { DaoPersonalResponse, DaoPoolsResponse, DaoRewardsResponse, DaoValuesResponse, ProposalsResponse } from '@app/contracts';
 import { Page, useRemote } from '@app/ui';
+import { formatCoinUnits } from '@app/web3';
 import { formatUsd, useLocaleLink } from './format';
 
 type Overview = { personal: DaoPersonalResponse; rewards: DaoRewardsResponse; pools: DaoPoolsResponse; values: DaoValuesResponse; proposals: ProposalsResponse };
@@ -25,6 +26,7 @@ export function DaoPage() {
     };
   }, [api]);
 
+  const lang = i18n.language === 'ru' ? 'ru' : 'en';
   const usd = (v: string) => formatUsd(v, i18n.language);
   return (
     <Page title={t('dao.title')}>
@@ -40,9 +42,16 @@ export function DaoPage() {
               <dt>{t('dao.personal.votingPower')}</dt>
               <dd data-testid="voting-power">{usd(data.personal.votingPower)}</dd>
               <dt>{t('dao.personal.staked')}</dt>
-              <dd>{usd(data.personal.staked)}</dd>
+              <dd data-testid="staked">{usd(data.personal.staked)}</dd>
               <dt>{t('dao.personal.rewards')}</dt>
-              <dd>{`${data.rewards.earned} ${data.rewards.currency}`}</dd>
+              <dd data-testid="rewards">
+                {usd(data.rewards.totalUsd)}
+                {data.rewards.items.length ? (
+                  <span className="dao__rewards">
+                    {data.rewards.items.map((r) => `${formatCoinUnits(r.earned, r.decimals, lang)} ${r.currency}`).join(', ')}
+                  </span>
+                ) : null}
+              </dd>
               <dt>{t('dao.personal.voted')}</dt>
               <dd data-testid="proposals-voted">{data.personal.proposalsVoted}</dd>
             </dl>

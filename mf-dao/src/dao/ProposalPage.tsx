@@ -2,9 +2,10 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import Markdown from 'markdown-to-jsx';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { useParams } from '@app/singletons/router';
-import { apiBasePath, voteTypes, type ProposalResponse, type SessionState } from '@app/contracts';
+import { apiFailure, apiBasePath, voteTypes, type ProposalResponse, type SessionState } from '@app/contracts';
 import { Page, useNotify, useObservable, useRemote } from '@app/ui';
-import { apiFailure, isUserRejection, useMessage } from '../forms/errors';
+import { isUserRejection } from '@app/web3';
+import { useMessage } from '../forms/errors';
 import { formatUsd, useLocaleLink } from './format';
 
 /** Markdown without raw HTML: the body is the operator's text, shown as text and safe links only. */

@@ -1,11 +1,11 @@
 import { useCallback, useState, type BaseSyntheticEvent } from 'react';
 import { get, useForm, type DefaultValues, type FieldValues, type Path } from 'react-hook-form';
-import { apiMessages as M } from '@app/contracts';
+import { apiFailure, apiMessages as M } from '@app/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type * as z from 'zod/mini';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { useNotify } from '@app/ui';
-import { apiFailure, useMessage } from './errors';
+import { useMessage } from './errors';
 
 /**
  * A settings form: checked by a schema from the contracts (the server checks the same) on

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import Cropper from 'react-easy-crop';
 import { useTranslation } from '@app/singletons/react-i18n';
-import { apiMessages as M, type Profile } from '@app/contracts';
+import { apiFailure, apiMessages as M, type Profile } from '@app/contracts';
 import { useNotify, useRemote } from '@app/ui';
-import { apiFailure, useMessage } from '../forms/errors';
+import { useMessage } from '../forms/errors';
 import { croppedSquare, loadImage, type CropArea } from './avatarImage';
 
 /** What a picked file may be before it is even decoded (the server checks the content again). */

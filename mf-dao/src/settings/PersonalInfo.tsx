@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { apiMessages as M, type Profile } from '@app/contracts';
-import { useRemote } from '@app/ui';
-import { Field, FormSummary } from '../forms/Field';
+import { Field, FormSummary, useRemote } from '@app/ui';
 import { useSettingsForm } from '../forms/useSettingsForm';
 import { codeSchema, personalSchema } from './schemas';
 

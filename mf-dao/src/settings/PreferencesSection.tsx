@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import { apiMessages as M, type Locale, type Profile, type ThemeChoice } from '@app/contracts';
+import { apiFailure, apiMessages as M, type Locale, type Profile, type ThemeChoice } from '@app/contracts';
 import { useNotify, useObservable, useRemote } from '@app/ui';
-import { apiFailure, useMessage } from '../forms/errors';
+import { useMessage } from '../forms/errors';
 
 /** Language and theme, kept with the account (applied when signing in elsewhere) and applied here now. */
 export function PreferencesSection({ profile, onSaved }: { profile: Profile; onSaved(profile: Profile): void }) {

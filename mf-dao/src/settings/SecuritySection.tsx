@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import type { SessionInfo } from '@app/contracts';
-import { useNotify, useRemote } from '@app/ui';
-import { Field, FormSummary } from '../forms/Field';
-import { apiFailure, useMessage } from '../forms/errors';
+import { apiFailure, type SessionInfo } from '@app/contracts';
+import { Field, FormSummary, useNotify, useRemote } from '@app/ui';
+import { useMessage } from '../forms/errors';
 import { useSettingsForm } from '../forms/useSettingsForm';
 import { passwordFormSchema } from './schemas';
 

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import { apiMessages as M, type Profile, type WalletState } from '@app/contracts';
-import { useNotify, useObservable, useRemote } from '@app/ui';
-import { Field } from '../forms/Field';
-import { apiFailure, isUserRejection, useMessage } from '../forms/errors';
+import { apiFailure, apiMessages as M, type Profile, type WalletState } from '@app/contracts';
+import { Field, useNotify, useObservable, useRemote } from '@app/ui';
+import { isUserRejection } from '@app/web3';
+import { useMessage } from '../forms/errors';
 
 const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-6)}`;
 const NETWORKS: Record<number, string> = { 1: 'Ethereum', 56: 'BNB Chain', 137: 'Polygon', 250: 'Fantom' };

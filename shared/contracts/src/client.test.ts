@@ -1,4 +1,4 @@
-import { ApiError, createApiClient } from './client';
+import { ApiError, apiFailure, createApiClient, isApiError } from './client';
 
 const user = { id: 'u1', name: null, login: 'a@example.com', role: 'user', metaMaskAddress: null };
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -63,4 +63,25 @@ it('hands token answers to the session', async () => {
 it('reports a network failure as a generic error, not a crash', async () => {
   const api = createApiClient({ accessToken: () => null, refresh: async () => null, fetch: async () => Promise.reject(new TypeError('Failed to fetch')) });
   await expect(api.call('faq')).rejects.toMatchObject({ status: 0 });
+});
+
+describe('apiFailure', () => {
+  it('knows the client’s error by its shape, as a remote receives it from the shell', () => {
+    expect(apiFailure(new ApiError(400, 'Not all fields are filled in correctly', { phone: 'Please check your phone number!' }, 'VALIDATION'))).toEqual({
+      status: 400,
+      message: 'Not all fields are filled in correctly',
+      fields: { phone: 'Please check your phone number!' },
+      code: 'VALIDATION',
+    });
+    // Another bundle's ApiError: a plain object with the same name and fields.
+    expect(apiFailure({ name: 'ApiError', status: 404, message: 'Not found' })).toEqual({ status: 404, message: 'Not found', fields: {} });
+    expect(isApiError({ name: 'ApiError', status: 404, message: 'Not found' })).toBe(true);
+  });
+
+  it('answers undefined for anything else', () => {
+    for (const other of [undefined, null, 'ApiError', new Error('boom'), { name: 'ApiError', status: '400', message: 'x' }, { name: 'ApiError', status: 400 }, { code: 4001 }]) {
+      expect(apiFailure(other)).toBeUndefined();
+      expect(isApiError(other)).toBe(false);
+    }
+  });
 });

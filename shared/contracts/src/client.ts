@@ -27,6 +27,26 @@ export class ApiError extends Error {
   }
 }
 
+/** An ApiError as a remote sees it: the shell's object, made by another bundle's class. */
+export type ApiFailure = { status: number; message: string; fields: Record<string, string>; code?: string };
+
+/**
+ * The API client's error, recognised by shape (never with instanceof: across the remote boundary
+ * the class is the shell bundle's); undefined for anything else.
+ */
+export function apiFailure(error: unknown): ApiFailure | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as { name?: unknown; status?: unknown; message?: unknown; fields?: unknown; code?: unknown };
+  if (e.name !== 'ApiError' || typeof e.status !== 'number' || typeof e.message !== 'string') return undefined;
+  const fields = typeof e.fields === 'object' && e.fields ? (e.fields as Record<string, string>) : {};
+  return { status: e.status, message: e.message, fields, ...(typeof e.code === 'string' ? { code: e.code } : {}) };
+}
+
+/** Whether `error` is the API client's error (see apiFailure). */
+export function isApiError(error: unknown): error is { status: number; message: string; fields?: Record<string, string> } {
+  return apiFailure(error) !== undefined;
+}
+
 export interface ApiClientOptions {
   baseUrl?: string;
   /** The current access token, if any. */

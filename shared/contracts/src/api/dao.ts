@@ -9,7 +9,7 @@ export const daoPersonalResponseSchema = z
   .object({
     /** US-dollar value of the user's credited positions now (a proposal uses its snapshot's). */
     votingPower: usdSchema,
-    /** What the user has in the pools, in US dollars. */
+    /** The principal the user keeps in the pools (the positions less the interest still in them), in US dollars now. */
     staked: usdSchema,
     proposalsVoted: z.int(),
   })
@@ -26,8 +26,9 @@ export const daoValuesResponseSchema = z
   .register(z.globalRegistry, { id: 'DaoValues' });
 export type DaoValuesResponse = z.infer<typeof daoValuesResponseSchema>;
 
+/** The staking rewards: the daily interest credited to the user's positions, all time, per currency and in US dollars now. */
 export const daoRewardsResponseSchema = z
-  .object({ currency: z.string(), earned: baseUnitsSchema, claimed: baseUnitsSchema })
+  .object({ items: z.array(z.object({ currency: z.string(), decimals: z.int(), earned: baseUnitsSchema, earnedUsd: usdSchema })), totalUsd: usdSchema })
   .register(z.globalRegistry, { id: 'DaoRewards' });
 export type DaoRewardsResponse = z.infer<typeof daoRewardsResponseSchema>;
 
