@@ -64,3 +64,11 @@ it('reports a network failure as a generic error, not a crash', async () => {
   const api = createApiClient({ accessToken: () => null, refresh: async () => null, fetch: async () => Promise.reject(new TypeError('Failed to fetch')) });
   await expect(api.call('faq')).rejects.toMatchObject({ status: 0 });
 });
+
+it('parses the cabinet’s calls with their own schemas, apart from every other call’s', async () => {
+  const { api, requests } = client([json(200, { revision: '12' }), json(200, { revision: 12 })]);
+  await expect(api.call('cabinetRevision')).resolves.toEqual({ revision: '12' });
+  expect(requests[0]!.url).toBe('/api/v1/cabinet/revision');
+  // An answer the schema refuses never reaches the page.
+  await expect(api.call('cabinetRevision')).rejects.toThrow();
+});
