@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createConfig, repoRoot } from '../shared/build/index.mjs';
@@ -175,6 +175,10 @@ try {
     ['/cabinet/pools/stable (signed in)', { url: `${base}/cabinet/pools/stable`, selector: remotePage, signIn }],
     ['control (bare stack, two-field form)', { url: `http://localhost:${controlPorts.host}/`, selector: 'form button[type="submit"]' }],
   ];
+  // Other work on the machine slows every page: the load average is printed beside the table, and
+  // the control page, measured in the same run, is the fair comparison.
+  const loadAverage = () => loadavg().map((n) => n.toFixed(2)).join(', ');
+  const loadBefore = loadAverage();
   const results = [];
   for (const [name, c] of cases) {
     process.stderr.write(`measuring ${name}…\n`);
@@ -191,6 +195,7 @@ try {
       console.log(`| ${name} | ${kind} | ${s(m.fcp)} | ${s(m.lcp)} | ${s(m.usable)} | ${kb(m.bytes)} | ${m.requests} |`);
     }
   }
+  console.log(`\nLoad average (1, 5, 15 min): ${loadBefore} before measuring, ${loadAverage()} after.`);
   const [signInCase, , dashboard, pools, control] = results.map(([, r]) => r);
   const verdict = (ok) => (ok ? 'met' : 'NOT met');
   console.log('\nTargets:');

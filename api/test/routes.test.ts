@@ -1,6 +1,6 @@
 import { apiMessages as M, apiRoutes, apiBasePath } from '@app/contracts';
-import { eq, sql } from 'drizzle-orm';
-import { deposits, users } from '../src/db/schema';
+import { and, eq, sql } from 'drizzle-orm';
+import { deposits, pools, poolTexts, referralRewards, users } from '../src/db/schema';
 import { depositTransaction } from '../src/deposits/credit';
 import { post } from '../src/ledger';
 import { call, register, startTestApp, type TestApp } from './helpers';
@@ -77,6 +77,28 @@ describe('reference data from the tables', () => {
     const bad = await call(t.app, 'GET', '/api/v1/pools/gold/assets');
     expect(bad.status).toBe(400);
     expect(bad.body.fields).toEqual({ pool: M.invalidValue });
+  });
+
+  it('GET /pools/{pool}/strategy answers in the asked language, English where no translation exists', async () => {
+    for (const pool of ['stable', 'coin', 'dex']) {
+      const [row] = await t.app.services.db.select().from(pools).where(eq(pools.name, pool));
+      const en = await call(t.app, 'GET', `/api/v1/pools/${pool}/strategy`);
+      expect(en.body).toMatchObject({ title: row!.title, description: row!.description });
+      const ru = await call(t.app, 'GET', `/api/v1/pools/${pool}/strategy`, { headers: { 'accept-language': 'ru-RU,ru;q=0.9,en;q=0.8' } });
+      const [text] = await t.app.services.db.select().from(poolTexts).where(and(eq(poolTexts.pool, pool), eq(poolTexts.lang, 'ru')));
+      expect(ru.body).toEqual({ pool, title: text!.title, description: text!.description, riskLevel: row!.riskLevel });
+      expect(ru.body.description).toMatch(/[а-яё]/i);
+      expect(ru.body.description).not.toBe(en.body.description);
+    }
+    // A pool added without a Russian text is still described, in English.
+    const [removed] = await t.app.services.db.delete(poolTexts).where(and(eq(poolTexts.pool, 'dex'), eq(poolTexts.lang, 'ru'))).returning();
+    try {
+      const fallback = await call(t.app, 'GET', '/api/v1/pools/dex/strategy', { headers: { 'accept-language': 'ru' } });
+      const [row] = await t.app.services.db.select().from(pools).where(eq(pools.name, 'dex'));
+      expect(fallback.body.description).toBe(row!.description);
+    } finally {
+      await t.app.services.db.insert(poolTexts).values(removed!);
+    }
   });
 
   it('GET /dao/values, /dao/pools, /dao/personal, /dao/rewards', async () => {

@@ -170,4 +170,6 @@ test('the dashboard and pool pages under /ru, in the dark theme, at 390 px: Russ
     expect(await seriousViolations(page), path).toEqual([]);
   }
   await expect(page.getByTestId('converter')).toContainText('Конвертер');
+  // The strategy is the server's text, in the page's language (the seeded Russian text).
+  await expect(page.getByTestId('strategy-text')).toHaveText('ETH и крупные монеты в стейкинге и в займах.');
 });

@@ -16,8 +16,12 @@ test('the page carries the runtime manifest and preload hints for the route’s 
   expect(JSON.parse(inlined!)).toEqual(await (await request.get(`${baseURL}/remotes.json`)).json());
   expect(html).toContain(`<link rel="preconnect" href="${authOrigin}">`);
   expect(html).toContain(`<link rel="preload" as="script" href="${authOrigin}/remoteEntry.js">`);
-  const manifest = (await (await request.get(`${authOrigin}/mf-manifest.json`)).json()) as { exposes: { assets: { js: { sync: string[] } } }[] };
+  const manifest = (await (await request.get(`${authOrigin}/mf-manifest.json`)).json()) as { exposes: { assets: { js: { sync: string[]; async: string[] } } }[] };
   for (const chunk of manifest.exposes[0]!.assets.js.sync) expect(html).toContain(`<link rel="preload" as="script" href="${authOrigin}/${chunk}">`);
+  // The remote's strings of the page's language, and English (the fallback), come with its code.
+  const strings = (lang: string) => manifest.exposes[0]!.assets.js.async.find((c) => new RegExp(`^strings-${lang}\\.[0-9a-f]{8}\\.js$`).test(c));
+  for (const lang of ['ru', 'en']) expect(html).toContain(`<link rel="preload" as="script" href="${authOrigin}/${strings(lang)}">`);
+  expect(await (await request.get(`${baseURL}/sign-in`)).text()).not.toContain(`<link rel="preload" as="script" href="${authOrigin}/${strings('ru')}">`);
   // A cabinet page preloads its own remote, not mf-auth.
   const cabinet = await (await request.get(`${baseURL}/cabinet/pools/stable`)).text();
   expect(cabinet).toContain(`<link rel="preload" as="script" href="http://localhost:${ports['mf-pools']}/remoteEntry.js">`);

@@ -37,6 +37,9 @@ const pkgVersion = (name) => JSON.parse(readFileSync(join(repoRoot, 'node_module
 const singletons = ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/client', 'i18next', 'jotai',
   '@app/singletons/router', '@app/singletons/rx', '@app/singletons/react-i18n'];
 
+/** A remote's strings in one language: src/i18n/en.json, src/i18n/ru.json. */
+const REMOTE_STRINGS = /[\\/]src[\\/]i18n[\\/](en|ru)\.json$/;
+
 const packageOf = (request) => request.split('/').slice(0, request.startsWith('@') ? 2 : 1).join('/');
 
 function sharedConfig() {
@@ -172,6 +175,10 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
     optimization: {
       moduleIds: 'deterministic',
       chunkIds: 'deterministic',
+      // A remote's strings (src/i18n/<language>.json) go in chunks named after their language, so
+      // the shell's server can find them in the remote's mf-manifest.json and have the browser
+      // fetch them with the remote's code instead of after it starts.
+      ...(isShell || harness ? {} : { splitChunks: { cacheGroups: { strings: { test: REMOTE_STRINGS, chunks: 'async', enforce: true, name: (module) => `strings-${REMOTE_STRINGS.exec(module.resource)[1]}` } } } }),
       // swc's minifier: several times faster than terser on these two-core machines.
       minimizer: [new TerserPlugin({ minify: TerserPlugin.swcMinify, extractComments: false, terserOptions: { compress: { passes: 2 } } })],
     },

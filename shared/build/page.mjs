@@ -49,11 +49,15 @@ export function remoteFiles(mfManifest, manifestUrl) {
   const entry = new URL(file, base).href;
   const expose = (mfManifest.exposes ?? []).find((e) => e.path === './app' || e.name === 'app');
   const url = (name) => new URL(name, entry).href;
+  const lazy = expose?.assets?.js?.async ?? [];
+  // The remote's strings per language, in chunks the build names "strings-<language>".
+  const stringsIn = (locale) => lazy.filter((name) => new RegExp(`(^|/)strings-${locale}\\.[0-9a-f]{8}\\.js$`).test(name)).map(url);
   return {
     entry,
     js: (expose?.assets?.js?.sync ?? []).map(url),
     css: (expose?.assets?.css?.sync ?? []).map(url),
-    lazy: (expose?.assets?.js?.async ?? []).map(url),
+    lazy: lazy.map(url),
+    strings: { en: stringsIn('en'), ru: stringsIn('ru') },
   };
 }
 
@@ -211,18 +215,23 @@ export function createPageRenderer({ dir, remoteManifests }) {
     }
     for (const origin of origins) head.push(`<link rel="preconnect" href="${escapeHtml(origin)}">`);
     const ownerFiles = owner ? files[remotes.indexOf(owner.remote)] : undefined;
+    const locale = localeOf(pathname);
     if (ownerFiles) {
-      for (const href of [ownerFiles.entry, ...ownerFiles.js]) head.push(`<link rel="preload" as="script" href="${escapeHtml(href)}">`);
+      // The remote's strings of the page's language (and English, the fallback) are read before
+      // it renders: fetched with its code rather than after it starts.
+      const strings = [...(ownerFiles.strings?.[locale] ?? []), ...(locale === 'en' ? [] : (ownerFiles.strings?.en ?? []))];
+      for (const href of [ownerFiles.entry, ...ownerFiles.js, ...strings]) head.push(`<link rel="preload" as="script" href="${escapeHtml(href)}">`);
       for (const href of ownerFiles.css) head.push(`<link rel="preload" as="style" href="${escapeHtml(href)}">`);
     }
     // The shell's own start-up chunks and strings (English is the fallback of every language),
     // alongside main.js rather than after it.
-    const locale = localeOf(pathname);
     // main.js first: a deferred script is fetched at low priority, behind every hint.
     const shellFiles = ['main.js', ...startup.startup, ...(startup.strings[locale] ?? []), ...(locale === 'en' ? [] : (startup.strings.en ?? []))];
     for (const file of shellFiles) head.push(`<link rel="preload" as="script" href="/${escapeHtml(file)}">`);
     const inner = owner?.route.layout === 'inner';
-    if (inner && chunks['cabinet-layout']) head.push(`<link rel="preload" as="script" href="${chunks['cabinet-layout']}">`);
+    // The cabinet's frame, and the schemas of the cabinet's calls (the dashboard's figures, and
+    // the revision every cabinet page polls), which a cabinet page asks for as soon as it starts.
+    if (inner) for (const name of ['cabinet-layout', 'cabinet-schemas']) if (chunks[name]) head.push(`<link rel="preload" as="script" href="${chunks[name]}">`);
     // Later, at low priority: the shell's chunks the next step needs, and the route owner's
     // lazily loaded pages (the other auth pages on an auth page).
     const idle = [

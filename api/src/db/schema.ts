@@ -185,6 +185,20 @@ export const pools = pgTable('pools', {
   sort: integer('sort').notNull().default(0),
 });
 
+/** A pool's title and strategy text in a language other than English (English is in `pools`). */
+export const poolTexts = pgTable(
+  'pool_texts',
+  {
+    pool: text('pool')
+      .notNull()
+      .references(() => pools.name),
+    lang: text('lang').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.pool, t.lang] })],
+);
+
 export const poolAssets = pgTable(
   'pool_assets',
   {

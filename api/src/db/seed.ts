@@ -30,6 +30,13 @@ const poolRows = [
   { name: 'dex', title: 'DEX pool', apyBps: 2600, riskLevel: 'high', sort: 2, description: 'Liquidity provided to decentralised exchanges.' },
 ];
 
+/** The pools' titles and strategy texts in Russian (English is in poolRows). */
+const poolTextRows = [
+  { pool: 'stable', lang: 'ru', title: 'Стабильный пул', description: 'Стейблкоины, выданные в долг на рынках кредитования с избыточным залогом.' },
+  { pool: 'coin', lang: 'ru', title: 'Пул монет', description: 'ETH и крупные монеты в стейкинге и в займах.' },
+  { pool: 'dex', lang: 'ru', title: 'DEX-пул', description: 'Ликвидность, предоставленная децентрализованным биржам.' },
+];
+
 const assetRows = [
   { pool: 'stable', currency: 'USDT', shareBps: 4000 },
   { pool: 'stable', currency: 'USDC', shareBps: 4000 },
@@ -109,6 +116,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<void> {
     await tx.insert(t.currencyAddresses).values(addressRows).onConflictDoNothing();
     await tx.insert(t.pools).values(poolRows).onConflictDoNothing();
     await tx.insert(t.poolAssets).values(assetRows).onConflictDoNothing();
+    await tx.insert(t.poolTexts).values(poolTextRows).onConflictDoNothing();
     // A pool without an APY history starts with its listed APY (the operator changes it with `apy set`).
     await tx.execute(sql`insert into pool_apy (pool, effective_from, apy, set_by)
       select name, date '2020-01-01', apy_bps::numeric / 10000, 'seed' from pools p

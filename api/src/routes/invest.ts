@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { apiMessages as M, apiRoutes, type DashboardPoolResponse, type PoolName } from '@app/contracts';
 import { DepositRefused } from '../deposits/verify';
-import { currencies, currencyAddresses, interestAccruals, poolAddresses, poolAssets, poolGraph, pools } from '../db/schema';
+import { currencies, currencyAddresses, interestAccruals, poolAddresses, poolAssets, poolGraph, pools, poolTexts } from '../db/schema';
 import { ApiError } from '../http/errors';
+import { langOf } from '../http/lang';
 import { addRoute } from '../http/route';
 import { positionsOf, rows } from '../ledger';
 import { requestWithdrawal, withdrawalStatus, withdrawalsOf } from '../payouts/requests';
@@ -189,9 +190,13 @@ export function investRoutes(app: FastifyInstance, s: Services) {
     return { pool: params.pool, assets: rows.map((r) => ({ currency: r.currency, shareBps: r.shareBps, address: r.address ?? null })) };
   });
 
-  addRoute(app, apiRoutes.poolStrategy, async ({ params }) => {
+  // In the caller's language (as the FAQ): English lives in `pools`, other languages in
+  // `pool_texts`; a language without a text there falls back to English.
+  addRoute(app, apiRoutes.poolStrategy, async ({ req, params }) => {
     const p = await poolRow(params.pool);
-    return { pool: params.pool, title: p.title, description: p.description, riskLevel: p.riskLevel };
+    const lang = langOf(req);
+    const [text] = lang === 'en' ? [] : await db.select().from(poolTexts).where(and(eq(poolTexts.pool, params.pool), eq(poolTexts.lang, lang)));
+    return { pool: params.pool, title: text?.title ?? p.title, description: text?.description ?? p.description, riskLevel: p.riskLevel };
   });
 
   addRoute(app, apiRoutes.poolGraph, async ({ params }) => {

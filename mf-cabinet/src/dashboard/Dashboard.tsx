@@ -41,9 +41,13 @@ export function Dashboard() {
           <Activity revision={revision} decimals={state.data.decimals} />
         </Deferred>
       ) : null}
-      <Deferred name="faq">
-        <Faq />
-      </Deferred>
+      {/* Placed once the figures are in: before that the page is short, the F.A.Q. would be
+          near the screen at once and its call would fetch every other screen's schemas. */}
+      {state.status === 'loading' ? null : (
+        <Deferred name="faq">
+          <Faq />
+        </Deferred>
+      )}
       <p>
         <Link to="/cabinet/dao">{t('dao.link')}</Link>
       </p>

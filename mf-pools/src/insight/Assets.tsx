@@ -45,9 +45,10 @@ export function Assets({ pool }: { pool: PoolKind }) {
 }
 
 export function Strategy({ pool }: { pool: PoolKind }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api } = useRemote();
-  const { state, reload } = useServerData((signal) => api.call('poolStrategy', { params: { pool }, signal }), [api, pool]);
+  // The text is the server's, in the page's language: read again when the language changes.
+  const { state, reload } = useServerData((signal) => api.call('poolStrategy', { params: { pool }, signal }), [api, pool, i18n.language]);
   return (
     <Panel id="strategy" title={t('insight.strategy')} state={state} onRetry={reload}>
       {(data) => <p data-testid="strategy-text">{data.description}</p>}

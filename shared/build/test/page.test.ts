@@ -1,4 +1,7 @@
-import { contentSecurityPolicy, createRemoteManifests, remoteFiles, routeOwner } from '../page.mjs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { contentSecurityPolicy, createPageRenderer, createRemoteManifests, remoteFiles, routeOwner } from '../page.mjs';
 import { systemThemeCss } from '../frame.mjs';
 
 const manifest = {
@@ -23,7 +26,7 @@ describe('the page made by the shell’s server', () => {
     const files = remoteFiles(
       {
         metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'auto' },
-        exposes: [{ name: 'app', path: './app', assets: { js: { sync: ['930.d77aafe5.js'], async: ['553.2e77d816.js'] }, css: { sync: [], async: [] } } }],
+        exposes: [{ name: 'app', path: './app', assets: { js: { sync: ['930.d77aafe5.js'], async: ['553.2e77d816.js', 'strings-en.e88ac572.js', 'strings-ru.0a1b2c3d.js'] }, css: { sync: [], async: [] } } }],
       },
       'https://auth.example/v2/mf-manifest.json',
     );
@@ -31,8 +34,34 @@ describe('the page made by the shell’s server', () => {
       entry: 'https://auth.example/v2/remoteEntry.js',
       js: ['https://auth.example/v2/930.d77aafe5.js'],
       css: [],
-      lazy: ['https://auth.example/v2/553.2e77d816.js'],
+      lazy: ['https://auth.example/v2/553.2e77d816.js', 'https://auth.example/v2/strings-en.e88ac572.js', 'https://auth.example/v2/strings-ru.0a1b2c3d.js'],
+      strings: { en: ['https://auth.example/v2/strings-en.e88ac572.js'], ru: ['https://auth.example/v2/strings-ru.0a1b2c3d.js'] },
     });
+  });
+
+  it('has the page fetch the route owner’s strings of its language (and English) with its code, and a cabinet page its calls’ schemas', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shell-page-'));
+    writeFileSync(join(dir, 'index.html'), '<html lang="en"><head><title>x</title></head><body><div id="root"></div></body></html>');
+    for (const file of ['cabinet-layout.0123abcd.js', 'cabinet-schemas.89abcdef.js', 'api-schemas.11112222.js']) writeFileSync(join(dir, file), '');
+    const files = (name: string) =>
+      remoteFiles(
+        { metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'auto' }, exposes: [{ name: 'app', path: './app', assets: { js: { sync: ['1.0000aaaa.js'], async: ['strings-en.0000bbbb.js', 'strings-ru.0000cccc.js', '7.0000dddd.js'] }, css: { sync: [], async: [] } } }] },
+        `https://${name}.example/mf-manifest.json`,
+      );
+    const renderPage = createPageRenderer({ dir, remoteManifests: async (url: string) => files(new URL(url).hostname.split('.')[0]!) });
+    const preloads = async (pathname: string) => {
+      const { html } = await renderPage({ title: 'T', pathname, manifestText: JSON.stringify(manifest) });
+      return [...html.matchAll(/<link rel="preload" as="script" href="([^"]+)">/g)].map((m) => m[1]);
+    };
+    const en = await preloads('/sign-in');
+    expect(en).toEqual(expect.arrayContaining(['https://auth.example/remoteEntry.js', 'https://auth.example/1.0000aaaa.js', 'https://auth.example/strings-en.0000bbbb.js']));
+    expect(en.filter((href) => /strings-ru|7\.0000dddd|cabinet-/.test(href!))).toEqual([]);
+    const ru = await preloads('/ru/sign-in');
+    expect(ru).toEqual(expect.arrayContaining(['https://auth.example/strings-ru.0000cccc.js', 'https://auth.example/strings-en.0000bbbb.js']));
+    const cabinet = await preloads('/cabinet/pools/stable');
+    expect(cabinet).toEqual(expect.arrayContaining(['/cabinet-layout.0123abcd.js', '/cabinet-schemas.89abcdef.js', 'https://pools.example/strings-en.0000bbbb.js']));
+    // Every other call's schemas wait for the idle moment.
+    expect(cabinet).not.toContain('/api-schemas.11112222.js');
   });
 
   it('reads a remote’s manifest once per 2 s, and keeps the last good one when a read fails', async () => {

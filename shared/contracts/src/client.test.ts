@@ -85,3 +85,11 @@ describe('apiFailure', () => {
     }
   });
 });
+
+it('parses the cabinet’s calls with their own schemas, apart from every other call’s', async () => {
+  const { api, requests } = client([json(200, { revision: '12' }), json(200, { revision: 12 })]);
+  await expect(api.call('cabinetRevision')).resolves.toEqual({ revision: '12' });
+  expect(requests[0]!.url).toBe('/api/v1/cabinet/revision');
+  // An answer the schema refuses never reaches the page.
+  await expect(api.call('cabinetRevision')).rejects.toThrow();
+});

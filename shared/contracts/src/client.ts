@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import type { ApiRouteName, ApiRoutes } from './api/routes';
+import type { CabinetRouteName } from './api/cabinet-routes';
 import { apiBasePath, authResponseSchema, errorResponseSchema, sessionRoutes, type AuthResponse } from './api/session-routes';
 import { apiMessages } from './api/messages';
 
@@ -65,18 +66,26 @@ export interface ApiClient {
 
 type AnyRoute = ApiRoutes[ApiRouteName];
 
-// Every other call's schemas, fetched (in browsers) when a screen first calls the API.
-let allRoutes: Promise<ApiRoutes> | undefined;
+/** A chunk of schemas, fetched (in browsers) by the first call that needs it; a failed fetch is tried again by the next. */
+function lazyRoutes<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+}
+
+// The dashboard's calls come in a chunk of their own, so its first load carries no other screen's
+// schemas; every other call's schemas are in one chunk.
+const allRoutes = lazyRoutes(() => import(/* webpackChunkName: "api-schemas" */ './api/routes').then((m) => m.apiRoutes));
+const cabinetRoutes = lazyRoutes(() => import(/* webpackChunkName: "cabinet-schemas" */ './api/cabinet-routes').then((m) => m.cabinetRoutes));
+const CABINET_CALLS: Record<CabinetRouteName, true> = { cabinetSummary: true, cabinetActivity: true, cabinetActivityExport: true, cabinetTutorial: true, cabinetRevision: true };
+
 function routeOf(name: ApiRouteName): AnyRoute | Promise<AnyRoute> {
   if (name in sessionRoutes) return sessionRoutes[name as keyof typeof sessionRoutes];
-  allRoutes ??= import(/* webpackChunkName: "api-schemas" */ './api/routes').then(
-    (m) => m.apiRoutes,
-    (error: unknown) => {
-      allRoutes = undefined; // a later call tries again
-      throw error;
-    },
-  );
-  return allRoutes.then((routes) => routes[name]);
+  if (name in CABINET_CALLS) return cabinetRoutes().then((routes) => routes[name as CabinetRouteName]);
+  return allRoutes().then((routes) => routes[name]);
 }
 
 const TOKEN_ROUTES = new Set<ApiRouteName>(['login', 'loginV2', 'register', 'refresh', 'confirmLogin']);

@@ -57,7 +57,7 @@ export function buildRoutes(manifest: RuntimeManifest, notifications: Notificati
         target.push({
           path: `${prefix}${route.path}`,
           element: (
-            <RouteAccess route={route}>
+            <RouteAccess route={route} remote={remote}>
               <RemoteOutlet key={remote.name} remote={remote} />
             </RouteAccess>
           ),

@@ -39,6 +39,35 @@ export async function start(): Promise<void> {
     ru: () => import('../i18n/ru.json').then((m) => m.default),
   });
   const i18n = i18next.createInstance();
+  const bus = createBus({
+    session: { status: 'unknown' },
+    wallet: disconnectedWallet,
+    theme: resolveTheme(storedThemeChoice(), matchMedia('(prefers-color-scheme: dark)').matches),
+    locale,
+    route: routeFromLocation({ ...location, state: history.state }),
+  });
+  startThemeService(bus);
+  const notifications = createNotificationCenter(bus);
+
+  const store = createStore();
+  const session = createSessionService(bus, {
+    onLoggedOut: (silent) => {
+      if (!silent) bus.send({ type: 'notify', notification: { kind: 'success', message: i18n.t('session.loggedOut', { ns: 'shell' }) } });
+    },
+    // Preferences kept with the account follow it to another device. After the sign-in page's
+    // own navigation (a timer later), so the language switch applies to the page it went to.
+    onSignedIn: ({ preferences }) => {
+      if (!preferences) return;
+      setTimeout(() => {
+        if (preferences.theme !== bus.theme.getValue().choice) bus.send({ type: 'theme/set', choice: preferences.theme });
+        if (preferences.lang !== bus.locale.getValue()) bus.send({ type: 'locale/set', locale: preferences.lang });
+      }, 0);
+    },
+  });
+  // The session is read from the refresh cookie while the strings load and the page renders:
+  // guarded routes wait for it, and a signed-in page's remote gets ready meanwhile.
+  void session.restore();
+
   // The runtime manifest is fetched while the strings load.
   const manifestLoad = fetchRuntimeManifest().then(
     (manifest) => ({ manifest }),
@@ -57,16 +86,6 @@ export async function start(): Promise<void> {
   const brandTitle = readBrandTitle();
   document.title = brandTitle;
 
-  const bus = createBus({
-    session: { status: 'unknown' },
-    wallet: disconnectedWallet,
-    theme: resolveTheme(storedThemeChoice(), matchMedia('(prefers-color-scheme: dark)').matches),
-    locale,
-    route: routeFromLocation({ ...location, state: history.state }),
-  });
-  startThemeService(bus);
-  const notifications = createNotificationCenter(bus);
-
   const loaded = await manifestLoad;
   if ('error' in loaded) {
     const { error } = loaded;
@@ -76,24 +95,7 @@ export async function start(): Promise<void> {
   }
   const { manifest } = loaded;
 
-  const store = createStore();
-  const session = createSessionService(bus, {
-    onLoggedOut: (silent) => {
-      if (!silent) bus.send({ type: 'notify', notification: { kind: 'success', message: i18n.t('session.loggedOut', { ns: 'shell' }) } });
-    },
-    // Preferences kept with the account follow it to another device. After the sign-in page's
-    // own navigation (a timer later), so the language switch applies to the page it went to.
-    onSignedIn: ({ preferences }) => {
-      if (!preferences) return;
-      setTimeout(() => {
-        if (preferences.theme !== bus.theme.getValue().choice) bus.send({ type: 'theme/set', choice: preferences.theme });
-        if (preferences.lang !== bus.locale.getValue()) bus.send({ type: 'locale/set', locale: preferences.lang });
-      }, 0);
-    },
-  });
   const wallet = createLazyWalletService({ bus, session, i18n, openWalletPrompt: () => store.set(walletPromptOpenAtom, true) });
-  // The page renders at once; guarded routes wait for the session read from the refresh cookie.
-  void session.restore();
 
   // The bus mirrors the history before React renders, so a remote mounting for a new route
   // already sees that route.

@@ -5,7 +5,7 @@ import { CONTRACT_VERSION, type RemoteEntry, type RemoteModule, type RemoteProps
 import { useShell } from '../app/ShellContext';
 import { LOCALE_PREFIX } from '../locale/locale';
 import { useObservable } from '@app/ui';
-import { RemoteLoadError, loadRemoteApp } from './loader';
+import { RemoteLoadError, loadRemoteApp, takeWarmedRemote } from './loader';
 import { isChunkLoadError, reloadForChunkError } from './chunkReload';
 import { afterMinimumDelay } from './minimumDelay';
 
@@ -41,7 +41,7 @@ export function RemoteOutlet({ remote }: { remote: RemoteEntry }) {
     setState({ status: 'loading' });
     const shownAt = firstOfPage ? 0 : performance.now();
     firstOfPage = false;
-    afterMinimumDelay(loadRemoteApp(remote, CONTRACT_VERSION), shownAt).then(
+    afterMinimumDelay(takeWarmedRemote(remote.name) ?? loadRemoteApp(remote, CONTRACT_VERSION), shownAt).then(
       (module) => !cancelled && setState({ status: 'ready', module }),
       (error: unknown) => {
         if (cancelled) return;

@@ -86,3 +86,25 @@ export async function loadRemoteApp(remote: RemoteEntry, shellContract: string):
   }
   throw new RemoteLoadError({ reason: 'unavailable', detail: String((lastError as Error)?.message ?? lastError), error: lastError });
 }
+
+/** Loads started before their outlet renders, each handed to the first outlet of that remote. */
+const warming = new Map<string, Promise<RemoteModule>>();
+
+/**
+ * Starts loading a remote's './app' before its outlet renders: a signed-in page's remote is
+ * made ready (its container and chunks evaluated) while the session is read from the refresh
+ * cookie, instead of after. A failure is the outlet's to show, with its retries.
+ */
+export function warmRemote(remote: RemoteEntry, shellContract: string): void {
+  if (warming.has(remote.name)) return;
+  const load = loadRemoteApp(remote, shellContract);
+  load.catch(() => undefined);
+  warming.set(remote.name, load);
+}
+
+/** The load warmRemote started for this remote, once: a Retry loads afresh. */
+export function takeWarmedRemote(name: string): Promise<RemoteModule> | undefined {
+  const load = warming.get(name);
+  warming.delete(name);
+  return load;
+}

@@ -1,10 +1,11 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from '@app/singletons/router';
 import { useTranslation } from '@app/singletons/react-i18n';
-import type { RemoteRoute } from '@app/contracts';
+import { CONTRACT_VERSION, type RemoteEntry, type RemoteRoute } from '@app/contracts';
 import { useObservable } from '@app/ui';
 import { useShell } from '../app/ShellContext';
 import { localeOfPath, withLocale } from '../locale/locale';
+import { warmRemote } from '../remotes/loader';
 
 const AUTH_PAGES = ['/sign-in', '/sign-up', '/password-recovery', '/registration-confirm'];
 const REGISTRATION_CONFIRM = '/registration-confirm';
@@ -13,14 +14,19 @@ const REGISTRATION_CONFIRM = '/registration-confirm';
  * Access control of spec §4: visitors reach only the auth pages; a signed-in user without a
  * role belongs on /registration-confirm; a fully registered user has no business on auth pages.
  */
-export function RouteAccess({ route, children }: { route: RemoteRoute; children: ReactNode }) {
+export function RouteAccess({ route, remote, children }: { route: RemoteRoute; remote?: RemoteEntry; children: ReactNode }) {
   const { bus } = useShell();
   const { t } = useTranslation('shell');
   const session = useObservable(bus.session, bus.session.getValue());
   const location = useLocation();
   const locale = localeOfPath(location.pathname);
+  const waiting = session.status === 'unknown';
+  // While the session is read, the page's remote gets ready, so it mounts as soon as access is known.
+  useEffect(() => {
+    if (waiting && remote) warmRemote(remote, CONTRACT_VERSION);
+  }, [waiting, remote]);
 
-  if (session.status === 'unknown') return <p className="remote-loading">{t('remote.loading')}</p>;
+  if (waiting) return <p className="remote-loading">{t('remote.loading')}</p>;
   if (route.private) {
     if (session.status !== 'authenticated') {
       // After a logout the sign-in page is simply next; otherwise say why the user is there.

@@ -8,11 +8,11 @@ import * as I from './invest';
 import * as R from './referrals';
 import * as D from './dao';
 import * as S from './settings';
-import * as K from './cabinet';
+import { cabinetRoutes } from './cabinet-routes';
 
 export { apiBasePath, sessionMarkerCookie } from './session-routes';
 
-type RouteDef = {
+export type RouteDef = {
   method: 'GET' | 'POST' | 'PUT';
   path: string;
   /** Needs `Authorization: Bearer <token>`. */
@@ -66,11 +66,7 @@ export const apiRoutes = {
   poolAssets: route({ method: 'GET', path: '/pools/:pool/assets', auth: false, summary: 'Pool assets', params: I.poolParamsSchema, response: I.poolAssetsResponseSchema }),
   poolStrategy: route({ method: 'GET', path: '/pools/:pool/strategy', auth: false, summary: 'Pool strategy', params: I.poolParamsSchema, response: I.poolStrategyResponseSchema }),
   poolGraph: route({ method: 'GET', path: '/pools/:pool/graph', auth: false, summary: 'Pool history', params: I.poolParamsSchema, response: I.poolGraphResponseSchema }),
-  cabinetSummary: route({ method: 'GET', path: '/cabinet/summary', auth: true, summary: 'Dashboard: totals, a card per pool, daily rewards, tutorial state', response: K.cabinetSummaryResponseSchema }),
-  cabinetActivity: route({ method: 'GET', path: '/cabinet/activity', auth: true, summary: 'Deposits, daily interest and withdrawals, newest first, a page at a time', query: K.activityQuerySchema, response: K.activityResponseSchema }),
-  cabinetActivityExport: route({ method: 'GET', path: '/cabinet/activity/export', auth: true, summary: 'All activity as CSV', response: K.activityExportResponseSchema }),
-  cabinetTutorial: route({ method: 'PUT', path: '/cabinet/tutorial', auth: true, summary: 'Dismiss or bring back the first-steps tutorial', body: K.tutorialBodySchema, response: K.tutorialResponseSchema }),
-  cabinetRevision: route({ method: 'GET', path: '/cabinet/revision', auth: true, summary: 'Changes when a deposit, interest or withdrawal moves (polled by open pages)', response: K.cabinetRevisionResponseSchema }),
+  ...cabinetRoutes,
   daoPersonal: route({ method: 'GET', path: '/dao/personal', auth: true, summary: 'The user in the DAO', response: D.daoPersonalResponseSchema }),
   daoPools: route({ method: 'GET', path: '/dao/pools', auth: true, summary: 'DAO pools', response: D.daoPoolsResponseSchema }),
   daoValues: route({ method: 'GET', path: '/dao/values', auth: true, summary: 'DAO parameters', response: D.daoValuesResponseSchema }),
