@@ -1,6 +1,6 @@
 import { apiMessages as M, apiRoutes, apiBasePath } from '@app/contracts';
 import { and, eq, sql } from 'drizzle-orm';
-import { deposits, pools, poolTexts, referralRewards, users } from '../src/db/schema';
+import { deposits, pools, poolTexts, users } from '../src/db/schema';
 import { depositTransaction } from '../src/deposits/credit';
 import { post } from '../src/ledger';
 import { call, register, startTestApp, type TestApp } from './helpers';
