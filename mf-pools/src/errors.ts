@@ -3,16 +3,7 @@
 
 export { isUserRejection } from '@app/web3';
 
-/** The API client's error: the status and the server's message in the page language. */
-export function isApiError(error: unknown): error is { status: number; message: string; fields?: Record<string, string> } {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { name?: unknown }).name === 'ApiError' &&
-    typeof (error as { status?: unknown }).status === 'number' &&
-    typeof (error as { message?: unknown }).message === 'string'
-  );
-}
+export { isApiError } from '@app/ui';
 
 /** What to tell a person about a failure: ethers' short message over its long one, else the message. */
 export function errorMessage(error: unknown): string {

@@ -8,3 +8,4 @@ export { useNotify } from './useNotify';
 export { useServerData, useCabinetRevision, LIVE_POLL_MS, type Loadable } from './live';
 export { Panel, type PanelTexts } from './components/Panel';
 export { TxLink } from './components/TxLink';
+export { isApiError } from './apiError';
