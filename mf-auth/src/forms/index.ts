@@ -3,4 +3,4 @@ export { EmailField, NewPasswordFields } from './fields';
 export { useAuthForm, loadSchemas } from './useAuthForm';
 export { useLang, useMessage, asApiError, failureMessage, serverFieldErrors, type Lang } from './messages';
 export { useNotify } from './notify';
-export { readCookie, arrivalSource, inviteFromVisit, isWellFormedInvite, keepInvite } from './arrival';
+export { readCookie, arrivalSource, inviteFromVisit, isWellFormedInvite } from './arrival';

@@ -13,12 +13,12 @@ import {
   asApiError,
   failureMessage,
   inviteFromVisit,
-  keepInvite,
   isWellFormedInvite,
   serverFieldErrors,
   useAuthForm,
   useLang,
 } from '../forms';
+import { keepInvite } from './keepInvite';
 
 const noWallet: WalletState = { connected: false, chainId: null, account: null, balances: {} };
 

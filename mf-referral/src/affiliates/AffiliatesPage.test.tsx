@@ -1,5 +1,6 @@
 /** @jest-environment jsdom */
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { affiliateSorts } from '@app/contracts';
 import { affiliates, overview, renderReferral } from '../testing/renderReferral';
 import { AffiliatesPage } from './AffiliatesPage';
 
@@ -17,6 +18,8 @@ describe('the affiliates page', () => {
     expect(rows[0]!.textContent).toContain('0.123456 USDT');
     expect(rows[1]!.textContent).toContain('0x1234…abcdef');
     expect(screen.getByText('Page 1 of 3')).toBeTruthy();
+    // Every order the server's contract offers, and no other.
+    expect([...(screen.getByLabelText('Sort by') as HTMLSelectElement).options].map((o) => o.value)).toEqual([...affiliateSorts]);
 
     await act(async () => screen.getByRole('button', { name: 'Next' }).click());
     await waitFor(() => expect(screen.getByText('Page 2 of 3')).toBeTruthy());

@@ -1,13 +1,16 @@
 import { useState } from 'react';
 import { Link } from '@app/singletons/router';
 import { useTranslation } from '@app/singletons/react-i18n';
-import { affiliateSorts, type AffiliateSort } from '@app/contracts';
+import type { AffiliateSort } from '@app/contracts';
 import { formatDay, formatUsd } from '@app/web3';
 import { Page, useCabinetRevision, useRemote, useServerData } from '@app/ui';
 import { Panel } from '../Panel';
 import { coinText } from '../referral/money';
 
 const PAGE_SIZE = 20;
+// The orders the server offers (its contract's list, copied as types only: a value imported from the
+// contracts would bring zod into this page's first load).
+const SORTS: readonly AffiliateSort[] = ['joined_desc', 'joined_asc', 'capital_desc', 'capital_asc', 'rewards_desc', 'rewards_asc'];
 
 /** A labelled select of the list's filter or order. */
 function Choice({ id, label, value, options, onChange }: { id: string; label: string; value: string; options: [string, string][]; onChange(value: string): void }) {
@@ -60,7 +63,7 @@ export function AffiliatesPage() {
         id="affiliates-sort"
         label={t('affiliates.sort')}
         value={sort}
-        options={affiliateSorts.map((s) => [s, t(`affiliates.sorts.${s}`)])}
+        options={SORTS.map((s) => [s, t(`affiliates.sorts.${s}`)])}
         onChange={(v) => {
           setSort(v as AffiliateSort);
           setPage(1);
