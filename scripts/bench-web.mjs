@@ -1,8 +1,8 @@
 // npm run bench:web — what a first visit downloads. Builds in production mode, runs the site on
 // its own ports, loads /sign-in and (signed in) /cabinet/dashboard and /cabinet/refferal in
-// Chromium with an empty cache, and prints gzipped JS, split into shell, shared libraries, MF runtime, the remote's own
-// code and other libraries (by the modules webpack put in each file), and the page itself (its
-// HTML, with the CSS inlined).
+// Chromium with an empty cache, and prints gzipped JS, split into shell, shared libraries, MF
+// runtime, the remote's own code and other libraries (by the modules webpack put in each file),
+// and the page itself (its HTML, with the CSS inlined).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
