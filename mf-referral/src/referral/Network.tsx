@@ -29,7 +29,7 @@ export function Network({ overview }: { overview: ReferralsResponse }) {
       {overview.levels.length === 0 ? (
         <p className="muted">{t('levels.none')}</p>
       ) : (
-        <table className="data-table" data-testid="levels">
+        <table className="data-table data-table--cards" data-testid="levels">
           <caption className="visually-hidden">{t('levels.caption')}</caption>
           <thead>
             <tr>
@@ -42,19 +42,19 @@ export function Network({ overview }: { overview: ReferralsResponse }) {
           <tbody>
             {overview.levels.map((l) => (
               <tr key={l.level} data-testid={`level-${l.level}`}>
-                <th scope="row">{t('levels.name', { level: l.level })}</th>
-                <td className="num" data-testid="rate">{percent(l.rewardBps)}</td>
-                <td className="num" data-testid="your-rate">{percent(l.rewardBps + l.bonusBps)}</td>
-                <td className="num" data-testid="members">{l.members}</td>
+                <th scope="row" data-label={t('levels.level')}>{t('levels.name', { level: l.level })}</th>
+                <td className="num" data-label={t('levels.rate')} data-testid="rate">{percent(l.rewardBps)}</td>
+                <td className="num" data-label={t('levels.yourRate')} data-testid="your-rate">{percent(l.rewardBps + l.bonusBps)}</td>
+                <td className="num" data-label={t('levels.members')} data-testid="members">{l.members}</td>
               </tr>
             ))}
           </tbody>
           <tfoot>
             <tr>
-              <th scope="row">{t('levels.total')}</th>
-              <td className="num" data-testid="total-rate">{percent(baseBps)}</td>
-              <td className="num" data-testid="total-your-rate">{percent(yourBps)}</td>
-              <td className="num">{overview.members}</td>
+              <th scope="row" data-label={t('levels.level')}>{t('levels.total')}</th>
+              <td className="num" data-label={t('levels.rate')} data-testid="total-rate">{percent(baseBps)}</td>
+              <td className="num" data-label={t('levels.yourRate')} data-testid="total-your-rate">{percent(yourBps)}</td>
+              <td className="num" data-label={t('levels.members')}>{overview.members}</td>
             </tr>
           </tfoot>
         </table>
