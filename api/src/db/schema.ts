@@ -328,8 +328,15 @@ export const withdrawals = pgTable(
     decidedBy: text('decided_by'),
     paidAt: ts('paid_at'),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    /** position: out of a pool; referral: a claim of referral rewards (api/src/referral). */
+    kind: text('kind').notNull().default('position'),
   },
-  (t) => [index('withdrawals_user_idx').on(t.userId)],
+  (t) => [
+    index('withdrawals_user_idx').on(t.userId),
+    uniqueIndex('withdrawals_one_referral_claim')
+      .on(t.userId)
+      .where(sql`kind = 'referral' and status in ('requested', 'awaiting_approval', 'sending')`),
+  ],
 );
 
 /** Daily compounded interest, one row per user, pool, currency and day (written by a later job). */
@@ -355,18 +362,91 @@ export const faq = pgTable('faq', {
   sort: integer('sort').notNull().default(0),
 });
 
-export const referralLevels = pgTable('referral_levels', {
-  level: integer('level').primaryKey(),
-  rewardBps: integer('reward_bps').notNull(),
+/** Every ancestor of a user up to level 10, written once with the user (migration 0009's trigger). */
+export const referralTree = pgTable(
+  'referral_tree',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    level: integer('level').notNull(),
+    ancestorId: uuid('ancestor_id')
+      .notNull()
+      .references(() => users.id),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.level] }), index('referral_tree_ancestor_idx').on(t.ancestorId, t.level, t.userId)],
+);
+
+/** A version of the programme's configuration; day D uses the latest version effective on or before D. Never updated. */
+export const referralConfig = pgTable('referral_config', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  effectiveFrom: date('effective_from', { mode: 'string' }).notNull(),
+  /** The payout currency of every reward. */
+  currency: text('currency').notNull(),
+  setBy: text('set_by').notNull(),
+  createdAt: created(),
 });
 
-export const referralRanks = pgTable('referral_ranks', {
-  rank: integer('rank').primaryKey(),
-  title: text('title').notNull(),
-  capitalUsd: usd('capital_usd').notNull(),
-  bonusBps: integer('bonus_bps').notNull(),
-});
+export const referralConfigLevels = pgTable(
+  'referral_config_levels',
+  {
+    configId: bigint('config_id', { mode: 'number' })
+      .notNull()
+      .references(() => referralConfig.id),
+    level: integer('level').notNull(),
+    rewardBps: integer('reward_bps').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.configId, t.level] })],
+);
 
+export const referralConfigRanks = pgTable(
+  'referral_config_ranks',
+  {
+    configId: bigint('config_id', { mode: 'number' })
+      .notNull()
+      .references(() => referralConfig.id),
+    rank: integer('rank').notNull(),
+    title: text('title').notNull(),
+    capitalUsd: usd('capital_usd').notNull(),
+    bonusBps: integer('bonus_bps').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.configId, t.rank] })],
+);
+
+/** The USD prices a day's rewards were converted with, taken once per day. */
+export const referralPrices = pgTable(
+  'referral_prices',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    currency: text('currency')
+      .notNull()
+      .references(() => currencies.code),
+    usd: usd('usd').notNull(),
+    source: text('source').notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.currency] })],
+);
+
+/** The marker of a pool's day whose interest has been rewarded. */
+export const referralRewardDays = pgTable(
+  'referral_reward_days',
+  {
+    pool: text('pool')
+      .notNull()
+      .references(() => pools.name),
+    day: date('day', { mode: 'string' }).notNull(),
+    configId: bigint('config_id', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    rewards: integer('rewards').notNull(),
+    total: baseUnits('total').notNull(),
+    transactionId: bigint('transaction_id', { mode: 'number' }),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.pool, t.day] })],
+);
+
+/** A reward: `level` levels above the referee `fromUserId`, on the referee's interest of `day` in `pool`. */
 export const referralRewards = pgTable(
   'referral_rewards',
   {
@@ -378,30 +458,20 @@ export const referralRewards = pgTable(
     level: integer('level').notNull(),
     currency: text('currency').notNull(),
     amount: baseUnits('amount').notNull(),
-    /** earned, in_payment, paid */
+    /** earned (available), in_payment, paid */
     status: text('status').notNull().default('earned'),
-    payoutId: integer('payout_id'),
-    createdAt: created(),
-  },
-  (t) => [index('referral_rewards_user_idx').on(t.userId)],
-);
-
-export const referralPayouts = pgTable(
-  'referral_payouts',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
-    currency: text('currency').notNull(),
-    amount: baseUnits('amount').notNull(),
-    /** pending, paid, failed */
-    status: text('status').notNull().default('pending'),
+    pool: text('pool'),
+    day: date('day', { mode: 'string' }),
+    rateBps: integer('rate_bps'),
+    transactionId: bigint('transaction_id', { mode: 'number' }),
+    /** The claim (a withdrawal of kind 'referral') paying it. */
+    withdrawalId: bigint('withdrawal_id', { mode: 'number' }),
     createdAt: created(),
   },
   (t) => [
-    // At most one payout in progress per user, even with several replicas.
-    uniqueIndex('referral_payouts_one_pending').on(t.userId).where(sql`status = 'pending'`),
+    index('referral_rewards_user_idx').on(t.userId),
+    uniqueIndex('referral_rewards_once').on(t.day, t.pool, t.fromUserId, t.level),
+    index('referral_rewards_claimable_idx').on(t.userId, t.currency, t.status),
   ],
 );
 

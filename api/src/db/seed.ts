@@ -63,19 +63,6 @@ const faqRows = [
   { id: 6, lang: 'ru', sort: 3, question: 'Как работают реферальные награды?', answer: 'Приглашайте друзей по своей ссылке и получайте до 18% дополнительных наград на нескольких уровнях.' },
 ];
 
-const referralLevelRows = [
-  { level: 1, rewardBps: 1000 },
-  { level: 2, rewardBps: 500 },
-  { level: 3, rewardBps: 300 },
-];
-
-const referralRankRows = [
-  { rank: 1, title: 'Starter', capitalUsd: '0', bonusBps: 0 },
-  { rank: 2, title: 'Bronze', capitalUsd: '10000', bonusBps: 100 },
-  { rank: 3, title: 'Silver', capitalUsd: '50000', bonusBps: 200 },
-  { rank: 4, title: 'Gold', capitalUsd: '250000', bonusBps: 300 },
-];
-
 const daoValueRows = [
   { key: 'quorumBps', value: '2000' },
   { key: 'votingPeriodDays', value: '7' },
@@ -128,8 +115,6 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<void> {
       where not exists (select 1 from pool_apy a where a.pool = p.name)`);
     await tx.insert(t.poolGraph).values(graphRows()).onConflictDoNothing();
     await tx.insert(t.faq).values(faqRows).onConflictDoNothing();
-    await tx.insert(t.referralLevels).values(referralLevelRows).onConflictDoNothing();
-    await tx.insert(t.referralRanks).values(referralRankRows).onConflictDoNothing();
     await tx.insert(t.daoValues).values(daoValueRows).onConflictDoNothing();
     await tx.insert(t.systemSettings).values({ key: 'regExp', value: regexpValue }).onConflictDoNothing();
     if (opts.localChain) {

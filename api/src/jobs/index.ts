@@ -1,5 +1,6 @@
-import { accrueUntil, utcDay } from '../interest';
+import { utcDay } from '../interest';
 import { checkLedger } from '../ledger';
+import { accrueAndReward } from '../referral/rewards';
 import type { Services } from '../services';
 
 export { createJobRunner, type JobRunner } from './runner';
@@ -20,7 +21,7 @@ export function defineJobs(s: Services) {
     exclusive: true,
     intervalMs: config.money.jobsIntervalMs && Math.max(config.money.jobsIntervalMs, 60_000),
     leaseSeconds: 120,
-    run: ({ renew }) => accrueUntil(s.db, lastClosedDay(), renew),
+    run: ({ renew }) => accrueAndReward(s.db, s.prices, lastClosedDay(), renew),
   });
   jobs.define({
     name: 'watcher',

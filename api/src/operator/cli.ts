@@ -19,7 +19,15 @@ const USAGE = `usage: npm run operator -- <command> [--api URL] [--key KEY]
   payouts set <currency> [--fee BASE_UNITS] [--threshold BASE_UNITS]
   unclaimed list
   unclaimed assign <id> <login-or-user-id> <pool>
-  reconcile                                      on-chain balances against the ledger's reserves`;
+  reconcile                                      on-chain balances against the ledger's reserves
+  referral show                                  the programme's configuration in force and its history
+  referral levels set <bps> [<bps> …] [--from YYYY-MM-DD]
+                                                 rates of level 1, 2, …, e.g. referral levels set 1000 300 200
+  referral ranks set <title:capitalUsd:bonusBps> … [--from YYYY-MM-DD]
+                                                 e.g. referral ranks set Starter:0:0 Bronze:10000:50 Gold:250000:100
+  referral currency set <currency> [--from YYYY-MM-DD]
+                                                 the payout currency of new rewards (default USDT)
+  (levels' rates plus the largest rank bonus at every level may add up to 1800 bps, 18 %, at most)`;
 
 /** A refused command: the message says what is wrong. */
 export class UsageError extends Error {}
@@ -62,6 +70,21 @@ export function table(rows: Record<string, unknown>[], columns?: string[]): stri
   const numeric = cols.map((_, i) => cells.every((row) => /^-?\d*$/.test(row[i]!)));
   const line = (vals: string[]) => vals.map((v, i) => (numeric[i] ? v.padStart(width[i]!) : v.padEnd(width[i]!))).join('  ');
   return [line(cols), line(width.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}
+
+type ReferralConfigShown = {
+  id: number;
+  effectiveFrom: string;
+  currency: string;
+  setBy: string;
+  levels: { level: number; rewardBps: number }[];
+  ranks: { rank: number; title: string; capitalUsd: string; bonusBps: number }[];
+};
+
+function showReferral(out: Output, c: ReferralConfigShown, when: string) {
+  out(`referral programme ${when} (version ${c.id}, payout currency ${c.currency})`);
+  out(table(c.levels));
+  out(table(c.ranks));
 }
 
 /** Runs one command; answers the exit code. */
@@ -151,6 +174,33 @@ export async function runOperator(argv: string[], send: Transport, out: Output):
       const pool = need(rest[2], 'pool', (x) => ['stable', 'coin', 'dex'].includes(x), 'expected stable, coin or dex');
       const r = await call('POST', `/unclaimed/${transfer}/assign`, { account, pool });
       out(`transfer ${r.id} is deposit ${r.deposit} of ${r.userId} in ${r.pool}; credited after its confirmations`);
+      return 0;
+    }
+    case 'referral show': {
+      const r = await call('GET', '/referral');
+      showReferral(out, r.current as ReferralConfigShown, 'in force today');
+      const history = r.history as ReferralConfigShown[];
+      out(table(history.map((h) => ({ id: h.id, from: h.effectiveFrom, currency: h.currency, levels: h.levels.map((l) => l.rewardBps).join(' '), ranks: h.ranks.map((k) => `${k.title}:${k.capitalUsd}:${k.bonusBps}`).join(' '), by: h.setBy }))));
+      return 0;
+    }
+    case 'referral levels':
+    case 'referral ranks':
+    case 'referral currency': {
+      if (rest[0] !== 'set' || rest.length < 2) throw new UsageError(`usage: npm run operator -- ${cmd} set …\n${USAGE}`);
+      const values = rest.slice(1);
+      const body: Record<string, unknown> = {};
+      if (action === 'levels') body.levels = values.map((v) => Number(need(v, 'rate', (x) => /^\d{1,5}$/.test(x), 'expected whole basis points such as 1000 for 10 %')));
+      if (action === 'ranks') {
+        body.ranks = values.map((v) => {
+          const m = /^([^:]{1,40}):(\d{1,20}(?:\.\d{1,8})?):(\d{1,5})$/.exec(v);
+          if (!m) throw new UsageError(`wrong rank '${v}': expected title:capitalUsd:bonusBps such as Bronze:10000:50`);
+          return { title: m[1], capitalUsd: m[2], bonusBps: Number(m[3]) };
+        });
+      }
+      if (action === 'currency') body.currency = need(values[0], 'currency', (x) => /^[A-Z]{2,10}$/.test(x), 'expected a currency code such as USDT');
+      if (flags.has('from')) body.effectiveFrom = date(flags.get('from'), '--from date');
+      const r = await call('POST', '/referral', body);
+      showReferral(out, r as unknown as ReferralConfigShown, `from ${String(r.effectiveFrom)}`);
       return 0;
     }
     case 'reconcile': {

@@ -7,7 +7,9 @@ import { withdrawals } from '../db/schema';
 import { returnWithdrawal, withdrawalStatus } from '../payouts/requests';
 import { setPayoutRule } from '../payouts/settings';
 import { ApiError, badRequest } from '../http/errors';
-import { accrueUntil, apyHistory, setApy, utcDay } from '../interest';
+import { apyHistory, setApy, utcDay } from '../interest';
+import { referralOperatorRoutes } from '../referral/operator-routes';
+import { accrueAndReward } from '../referral/rewards';
 import { checkLedger, reconcile } from '../ledger';
 import type { Services } from '../services';
 import { assignUnclaimed, listUnclaimed } from '../watcher';
@@ -53,10 +55,11 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     if (!s.config.money.allowFutureAccrual && until >= today) {
       throw badRequest(`only closed days accrue: --until must be before ${today}`, 'DAY_NOT_CLOSED', { until: 'only closed days accrue' });
     }
-    const result = await s.jobs.runNow('interest', ({ renew }) => accrueUntil(s.db, until, renew));
-    const pools = Array.isArray(result) ? result : [];
-    await audit(s.db, { actor: actor(req), action: 'interest.accrue', target: until, after: { pools } });
-    return { until, pools, skipped: Array.isArray(result) ? null : 'another replica is accruing; try again shortly' };
+    const result = (await s.jobs.runNow('interest', ({ renew }) => accrueAndReward(s.db, s.prices, until, renew))) as Partial<Awaited<ReturnType<typeof accrueAndReward>>>;
+    const pools = result.pools ?? [];
+    const referral = result.referral ?? null;
+    await audit(s.db, { actor: actor(req), action: 'interest.accrue', target: until, after: { pools, referral } });
+    return { until, pools, referral, skipped: result.pools ? null : 'another replica is accruing; try again shortly' };
   });
 
   r.get('/operator/withdrawals', { ...opts, schema: { ...schema, querystring: statusQuery } }, async (req) => {
@@ -120,6 +123,8 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     s.jobs.kick('deposits');
     return r2;
   });
+
+  referralOperatorRoutes(app, s.db, opts, actor);
 
   r.get('/operator/reconcile', opts, async () => ({ items: await reconcile(s.db, s.chain, s.config.deposits.chainId) }));
 }

@@ -3,7 +3,7 @@ import { apiMessages as M, formatMessage, type PoolName, type WithdrawalStatus }
 import type { Db } from '../db/client';
 import { users, withdrawals } from '../db/schema';
 import { badRequest } from '../http/errors';
-import { InsufficientBalance, post, rows, type Conn, type LedgerTransaction } from '../ledger';
+import { InsufficientBalance, post, rows, type AccountRef, type Conn, type LedgerTransaction } from '../ledger';
 import { payoutRules, quote, ruleFor } from './settings';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
@@ -24,16 +24,22 @@ export function reserveTransaction(w: { id: number; userId: string; pool: string
   };
 }
 
-/** The reversal of a reservation: the amount goes back to the position (refused, reverted or dropped payout). */
-export function returnTransaction(w: { id: number; userId: string; pool: string; currency: string; amount: string }, reason: string): LedgerTransaction {
+/**
+ * The reversal of a reservation (refused, reverted or dropped payout): the amount goes back to the
+ * position, or for a claim of referral rewards to the rewards payable (the rewards are available
+ * again: migration 0009's trigger on the status).
+ */
+export function returnTransaction(w: { id: number; userId: string; pool: string; currency: string; amount: string; kind?: string }, reason: string): LedgerTransaction {
   const amount = BigInt(w.amount);
+  const back: AccountRef =
+    w.kind === 'referral' ? { kind: 'referral_rewards_payable', currency: w.currency } : { kind: 'position', userId: w.userId, pool: w.pool, currency: w.currency };
   return {
     reference: `withdrawal:${w.id}:return`,
     kind: 'withdrawal_return',
     detail: { withdrawal: w.id, reason },
     postings: [
       { account: { kind: 'withdrawals_in_flight', currency: w.currency }, amount },
-      { account: { kind: 'position', userId: w.userId, pool: w.pool, currency: w.currency }, amount: -amount },
+      { account: back, amount: -amount },
     ],
   };
 }
@@ -131,7 +137,7 @@ export async function withdrawalsOf(db: Db, userId: string, pool?: string) {
   return db
     .select()
     .from(withdrawals)
-    .where(and(eq(withdrawals.userId, userId), pool ? eq(withdrawals.pool, pool) : undefined))
+    .where(and(eq(withdrawals.userId, userId), eq(withdrawals.kind, 'position'), pool ? eq(withdrawals.pool, pool) : undefined))
     .orderBy(sql`${withdrawals.id} desc`)
     .limit(200);
 }

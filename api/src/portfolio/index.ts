@@ -200,7 +200,7 @@ const activitySql = (userId: string, pool?: string) => sql`
     from interest_accruals where user_id = ${userId} ${pool ? sql`and pool = ${pool}` : sql``}
   union all
   select 'withdrawal', id::text, pool, currency, amount::text, status, created_at, tx_hash, confirmations
-    from withdrawals where user_id = ${userId} ${pool ? sql`and pool = ${pool}` : sql``}`;
+    from withdrawals where user_id = ${userId} and kind = 'position' ${pool ? sql`and pool = ${pool}` : sql``}`;
 
 function toItem(r: ActivityRow, required: { deposit: number; withdrawal: number }): ActivityItem {
   return {

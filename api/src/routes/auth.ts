@@ -1,6 +1,6 @@
 import { randomUUID, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { apiMessages as M, apiRoutes } from '@app/contracts';
 import { requestHost } from '../auth/siwe';
 import { afterReply } from '../background';
@@ -45,7 +45,8 @@ async function userByEmail(s: Services, email: string): Promise<UserRow | undefi
 
 async function referrerOf(s: Services, invite: string | undefined): Promise<string | null> {
   if (!invite) return null;
-  const [ref] = await s.db.select({ id: users.id }).from(users).where(eq(users.referralCode, invite));
+  // Only a confirmed account invites; the database refuses any other referrer as well (migration 0009).
+  const [ref] = await s.db.select({ id: users.id }).from(users).where(and(eq(users.referralCode, invite), isNotNull(users.role)));
   if (!ref) throw badRequest(M.invalidInvite, 'INVALID_INVITE', { invite: M.invalidInvite });
   return ref.id;
 }

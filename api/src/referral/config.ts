@@ -1,0 +1,114 @@
+import { asc, desc, eq, lte, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { currencies, referralConfig, referralConfigLevels, referralConfigRanks } from '../db/schema';
+import { badRequest } from '../http/errors';
+import { rows } from '../ledger';
+import { audit } from '../operator/audit';
+import { toE8 } from './network';
+
+/** The programme's promise: "up to 18 %" of a referee's interest, every level and rank bonus included. */
+export const MAX_TOTAL_BPS = 1800;
+/** The deepest level a configuration may reward (the closure table `referral_tree` keeps 10). */
+export const MAX_LEVELS = 10;
+
+export type LevelConfig = { level: number; rewardBps: number };
+export type RankConfig = { rank: number; title: string; capitalUsd: string; bonusBps: number };
+export type ReferralConfig = { id: number; effectiveFrom: string; currency: string; setBy: string; levels: LevelConfig[]; ranks: RankConfig[] };
+export type ConfigChange = { levels?: number[]; ranks?: Omit<RankConfig, 'rank'>[]; currency?: string; effectiveFrom?: string };
+
+/**
+ * What the referees' interest pays out at most: every level's rate plus the largest rank bonus,
+ * since a rank bonus is added to the holder's rate at every level.
+ */
+export const totalBps = (levels: readonly LevelConfig[], ranks: readonly RankConfig[]) =>
+  levels.reduce((n, l) => n + l.rewardBps, 0) + levels.length * Math.max(0, ...ranks.map((r) => r.bonusBps));
+
+const USD = /^(0|[1-9]\d{0,20})(\.\d{1,8})?$/;
+/** Refuses a configuration the programme cannot honour; the message says what to change. */
+export function validateConfig(levels: readonly LevelConfig[], ranks: readonly RankConfig[]) {
+  const refuse = (field: string, msg: string) => badRequest(msg, 'BAD_REFERRAL_CONFIG', { [field]: msg });
+  if (levels.length < 1 || levels.length > MAX_LEVELS) throw refuse('levels', `between 1 and ${MAX_LEVELS} levels`);
+  for (const l of levels) {
+    if (!Number.isInteger(l.rewardBps) || l.rewardBps < 0 || l.rewardBps > MAX_TOTAL_BPS) throw refuse('levels', `level ${l.level}: a rate is a whole number of basis points, 0 to ${MAX_TOTAL_BPS}`);
+  }
+  if (ranks.length < 1 || ranks.length > 100) throw refuse('ranks', 'between 1 and 100 ranks');
+  let previous = -1n;
+  for (const r of ranks) {
+    if (!r.title || r.title.length > 40) throw refuse('ranks', `rank ${r.rank}: a title of 1 to 40 characters`);
+    if (!USD.test(r.capitalUsd)) throw refuse('ranks', `rank ${r.rank}: capital is US dollars such as 10000 or 2500.50`);
+    if (!Number.isInteger(r.bonusBps) || r.bonusBps < 0 || r.bonusBps > MAX_TOTAL_BPS) throw refuse('ranks', `rank ${r.rank}: a bonus is a whole number of basis points, 0 to ${MAX_TOTAL_BPS}`);
+    const capital = toE8(r.capitalUsd);
+    if (capital <= previous) throw refuse('ranks', `rank ${r.rank}: each rank needs more capital than the one before`);
+    previous = capital;
+  }
+  const total = totalBps(levels, ranks);
+  if (total > MAX_TOTAL_BPS) {
+    throw refuse('levels', `the levels' rates and the largest rank bonus at every level add up to ${total} bps, over ${MAX_TOTAL_BPS} (18 %)`);
+  }
+}
+
+async function load(db: Pick<Db, 'select'>, id: number, head: Omit<ReferralConfig, 'levels' | 'ranks'>): Promise<ReferralConfig> {
+  const levels = await db.select().from(referralConfigLevels).where(eq(referralConfigLevels.configId, id)).orderBy(asc(referralConfigLevels.level));
+  const ranks = await db.select().from(referralConfigRanks).where(eq(referralConfigRanks.configId, id)).orderBy(asc(referralConfigRanks.rank));
+  return {
+    ...head,
+    levels: levels.map((l) => ({ level: l.level, rewardBps: l.rewardBps })),
+    ranks: ranks.map((r) => ({ rank: r.rank, title: r.title, capitalUsd: plainUsd(r.capitalUsd), bonusBps: r.bonusBps })),
+  };
+}
+
+/** numeric(38,8) prints '10000.00000000': shown as '10000'. */
+export const plainUsd = (v: string) => (v.includes('.') ? v.replace(/0+$/, '').replace(/\.$/, '') : v);
+
+/** The version in force on a day: the latest effective on or before it (the later-made one on a tie). */
+export async function configOn(db: Pick<Db, 'select'>, day: string): Promise<ReferralConfig> {
+  const [head] = await db
+    .select()
+    .from(referralConfig)
+    .where(lte(referralConfig.effectiveFrom, day))
+    .orderBy(desc(referralConfig.effectiveFrom), desc(referralConfig.id))
+    .limit(1);
+  if (!head) throw new Error(`no referral configuration in force on ${day}`);
+  return load(db, head.id, { id: head.id, effectiveFrom: head.effectiveFrom, currency: head.currency, setBy: head.setBy });
+}
+
+export async function configHistory(db: Db): Promise<ReferralConfig[]> {
+  const heads = await db.select().from(referralConfig).orderBy(desc(referralConfig.effectiveFrom), desc(referralConfig.id)).limit(50);
+  return Promise.all(heads.map((h) => load(db, h.id, { id: h.id, effectiveFrom: h.effectiveFrom, currency: h.currency, setBy: h.setBy })));
+}
+
+/**
+ * Adds a configuration version from a day on: the latest version with the given parts replaced.
+ * Days already rewarded keep what they were rewarded with, so it starts after the last of them.
+ */
+export async function setConfig(db: Db, actor: string, change: ConfigChange, today: string): Promise<ReferralConfig> {
+  const effectiveFrom = change.effectiveFrom ?? today;
+  const [last] = await rows<{ day: string | null }>(db, sql`select max(day)::text as day from referral_reward_days`);
+  if (last?.day && effectiveFrom <= last.day) {
+    const msg = `rewards are computed up to ${last.day}: a change can start on the day after at the earliest`;
+    throw badRequest(msg, 'CONFIG_IN_THE_PAST', { effectiveFrom: msg });
+  }
+  const [latest] = await db.select().from(referralConfig).orderBy(desc(referralConfig.effectiveFrom), desc(referralConfig.id)).limit(1);
+  const before = latest ? await load(db, latest.id, { id: latest.id, effectiveFrom: latest.effectiveFrom, currency: latest.currency, setBy: latest.setBy }) : null;
+  const levels = change.levels ? change.levels.map((rewardBps, i) => ({ level: i + 1, rewardBps })) : (before?.levels ?? []);
+  const ranks = change.ranks ? change.ranks.map((r, i) => ({ ...r, rank: i + 1 })) : (before?.ranks ?? []);
+  const currency = change.currency ?? before?.currency ?? 'USDT';
+  validateConfig(levels, ranks);
+  const [known] = await db.select({ code: currencies.code }).from(currencies).where(eq(currencies.code, currency));
+  if (!known) throw badRequest(`unknown currency '${currency}'`, 'BAD_REFERRAL_CONFIG', { currency: 'unknown currency' });
+  return db.transaction(async (tx) => {
+    const [head] = await tx.insert(referralConfig).values({ effectiveFrom, currency, setBy: actor }).returning();
+    if (!head) throw new Error('referral configuration not stored');
+    await tx.insert(referralConfigLevels).values(levels.map((l) => ({ configId: head.id, ...l })));
+    await tx.insert(referralConfigRanks).values(ranks.map((r) => ({ configId: head.id, ...r })));
+    const after = { id: head.id, effectiveFrom, currency, setBy: actor, levels, ranks };
+    await audit(tx, { actor, action: 'referral.config', target: effectiveFrom, before, after });
+    return after;
+  });
+}
+
+/** The rank a capital reaches (0 when below the first rank's threshold). */
+export function rankFor(ranks: readonly RankConfig[], capitalUsd: string): RankConfig | undefined {
+  const capital = toE8(capitalUsd);
+  return ranks.filter((r) => toE8(r.capitalUsd) <= capital).at(-1);
+}

@@ -1,0 +1,122 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { getAddress } from 'ethers';
+import type { AffiliateSort } from '@app/contracts';
+import type { Db } from '../db/client';
+import { rows } from '../ledger';
+import type { PriceSource } from '../pricing/prices';
+
+/** The price source's current USD prices with each currency's decimals, as an SQL subquery of (currency, usd, decimals) to alias. */
+export async function priceTable(db: Db, source: PriceSource): Promise<SQL> {
+  const known = await rows<{ code: string; decimals: number }>(db, sql`select code, decimals from currencies order by code`);
+  const prices = await source.usdPrices(known.map((c) => c.code));
+  const priced = known.filter((c) => /^\d+(\.\d+)?$/.test(prices.get(c.code) ?? ''));
+  // An empty VALUES list is not SQL: a row that matches no currency stands in.
+  const values = priced.length
+    ? sql.join(priced.map((c) => sql`(${c.code}::text, ${prices.get(c.code)!}::numeric, ${c.decimals}::int)`), sql`, `)
+    : sql`(''::text, 0::numeric, 0::int)`;
+  return sql`(select * from (values ${values}) v(currency, usd, decimals))`;
+}
+
+/** The USD value of a user's positions (`u` the users alias), at the given prices. */
+const capitalOf = (prices: SQL, user: SQL) => sql`coalesce((
+  select sum(-a.balance * pr.usd / power(10::numeric, pr.decimals)) from ledger_accounts a join ${prices} pr on pr.currency = a.currency
+  where a.user_id = ${user} and a.kind = 'position'), 0)`;
+
+/**
+ * Members per level (1 … depth) and the US-dollar value of their current positions (net of
+ * withdrawals: a requested withdrawal has left the position), at the price source's prices.
+ */
+export async function downline(db: Db, prices: SQL, userId: string, depth: number) {
+  const found = await rows<{ level: number; members: string; capital: string }>(
+    db,
+    sql`select t.level, count(*)::text as members, coalesce(sum(${capitalOf(prices, sql`t.user_id`)}), 0)::text as capital
+        from referral_tree t where t.ancestor_id = ${userId} and t.level <= ${depth}
+        group by t.level order by t.level`,
+  );
+  return found.map((r) => ({ level: Number(r.level), members: Number(r.members), capital: r.capital }));
+}
+
+/** The USD value of a user's rewards in every currency they were paid in, at current prices. */
+export async function rewardsUsd(db: Db, prices: SQL, userId: string): Promise<string> {
+  const [r] = await rows<{ usd: string }>(
+    db,
+    sql`select coalesce(sum(x.amount * pr.usd / power(10::numeric, pr.decimals)), 0)::text as usd
+        from (select currency, sum(amount) as amount from referral_rewards where user_id = ${userId} group by currency) x
+        join ${prices} pr on pr.currency = x.currency`,
+  );
+  return r?.usd ?? '0';
+}
+
+const order: Record<AffiliateSort, SQL> = {
+  joined_desc: sql`joined desc, id desc`,
+  joined_asc: sql`joined asc, id asc`,
+  capital_desc: sql`capital desc, joined desc, id desc`,
+  capital_asc: sql`capital asc, joined asc, id asc`,
+  rewards_desc: sql`rewards desc, joined desc, id desc`,
+  rewards_asc: sql`rewards asc, joined asc, id asc`,
+};
+
+/** "jane@example.com" → "j***@example.com": enough to recognise a friend, not to write to them. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${email.slice(0, 1)}***${email.slice(at)}`;
+}
+
+/** Spec §9: a wallet is shown by its first 6 and last 6 characters. */
+export function shortWallet(address: string): string {
+  const a = getAddress(address);
+  return `${a.slice(0, 6)}…${a.slice(-6)}`;
+}
+
+/** One level of the downline, one page, sorted in the database. */
+export async function affiliatesPage(
+  db: Db,
+  prices: SQL,
+  q: { userId: string; level: number; page: number; size: number; sort: AffiliateSort; currency: string },
+) {
+  const found = await rows<{ email: string | null; wallet: string | null; joined: string | Date; capital: string; rewards: string; total: string }>(
+    db,
+    sql`with members as (
+          select u.id, u.email, u.wallet_address as wallet, u.created_at as joined,
+                 trunc(${capitalOf(prices, sql`u.id`)}, 2) as capital,
+                 coalesce(rw.amount, 0) as rewards
+          from referral_tree t
+          join users u on u.id = t.user_id
+          left join (select from_user_id, sum(amount) as amount from referral_rewards
+                     where user_id = ${q.userId} and currency = ${q.currency} group by from_user_id) rw on rw.from_user_id = u.id
+          where t.ancestor_id = ${q.userId} and t.level = ${q.level}
+        )
+        select email, wallet, joined, capital::text as capital, rewards::text as rewards, count(*) over ()::text as total
+        from members order by ${order[q.sort]}
+        limit ${q.size} offset ${(q.page - 1) * q.size}`,
+  );
+  let total = Number(found[0]?.total ?? 0);
+  if (!found.length && q.page > 1) {
+    const [c] = await rows<{ n: string }>(db, sql`select count(*)::text as n from referral_tree where ancestor_id = ${q.userId} and level = ${q.level}`);
+    total = Number(c?.n ?? 0);
+  }
+  return {
+    total,
+    items: found.map((r) => ({
+      member: r.email ? maskEmail(r.email) : r.wallet ? shortWallet(r.wallet) : '***',
+      joinedAt: new Date(r.joined).toISOString(),
+      capitalUsd: r.capital,
+      rewards: r.rewards,
+    })),
+  };
+}
+
+/** Two decimals, cut (never rounded up): '1234.5678' → '1234.56'. */
+export function usd2(v: string): string {
+  const negative = v.startsWith('-');
+  const [int = '0', frac = ''] = v.replace(/^-/, '').split('.');
+  return `${negative ? '-' : ''}${int}.${(frac + '00').slice(0, 2)}`;
+}
+
+/** A non-negative decimal string as an integer of 10⁻⁸, digits beyond the eighth cut. */
+export const toE8 = (v: string): bigint => {
+  const [int = '0', frac = ''] = v.split('.');
+  return BigInt(int) * 10n ** 8n + BigInt((frac + '00000000').slice(0, 8));
+};
+export const fromE8 = (n: bigint): string => `${n / 10n ** 8n}.${String(n % 10n ** 8n).padStart(8, '0')}`;

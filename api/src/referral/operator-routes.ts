@@ -1,0 +1,32 @@
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import { currencyCodeSchema } from '@app/contracts';
+import type { Db } from '../db/client';
+import { utcDay } from '../interest';
+import { MAX_LEVELS, configHistory, configOn, setConfig } from './config';
+
+const isoDay = z.iso.date({ error: 'expected a calendar date YYYY-MM-DD' });
+const bps = z.int().check(z.gte(0), z.lte(10_000));
+const configBody = z.object({
+  levels: z.optional(z.array(bps).check(z.minLength(1), z.maxLength(MAX_LEVELS))),
+  ranks: z.optional(
+    z
+      .array(z.object({ title: z.string().check(z.minLength(1), z.maxLength(40)), capitalUsd: z.string().check(z.maxLength(40)), bonusBps: bps }))
+      .check(z.minLength(1), z.maxLength(100)),
+  ),
+  currency: z.optional(currencyCodeSchema),
+  effectiveFrom: z.optional(isoDay),
+});
+
+/** The programme's configuration under /api/v1/operator/referral (the CLI's `referral …` commands). */
+export function referralOperatorRoutes(
+  app: FastifyInstance,
+  db: Db,
+  opts: { onRequest: onRequestHookHandler; schema: Record<string, unknown> },
+  actor: (req: { operator: { actor: string } | null }) => string,
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get('/operator/referral', opts, async () => ({ current: await configOn(db, utcDay(new Date())), history: await configHistory(db) }));
+  r.post('/operator/referral', { ...opts, schema: { ...opts.schema, body: configBody } }, async (req) => setConfig(db, actor(req), req.body, utcDay(new Date())));
+}

@@ -1,0 +1,183 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { accrueUntil, dayAfter, type AccrualRun } from '../interest';
+import { rows } from '../ledger';
+import type { PriceSource } from '../pricing/prices';
+import { configOn } from './config';
+
+/** 10^18: interest values are scaled to 18 decimals whatever the currency's own, so sums stay exact. */
+const SCALE_DIGITS = 18;
+
+/**
+ * The day's USD prices, taken from the price source once and kept: a rerun (or a second replica)
+ * converts with exactly the same numbers. Every currency the source prices is kept, so capital
+ * attracted is valued in any currency held.
+ */
+export async function pricesOn(db: Db, source: PriceSource, day: string): Promise<Map<string, string>> {
+  const known = await rows<{ code: string }>(db, sql`select code from currencies order by code`);
+  const kept = async () => new Map((await rows<{ currency: string; usd: string }>(db, sql`select currency, usd::text as usd from referral_prices where day = ${day}::date`)).map((r) => [r.currency, r.usd]));
+  const have = await kept();
+  const missing = known.map((c) => c.code).filter((c) => !have.has(c));
+  if (!missing.length) return have;
+  const fresh = [...(await source.usdPrices(missing))].filter(([, usd]) => /^\d+(\.\d+)?$/.test(usd) && !/^0+(\.0+)?$/.test(usd));
+  if (fresh.length) {
+    const values = sql.join(fresh.map(([c, usd]) => sql`(${day}::date, ${c}, ${usd}::numeric, ${source.name})`), sql`, `);
+    await db.execute(sql`insert into referral_prices (day, currency, usd, source) values ${values} on conflict (day, currency) do nothing`);
+  }
+  return kept();
+}
+
+export type RewardDay = { pool: string; day: string; created: boolean; rewards: number; total: string; currency: string };
+
+/**
+ * Rewards the ancestors of everyone who earned interest in one pool on one day, in one set-based
+ * statement. For referee u, ancestor a at level L (1 … the configuration's deepest) with rank
+ * bonus b(a):
+ *
+ *   reward = floor( Σ_c interest_c(u) × usd_c / 10^dec_c × (rate_L + b(a)) / 10000 × 10^dec_P / usd_P )
+ *
+ * in base units of the payout currency P, with the day's kept prices, computed in exact numeric
+ * arithmetic and rounded down once. One `referral_rewards` row per (day, pool, referee, level)
+ * (unique), one ledger transaction `referral:<pool>:<day>` (house → referral rewards payable) and
+ * the `referral_reward_days` marker, all or nothing: run twice, or by two replicas at once, the
+ * second finds the marker taken and changes nothing.
+ *
+ * The rank is the one the ancestor's capital attracted reaches when the day is rewarded: the USD
+ * value, at the day's prices, of the current positions of their downline within the configured
+ * levels.
+ */
+export async function rewardDay(db: Db, source: PriceSource, pool: string, day: string): Promise<RewardDay> {
+  const config = await configOn(db, day);
+  const prices = await pricesOn(db, source, day);
+  const payout = config.currency;
+  const earnedIn = await rows<{ currency: string }>(db, sql`select distinct currency from interest_accruals where pool = ${pool} and day = ${day}::date`);
+  const unpriced = [payout, ...earnedIn.map((r) => r.currency)].filter((c) => !prices.has(c));
+  // Without a price the conversion cannot be exact: the day waits (and the job says why) rather than rewarding nothing.
+  if (unpriced.length) throw new Error(`referral rewards of ${pool} ${day} wait for a price of ${[...new Set(unpriced)].join(', ')} from '${source.name}'`);
+  const depth = config.levels.length;
+  const end = `${dayAfter(day)}T00:00:00Z`;
+  const reference = `referral:${pool}:${day}`;
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`
+      insert into ledger_accounts (key, kind, currency) values ('house:' || ${payout}, 'house', ${payout}), ('referral_rewards_payable:' || ${payout}, 'referral_rewards_payable', ${payout})
+      on conflict (key) do nothing`);
+    const [r] = await rows<{ created: string; rewards: string; total: string }>(
+      tx,
+      sql`
+      with prices as (
+        select p.currency, p.usd, c.decimals from referral_prices p join currencies c on c.code = p.currency where p.day = ${day}::date
+      ),
+      payout as (select usd, decimals from prices where currency = ${payout}),
+      earned as (
+        select a.user_id, sum(a.amount * pr.usd * power(10::numeric, ${SCALE_DIGITS} - pr.decimals)) as value
+        from interest_accruals a join prices pr on pr.currency = a.currency
+        where a.pool = ${pool} and a.day = ${day}::date and a.amount > 0
+        group by a.user_id
+      ),
+      links as (
+        select t.user_id, t.level, t.ancestor_id, l.reward_bps
+        from earned e
+        join referral_tree t on t.user_id = e.user_id and t.level <= ${depth}
+        join referral_config_levels l on l.config_id = ${config.id} and l.level = t.level
+      ),
+      ancestors as (select distinct ancestor_id from links),
+      capital as (
+        select x.ancestor_id, sum(-a.balance * pr.usd / power(10::numeric, pr.decimals)) as usd
+        from ancestors x
+        join referral_tree t on t.ancestor_id = x.ancestor_id and t.level <= ${depth}
+        join ledger_accounts a on a.user_id = t.user_id and a.kind = 'position'
+        join prices pr on pr.currency = a.currency
+        group by x.ancestor_id
+      ),
+      ranked as (
+        select x.ancestor_id,
+               coalesce((select r.bonus_bps from referral_config_ranks r
+                         where r.config_id = ${config.id} and r.capital_usd <= coalesce(c.usd, 0)
+                         order by r.capital_usd desc limit 1), 0) as bonus_bps
+        from ancestors x left join capital c on c.ancestor_id = x.ancestor_id
+      ),
+      paid as (
+        select * from (
+          select l.ancestor_id, l.user_id, l.level, l.reward_bps + rk.bonus_bps as rate_bps,
+                 div(e.value * power(10::numeric, p.decimals) * (l.reward_bps + rk.bonus_bps),
+                     p.usd * 10000 * power(10::numeric, ${SCALE_DIGITS})) as amount
+          from links l join earned e on e.user_id = l.user_id join ranked rk on rk.ancestor_id = l.ancestor_id, payout p
+        ) x where amount > 0
+      ),
+      totals as (select count(*) as rewards, coalesce(sum(amount), 0) as total from paid),
+      marker as (
+        insert into referral_reward_days (pool, day, config_id, currency, rewards, total)
+        select ${pool}, ${day}::date, ${config.id}, ${payout}, rewards, total from totals
+        on conflict (pool, day) do nothing
+        returning total
+      ),
+      tx as (
+        insert into ledger_transactions (reference, kind, at, detail)
+        select ${reference}, 'referral_reward', ${end}::timestamptz,
+               jsonb_build_object('pool', ${pool}::text, 'day', ${day}::text, 'config', ${config.id}::bigint, 'currency', ${payout}::text)
+        from marker where total > 0
+        on conflict (reference) do nothing
+        returning id
+      ),
+      rewards as (
+        insert into referral_rewards (user_id, from_user_id, level, currency, amount, status, pool, day, rate_bps, transaction_id)
+        select p.ancestor_id, p.user_id, p.level, ${payout}, p.amount, 'earned', ${pool}, ${day}::date, p.rate_bps, tx.id from paid p, tx
+      ),
+      legs as (
+        insert into ledger_postings (transaction_id, account_id, currency, amount, at)
+        select tx.id, a.id, a.currency, case when a.kind = 'house' then m.total else -m.total end, ${end}::timestamptz
+        from tx, marker m, ledger_accounts a
+        where a.key in ('house:' || ${payout}, 'referral_rewards_payable:' || ${payout})
+      ),
+      balances as (
+        update ledger_accounts a set balance = a.balance + case when a.kind = 'house' then m.total else -m.total end
+        from tx, marker m
+        where a.key in ('house:' || ${payout}, 'referral_rewards_payable:' || ${payout})
+      )
+      select (select count(*) from marker)::text as created, (select rewards from totals)::text as rewards, (select total from totals)::text as total`,
+    );
+    const created = r?.created === '1';
+    if (created) {
+      await tx.execute(sql`update referral_reward_days d set transaction_id = t.id from ledger_transactions t
+        where d.pool = ${pool} and d.day = ${day}::date and t.reference = ${reference}`);
+    }
+    return { pool, day, created, rewards: created ? Number(r?.rewards ?? 0) : 0, total: created ? (r?.total ?? '0') : '0', currency: payout };
+  });
+}
+
+export type RewardRun = { days: number; rewards: number; totals: Record<string, string> };
+
+/**
+ * Rewards every accrued pool day not rewarded yet, oldest first. The caller holds the interest
+ * job's lease; `renew` extends it between days.
+ */
+export async function rewardAccruedDays(db: Db, source: PriceSource, renew: () => Promise<boolean> = async () => true): Promise<RewardRun> {
+  const todo = await rows<{ pool: string; day: string }>(
+    db,
+    sql`select d.pool, d.day::text as day from interest_days d
+        where not exists (select 1 from referral_reward_days r where r.pool = d.pool and r.day = d.day)
+        order by d.day, d.pool`,
+  );
+  const run: RewardRun = { days: 0, rewards: 0, totals: {} };
+  for (const { pool, day } of todo) {
+    const r = await rewardDay(db, source, pool, day);
+    if (r.created) {
+      run.days++;
+      run.rewards += r.rewards;
+      run.totals[r.currency] = String(BigInt(run.totals[r.currency] ?? '0') + BigInt(r.total));
+    }
+    if (!(await renew())) break;
+  }
+  return run;
+}
+
+/**
+ * The daily interest run: every missed day's accrual, then the referral rewards on it, under the
+ * same lease. Rewards follow the accrual's markers, so however the accrual is organised, each
+ * accrued pool day is rewarded once.
+ */
+export async function accrueAndReward(db: Db, source: PriceSource, until: string, renew: () => Promise<boolean> = async () => true): Promise<{ pools: AccrualRun; referral: RewardRun }> {
+  const pools = await accrueUntil(db, until, renew);
+  const referral = await rewardAccruedDays(db, source, renew);
+  return { pools, referral };
+}
