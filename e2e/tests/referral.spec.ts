@@ -353,6 +353,7 @@ test('the referral pages in Russian and English, light and dark, at 390 px: no s
           .map((e) => `${e.tagName.toLowerCase()}.${e.className} "${(e.textContent ?? '').slice(0, 30)}"`),
       );
       expect(sideways, `${path} ${scheme}: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
+      if (process.env.REFERRAL_SCREENSHOTS) await page.screenshot({ path: `${process.env.REFERRAL_SCREENSHOTS}/${path.replace(/\//g, '_')}-390-${scheme}.png`, fullPage: true });
       expect(await seriousViolations(page), `${path} ${scheme}`).toEqual([]);
     }
   }
