@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { brands, canaryCabinetPort, controlledDaoPort, redeployCabinetPort, mismatchedContract, ports } from './stack.config';
+import { baseURL, brands, canaryCabinetPort, controlledDaoPort, redeployCabinetPort, mismatchedContract, ports } from './stack.config';
 import { manifestModule, serveModule, stackModule, type RuntimeManifest } from './support/build-modules';
 import { CSP_PROBE, dataDir, remotesDir, canaryDir } from './support/paths';
 
@@ -61,7 +61,8 @@ export default async function globalSetup(_config: FullConfig) {
     dataDir,
     remotesDir,
     brands,
-    apiEnv: { NODE_ENV: 'test', RATE_LIMIT_MULTIPLIER: '1000' },
+    // Links the API makes (mails, the referral link) point at the site under test.
+    apiEnv: { NODE_ENV: 'test', RATE_LIMIT_MULTIPLIER: '1000', PUBLIC_URL: baseURL },
     log: (line: string) => {
       if (process.env.E2E_VERBOSE) console.log(line);
     },

@@ -1,8 +1,8 @@
 // npm run bench:web — what a first visit downloads. Builds in production mode, runs the site on
-// its own ports, loads /sign-in and (signed in) /cabinet/dashboard in Chromium with an empty
-// cache, and prints gzipped JS, split into shell, shared libraries, MF runtime, the remote's own
-// code and other libraries (by the modules webpack put in each file), and the page itself (its
-// HTML, with the CSS inlined).
+// its own ports, loads /sign-in and (signed in) /cabinet/dashboard and /cabinet/refferal in
+// Chromium with an empty cache, and prints gzipped JS, split into shell, shared libraries, MF
+// runtime, the remote's own code and other libraries (by the modules webpack put in each file),
+// and the page itself (its HTML, with the CSS inlined).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -100,8 +100,9 @@ const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PAT
 try {
   const byFile = fileCategories();
   const base = `http://localhost:${ports.shell}`;
-  const login = `bench-${Date.now()}@example.com`;
   const signIn = async (request) => {
+    // A new account for each signed-in page: a mailed code confirms one account once.
+    const login = `bench-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
     await request.post(`${base}/api/v1/register`, { data: { login, password: 'Secret#123' } });
     // The code, from the mail catcher's inbox (MailDev's REST API), once the mail has arrived.
     let code;
@@ -115,6 +116,7 @@ try {
   const pages = [
     ['/sign-in', await measure(browser, `${base}/sign-in`)],
     ['/cabinet/dashboard', await measure(browser, `${base}/cabinet/dashboard`, signIn)],
+    ['/cabinet/refferal', await measure(browser, `${base}/cabinet/refferal`, signIn)],
   ];
   const rows = pages.map(([name, files]) => [name, split(files, byFile)]);
   if (process.argv.includes('--files')) {

@@ -251,18 +251,22 @@ for (const locale of ['en', 'ru'] as const) {
       await expect(page).toHaveURL(at('/cabinet/dashboard'));
     });
 
-    test('a referral link: the invite is shown, an unknown one is refused beside it', async ({ page }) => {
+    test('a referral link: the invite is shown and checked before submit; an unknown one is refused beside it and nothing is sent', async ({ page }) => {
+      const registers: string[] = [];
+      page.on('request', (r) => r.url().endsWith('/api/v1/register') && registers.push(r.url()));
       await page.goto(at('/sign-up?invite=NoSuchCode'));
       const invite = field(page, locale, 'signUp.invite');
       await expect(invite).toHaveValue('NoSuchCode');
+      await expectFieldError(invite, m.invalidInvite);
       await field(page, locale, 'form.email').fill(uniqueEmail('invited'));
       await field(page, locale, 'form.password').fill(PASSWORD);
       await field(page, locale, 'form.passwordRepeat').fill(PASSWORD);
       await field(page, locale, 'signUp.agree').check();
       await button(page, locale, 'signUp.submit').click();
+      await expect(invite).toBeFocused();
       await expectFieldError(invite, m.invalidInvite);
-      await expectNotification(page, m.error, m.invalidInvite);
       await expect(page).toHaveURL(at('/sign-up?invite=NoSuchCode'));
+      expect(registers).toEqual([]);
     });
   });
 }

@@ -7,26 +7,11 @@ import { seriousViolations } from '../support/axe';
 import { signedUpAndConfirmed } from '../support/accounts';
 import { deposit, dismissNotices, notification, openPool, sentHash } from '../support/pool';
 import { dataDir } from '../support/paths';
+import { earned } from '../support/interest';
 
 const ETH = 10n ** 18n;
 const USDT = 10n ** 6n;
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-
-/** Interest of `days` days of daily compounding: r by bisection on root^365 ≤ S^365·(1+a), then floor(b·r) a day. */
-function earned(balance: bigint, apyNum: bigint, apyDen: bigint, days: number): bigint {
-  const S = 10n ** 30n;
-  const target = S ** 365n * (apyDen + apyNum);
-  let lo = S;
-  let hi = 2n * S;
-  while (hi - lo > 1n) {
-    const mid = (lo + hi) / 2n;
-    if (mid ** 365n * apyDen <= target) lo = mid;
-    else hi = mid;
-  }
-  let b = balance;
-  for (let d = 0; d < days; d++) b += (b * (lo - S)) / S;
-  return b - balance;
-}
 
 /** Whole units cut to `digits` places, grouped en-US: what the page prints. */
 function whole(units: bigint, decimals: number, digits = 6): string {

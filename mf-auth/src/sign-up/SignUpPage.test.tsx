@@ -125,23 +125,37 @@ describe('sign-up form', () => {
   });
 });
 
+const validInvite = async () => ({ valid: true });
+const inviteCall = (code: string) => ({ name: 'referralsInvite', request: { params: { code } } });
+
 describe('referral sign-up', () => {
-  it('shows the invite from the address and sends it with the sign-up', async () => {
-    const page = renderPage(<SignUpPage />, { path: '/sign-up?invite=Ref_123', api: { register: async () => auth } });
+  it('checks the invite from the address before the sign-up, says it is verified, and sends it with the sign-up', async () => {
+    const page = renderPage(<SignUpPage />, { path: '/sign-up?invite=Ref_123', api: { referralsInvite: validInvite, register: async () => auth } });
     expect((screen.getByLabelText('Invite code') as HTMLInputElement).value).toBe('Ref_123');
+    expect(await screen.findByText('The invite code is verified.')).toBeTruthy();
     fill(en, { email: 'ann@example.com', password: 'Secret#1', repeat: 'Secret#1', agree: true });
     await click(screen.getByRole('button', { name: en.submit }));
-    expect(page.calls).toEqual([{ name: 'register', request: { body: { login: 'ann@example.com', password: 'Secret#1', lang: 'en', invite: 'Ref_123' } } }]);
+    expect(page.calls.filter((c) => c.name === 'register')).toEqual([{ name: 'register', request: { body: { login: 'ann@example.com', password: 'Secret#1', lang: 'en', invite: 'Ref_123' } } }]);
+    expect(page.calls[0]).toEqual(inviteCall('Ref_123'));
   });
 
-  it('takes the invite the shell kept in its cookie', () => {
+  it('keeps a verified invite from the address in the cookie, for a later visit', async () => {
+    renderPage(<SignUpPage />, { path: '/sign-up?invite=Ref_123', api: { referralsInvite: validInvite } });
+    await screen.findByText('The invite code is verified.');
+    expect(document.cookie).toContain('invite=Ref_123');
+  });
+
+  it('takes the invite the shell kept in its cookie, and checks it', async () => {
     document.cookie = 'invite=FromCookie; Path=/';
-    renderPage(<SignUpPage />, { path: '/sign-up' });
+    const page = renderPage(<SignUpPage />, { path: '/sign-up', api: { referralsInvite: validInvite } });
     expect((screen.getByLabelText('Invite code') as HTMLInputElement).value).toBe('FromCookie');
+    await screen.findByText('The invite code is verified.');
+    expect(page.calls).toContainEqual(inviteCall('FromCookie'));
   });
 
-  it('signs up with the wallet only after the agreement, carrying the invite', async () => {
-    const page = renderPage(<SignUpPage />, { path: '/sign-up?invite=Ref_123', lang: 'ru' });
+  it('signs up with the wallet only after the agreement and a verified code, carrying the invite', async () => {
+    const page = renderPage(<SignUpPage />, { path: '/sign-up?invite=Ref_123', lang: 'ru', api: { referralsInvite: validInvite } });
+    await screen.findByText('Код приглашения подтверждён.');
     await click(screen.getByRole('button', { name: 'Зарегистрироваться с кошельком' }));
     expect(describedError(screen.getByLabelText(ru.agree))).toBe('Обязательное поле!');
     expect(page.commands).toEqual([]);
@@ -153,13 +167,16 @@ describe('referral sign-up', () => {
     expect(page.commands).toEqual([{ type: 'session/wallet-sign-in', invite: 'Ref_123' }]);
   });
 
-  it('shows an invite the server does not know beside it, and can go on without it', async () => {
-    const register = jest.fn().mockRejectedValueOnce(shellApiError(400, 'The invite code is not valid', { invite: 'The invite code is not valid' })).mockResolvedValue(auth);
-    const page = renderPage(<SignUpPage />, { path: '/sign-up?invite=Nobody', api: { register } });
+  it('refuses an invite the server does not know before submit, and can go on without it', async () => {
+    const register = jest.fn().mockResolvedValue(auth);
+    const page = renderPage(<SignUpPage />, { path: '/sign-up?invite=Nobody', api: { referralsInvite: async () => ({ valid: false }), register } });
+    await waitFor(() => expect(describedError(screen.getByLabelText('Invite code'))).toBe('The invite code is not valid'));
     fill(en, { email: 'ann@example.com', password: 'Secret#1', repeat: 'Secret#1', agree: true });
     await click(screen.getByRole('button', { name: en.submit }));
-    expect(describedError(screen.getByLabelText('Invite code'))).toBe('The invite code is not valid');
-    expect(page.notifications()).toEqual([{ kind: 'error', title: 'Error', message: 'The invite code is not valid' }]);
+    await click(screen.getByRole('button', { name: 'Sign up with wallet' }));
+    expect(register).not.toHaveBeenCalled();
+    expect(page.commands).toEqual([]);
+    expect(document.activeElement).toBe(screen.getByLabelText('Invite code'));
 
     await click(screen.getByRole('button', { name: 'Sign up without the invite' }));
     expect(screen.queryByLabelText('Invite code')).toBeNull();
@@ -168,7 +185,37 @@ describe('referral sign-up', () => {
     expect(register).toHaveBeenLastCalledWith({ body: { login: 'ann@example.com', password: 'Secret#1', lang: 'en' } });
   });
 
-  it('flags a malformed invite at once and does not send it', async () => {
+  it('still shows an invite the sign-up refuses beside it (the server has the last word)', async () => {
+    const register = jest.fn().mockRejectedValueOnce(shellApiError(400, 'The invite code is not valid', { invite: 'The invite code is not valid' }));
+    const page = renderPage(<SignUpPage />, { path: '/sign-up?invite=Gone', api: { referralsInvite: validInvite, register } });
+    await screen.findByText('The invite code is verified.');
+    fill(en, { email: 'ann@example.com', password: 'Secret#1', repeat: 'Secret#1', agree: true });
+    await click(screen.getByRole('button', { name: en.submit }));
+    expect(describedError(screen.getByLabelText('Invite code'))).toBe('The invite code is not valid');
+    expect(page.notifications()).toEqual([{ kind: 'error', title: 'Error', message: 'The invite code is not valid' }]);
+  });
+
+  it('waits for a check in flight before sending, and checks again after a failed check', async () => {
+    const first = deferred<{ valid: boolean }>();
+    const referralsInvite = jest.fn().mockReturnValueOnce(first.promise).mockRejectedValueOnce(shellApiError(429, 'Too many requests. Please try again later.')).mockResolvedValue({ valid: true });
+    const register = jest.fn().mockResolvedValue(auth);
+    renderPage(<SignUpPage />, { path: '/sign-up?invite=Slow_1', api: { referralsInvite, register } });
+    expect(screen.getByText('Checking the invite code…')).toBeTruthy();
+    fill(en, { email: 'ann@example.com', password: 'Secret#1', repeat: 'Secret#1', agree: true });
+    await click(screen.getByRole('button', { name: en.submit }));
+    expect(register).not.toHaveBeenCalled();
+    await act(async () => first.reject(shellApiError(0, '')));
+    expect(describedError(screen.getByLabelText('Invite code'))).toBe('Could not check the invite code. Please try again.');
+    expect(register).not.toHaveBeenCalled();
+
+    await click(screen.getByRole('button', { name: en.submit }));
+    expect(describedError(screen.getByLabelText('Invite code'))).toBe('Too many requests. Please try again later.');
+    await click(screen.getByRole('button', { name: en.submit }));
+    await waitFor(() => expect(register).toHaveBeenCalledTimes(1));
+    expect(register).toHaveBeenCalledWith({ body: { login: 'ann@example.com', password: 'Secret#1', lang: 'en', invite: 'Slow_1' } });
+  });
+
+  it('flags a malformed invite at once and neither checks nor sends it', async () => {
     const page = renderPage(<SignUpPage />, { path: '/sign-up?invite=%3Cscript%3E' });
     expect(describedError(screen.getByLabelText('Invite code'))).toBe('The invite code is not valid');
     fill(en, { email: 'ann@example.com', password: 'Secret#1', repeat: 'Secret#1', agree: true });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from '@app/singletons/router';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { apiMessages, type WalletState } from '@app/contracts';
@@ -10,27 +10,76 @@ import {
   SubmitButton,
   TextField,
   arrivalSource,
+  asApiError,
+  failureMessage,
   inviteFromVisit,
   isWellFormedInvite,
   serverFieldErrors,
   useAuthForm,
   useLang,
 } from '../forms';
+import { keepInvite } from './keepInvite';
 
 const noWallet: WalletState = { connected: false, chainId: null, account: null, balances: {} };
 
-/** The invite of a referral sign-up (spec §2): shown, sent with the sign-up, and checked. */
+type InviteCheck = 'none' | 'checking' | 'verified' | 'invalid' | 'unchecked';
+
+/**
+ * The invite of a referral sign-up (spec §2, §5): shown, checked with the server before the
+ * sign-up is sent (a referral sign-up needs a verified code), and sent with it.
+ */
 function useInvite() {
+  const { t } = useTranslation();
+  const { api } = useRemote();
   const [params] = useSearchParams();
   const [code, setCode] = useState(() => inviteFromVisit(params));
-  // There is no call that checks a code alone: its shape is checked here, and the server's answer
-  // to the sign-up says whether it exists.
+  const fromAddress = Boolean(params.get('invite'));
+  const [check, setCheck] = useState<InviteCheck>(() => (!code ? 'none' : isWellFormedInvite(code) ? 'checking' : 'invalid'));
   const [error, setError] = useState<string | undefined>(() => (code && !isWellFormedInvite(code) ? apiMessages.invalidInvite : undefined));
+  const inFlight = useRef<Promise<boolean> | undefined>(undefined);
+
+  const verify = useCallback(
+    (candidate: string) => {
+      setCheck('checking');
+      setError(undefined);
+      const run = api.call('referralsInvite', { params: { code: candidate } }).then(
+        ({ valid }) => {
+          setCheck(valid ? 'verified' : 'invalid');
+          setError(valid ? undefined : apiMessages.invalidInvite);
+          if (valid && fromAddress) keepInvite(candidate);
+          return valid;
+        },
+        (failure: unknown) => {
+          // A malformed code is refused (400); anything else (offline, rate limit) may be tried again.
+          const refused = asApiError(failure)?.status === 400;
+          setCheck(refused ? 'invalid' : 'unchecked');
+          setError(refused ? apiMessages.invalidInvite : failureMessage(failure, t('signUp.inviteCheckFailed')));
+          return false;
+        },
+      );
+      inFlight.current = run;
+      return run;
+    },
+    [api, fromAddress, t],
+  );
+
+  useEffect(() => {
+    if (code && isWellFormedInvite(code)) void verify(code);
+  }, [code, verify]);
+
+  /** True once the code is verified: waits for the check in flight, or checks again after a failure. */
+  const verified = async (): Promise<boolean> => {
+    if (!code || check === 'verified') return true;
+    if (check === 'invalid') return false;
+    if (check === 'checking' && inFlight.current) return inFlight.current;
+    return verify(code);
+  };
   const drop = () => {
     setCode(undefined);
+    setCheck('none');
     setError(undefined);
   };
-  return { code, error, setError, drop };
+  return { code, check, error, setError, verified, drop };
 }
 
 export function SignUpPage() {
@@ -48,7 +97,7 @@ export function SignUpPage() {
   });
 
   const onSubmit = handleSubmit(async ({ login, password }) => {
-    if (invite.error) {
+    if (!(await invite.verified())) {
       document.getElementById('sign-up-invite')?.focus();
       return;
     }
@@ -69,7 +118,11 @@ export function SignUpPage() {
 
   const signUpWithWallet = async () => {
     // Only the agreement matters on this path: the wallet's signature is the credential.
-    if (!(await trigger('agree', { shouldFocus: true })) || !invite.code || invite.error) return;
+    if (!(await trigger('agree', { shouldFocus: true })) || !invite.code) return;
+    if (!(await invite.verified())) {
+      document.getElementById('sign-up-invite')?.focus();
+      return;
+    }
     const source = arrivalSource();
     bus.send({ type: 'session/wallet-sign-in', invite: invite.code, ...(source ? { source } : {}) });
   };
@@ -81,7 +134,14 @@ export function SignUpPage() {
           {invite.code ? (
             <div className="form__invite">
               <p>{t('signUp.invited')}</p>
-              <TextField id="sign-up-invite" label={t('signUp.invite')} value={invite.code} readOnly error={invite.error && message(invite.error)} />
+              <TextField
+                id="sign-up-invite"
+                label={t('signUp.invite')}
+                value={invite.code}
+                readOnly
+                error={invite.error && message(invite.error)}
+                hint={invite.check === 'checking' ? t('signUp.inviteChecking') : invite.check === 'verified' ? t('signUp.inviteVerified') : undefined}
+              />
               {invite.error ? (
                 <button type="button" className="btn btn--link" onClick={invite.drop}>
                   {t('signUp.removeInvite')}
