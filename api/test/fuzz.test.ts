@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { anyCase, createFuzzer, fuzzAccount, statsTable } from './fuzz';
+import { apiRoutes } from '@app/contracts';
+import { anyCase, createFuzzer, fuzzAccount, fuzzCase, statsTable } from './fuzz';
 import { startTestApp, type TestApp } from './helpers';
 
 /** A few hundred hostile calls with a fixed seed; `npm run fuzz:api -- --runs N` runs longer. */
@@ -15,6 +16,10 @@ afterAll(() => t?.close());
 
 it('every route answers hostile input below 500, with the standard error body, within 1 s', async () => {
   const fuzzer = createFuzzer(t.app, await fuzzAccount(t.app));
+  // A few cases per route first, so a route added to the contract is reached whatever the seed does.
+  for (const route of Object.keys(apiRoutes) as (keyof typeof apiRoutes)[]) {
+    await fc.assert(fc.asyncProperty(fuzzCase(route), (c) => fuzzer.run(c)), { seed: SEED, numRuns: 3, endOnFailure: true });
+  }
   await fc.assert(
     fc.asyncProperty(anyCase, (c) => fuzzer.run(c)),
     { seed: SEED, numRuns: RUNS, endOnFailure: true },
