@@ -174,7 +174,7 @@ test('the referral programme: link, sign-up, rewards by level, claim paid on cha
   for (const [i, bps] of LEVELS.entries()) await expect(levels.getByTestId(`level-${i + 1}`).getByTestId('rate')).toHaveText(`${Number(bps) / 100} %`);
   const code = (await A.page.getByTestId('referral-id').textContent())!;
   const link = await A.page.getByRole('textbox', { name: 'Referral link' }).inputValue();
-  expect(link).toBe(`${baseURL}/?invite=${code}`);
+  expect(link).toBe(`${baseURL}/sign-up?invite=${code}`);
   await A.page.getByRole('button', { name: 'Copy' }).click();
   await expect(notification(A.page, 'copied to clipboard!')).toBeVisible();
   expect(await A.page.evaluate(() => navigator.clipboard.readText())).toBe(link);

@@ -78,6 +78,16 @@ export async function configHistory(db: Db): Promise<ReferralConfig[]> {
 }
 
 /**
+ * The version that applies to the next rewards: on today, or on the day after the last rewarded day
+ * when the days were accrued ahead of the calendar (the operator's catch-up), so the page shows the
+ * rates the next rewards will be computed with.
+ */
+export async function configInForce(db: Db, today: string): Promise<ReferralConfig> {
+  const [last] = await rows<{ next: string | null }>(db, sql`select (max(day) + 1)::text as next from referral_reward_days`);
+  return configOn(db, last?.next && last.next > today ? last.next : today);
+}
+
+/**
  * Adds a configuration version from a day on: the latest version with the given parts replaced.
  * Days already rewarded keep what they were rewarded with, so it starts after the last of them.
  */

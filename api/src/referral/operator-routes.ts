@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { currencyCodeSchema } from '@app/contracts';
 import type { Db } from '../db/client';
 import { utcDay } from '../interest';
-import { MAX_LEVELS, configHistory, configOn, setConfig } from './config';
+import { MAX_LEVELS, configHistory, configInForce, setConfig } from './config';
 
 const isoDay = z.iso.date({ error: 'expected a calendar date YYYY-MM-DD' });
 const bps = z.int().check(z.gte(0), z.lte(10_000));
@@ -27,6 +27,6 @@ export function referralOperatorRoutes(
   actor: (req: { operator: { actor: string } | null }) => string,
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get('/operator/referral', opts, async () => ({ current: await configOn(db, utcDay(new Date())), history: await configHistory(db) }));
+  r.get('/operator/referral', opts, async () => ({ current: await configInForce(db, utcDay(new Date())), history: await configHistory(db) }));
   r.post('/operator/referral', { ...opts, schema: { ...opts.schema, body: configBody } }, async (req) => setConfig(db, actor(req), req.body, utcDay(new Date())));
 }

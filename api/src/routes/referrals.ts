@@ -5,7 +5,7 @@ import { currencies, referralRewards, users } from '../db/schema';
 import { addRoute } from '../http/route';
 import { utcDay } from '../interest';
 import { claimRewards, latestClaim } from '../referral/claims';
-import { MAX_TOTAL_BPS, configOn, rankFor } from '../referral/config';
+import { MAX_TOTAL_BPS, configInForce, rankFor } from '../referral/config';
 import { affiliatesPage, downline, fromE8, priceTable, rewardsUsd, toE8, usd2 } from '../referral/network';
 import type { Services } from '../services';
 
@@ -17,7 +17,7 @@ export function referralRoutes(app: FastifyInstance, s: Services) {
 
   /** The configuration in force today, the downline within its levels, capital attracted and the rank it reaches. */
   async function standing(userId: string) {
-    const config = await configOn(db, utcDay(new Date()));
+    const config = await configInForce(db, utcDay(new Date()));
     const prices = await priceTable(db, s.prices);
     const tree = await downline(db, prices, userId, config.levels.length);
     const capital = usd2(fromE8(tree.reduce((sum, t) => sum + toE8(t.capital), 0n)));
@@ -28,7 +28,7 @@ export function referralRoutes(app: FastifyInstance, s: Services) {
     const { config, prices, tree, capital, rank } = await standing(auth.user.id);
     return {
       referralId: auth.user.referralCode,
-      referralLink: `${s.config.publicUrl}/?invite=${encodeURIComponent(auth.user.referralCode)}`,
+      referralLink: `${s.config.publicUrl}/sign-up?invite=${encodeURIComponent(auth.user.referralCode)}`,
       currency: config.currency,
       levels: config.levels.map((l) => ({
         level: l.level,
@@ -46,7 +46,7 @@ export function referralRoutes(app: FastifyInstance, s: Services) {
   });
 
   addRoute(app, apiRoutes.referralsHarvest, async ({ auth }) => {
-    const config = await configOn(db, utcDay(new Date()));
+    const config = await configInForce(db, utcDay(new Date()));
     const found = await db
       .select({ status: referralRewards.status, total: sql<string>`sum(${referralRewards.amount})::text` })
       .from(referralRewards)
@@ -84,7 +84,7 @@ export function referralRoutes(app: FastifyInstance, s: Services) {
   });
 
   addRoute(app, apiRoutes.referralsAffiliates, async ({ auth, query }) => {
-    const config = await configOn(db, utcDay(new Date()));
+    const config = await configInForce(db, utcDay(new Date()));
     const [c] = await db.select({ decimals: currencies.decimals }).from(currencies).where(eq(currencies.code, config.currency));
     const page = await affiliatesPage(db, await priceTable(db, s.prices), { userId: auth.user.id, ...query, currency: config.currency });
     return { level: query.level, page: query.page, size: query.size, sort: query.sort, currency: config.currency, decimals: c?.decimals ?? 0, ...page };
@@ -105,7 +105,7 @@ export function referralRoutes(app: FastifyInstance, s: Services) {
   );
 
   addRoute(app, apiRoutes.referralsWithdraw, async ({ auth }) => {
-    const config = await configOn(db, utcDay(new Date()));
+    const config = await configInForce(db, utcDay(new Date()));
     await claimRewards(db, auth.user.id, config.currency, s.config.deposits.chainId);
     s.jobs.kick('payouts');
     return { message: M.withdrawalSent };
