@@ -41,24 +41,10 @@ export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T0
 export const today = () => new Date().toISOString().slice(0, 10);
 
 /**
- * The documented formula computed independently of the engine: r by bisection on
- * root^365 ≤ S^365·(1+a) (not Newton), then floor(balance × r) per day.
+ * The documented formula computed independently of the engine (bisection for r, then
+ * floor(balance × r) per day): the same independent computation the browser tests use.
  */
-export function independentEarned(balance: bigint, apyNum: bigint, apyDen: bigint, days: number): bigint {
-  const S = 10n ** 30n;
-  const target = S ** 365n * (apyDen + apyNum);
-  let lo = S;
-  let hi = 2n * S;
-  while (hi - lo > 1n) {
-    const mid = (lo + hi) / 2n;
-    if (mid ** 365n * apyDen <= target) lo = mid;
-    else hi = mid;
-  }
-  const r = lo - S;
-  let b = balance;
-  for (let d = 0; d < days; d++) b += (b * r) / S;
-  return b - balance;
-}
+export { earned as independentEarned } from '../../e2e/support/interest';
 
 export const ETH = 10n ** 18n;
 export const USDT = 10n ** 6n;
