@@ -70,7 +70,7 @@ describe('the ledger', () => {
     await expect(db().execute(sql`truncate ledger_postings`)).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/immutable/) }) });
   });
 
-  it('checks references once per statement: no posting without its account and transaction, no account or accruing user removed', async () => {
+  it('checks references once per statement: no posting without its account and transaction, one leg per account and transaction, no account or account holder removed', async () => {
     const refused = (message: RegExp) => ({ cause: expect.objectContaining({ message: expect.stringMatching(message) }) });
     const u = await newUser();
     await deposit(u, `test:${u}:refs`, 10n);
@@ -81,9 +81,9 @@ describe('the ledger', () => {
     await expect(insert('999999999', leg!.account_id)).rejects.toMatchObject(refused(/missing account or transaction/));
     await expect(db().execute(sql`delete from ledger_accounts where id = ${leg!.account_id}::bigint`)).rejects.toMatchObject(refused(/never deleted/));
     await expect(db().execute(sql`update ledger_accounts set id = id + 1000000 where id = ${leg!.account_id}::bigint`)).rejects.toMatchObject(refused(/never deleted nor renumbered/));
-    await expect(db().execute(sql`insert into interest_accruals (user_id, pool, currency, day, amount) values (${randomUUID()}::uuid, 'coin', 'ETH', '2026-01-01', 1)`)).rejects.toMatchObject(refused(/missing user/));
-    await db().execute(sql`insert into interest_accruals (user_id, pool, currency, day, amount) values (${u}::uuid, 'coin', 'ETH', '2026-01-01', 1)`);
-    await expect(db().delete(users).where(eq(users.id, u))).rejects.toMatchObject(refused(/interest accruals/));
+    // A transaction posts to an account once (the per-position key of a day's interest).
+    await expect(insert(leg!.transaction_id, leg!.account_id)).rejects.toMatchObject(refused(/ledger_postings_once/));
+    await expect(db().delete(users).where(eq(users.id, u))).rejects.toMatchObject(refused(/ledger accounts cannot be deleted/));
     expect((await checkLedger(db())).ok).toBe(true);
   });
 

@@ -10,6 +10,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  pgView,
   primaryKey,
   text,
   timestamp,
@@ -353,18 +354,28 @@ export const withdrawals = pgTable(
   ],
 );
 
-/** Daily compounded interest, one row per user, pool, currency and day (written by a later job). */
-export const interestAccruals = pgTable(
-  'interest_accruals',
+/**
+ * Daily compounded interest, one row per user, pool, currency and day: a view of the interest
+ * postings (0013), so the ledger is the only copy. Read-only.
+ */
+export const interestAccruals = pgView('interest_accruals', {
+  userId: uuid('user_id').notNull(),
+  pool: text('pool').notNull(),
+  currency: text('currency').notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  amount: baseUnits('amount').notNull(),
+}).existing();
+
+/** How a pool's day of interest is split between database sessions (0013): fixed once, reused by reruns. */
+export const interestDayParts = pgTable(
+  'interest_day_parts',
   {
-    /** A user's id: checked once per inserting statement by a trigger (0010), not per row by a foreign key. */
-    userId: uuid('user_id').notNull(),
     pool: text('pool').notNull(),
-    currency: text('currency').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
-    amount: baseUnits('amount').notNull(),
+    bounds: bigint('bounds', { mode: 'bigint' }).array().notNull(),
+    createdAt: created(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.pool, t.currency, t.day] })],
+  (t) => [primaryKey({ columns: [t.pool, t.day] })],
 );
 
 export const faq = pgTable('faq', {
@@ -529,11 +540,10 @@ export const ledgerTransactions = pgTable(
   (t) => [uniqueIndex('ledger_transactions_reference').on(t.reference), index('ledger_transactions_at_idx').on(t.at)],
 );
 
-/** Its transaction and account are checked once per inserting statement by a trigger (0010), not per row by foreign keys. */
+/** One leg per transaction and account (0013). Its transaction and account are checked once per inserting statement by a trigger (0010), not per row by foreign keys. */
 export const ledgerPostings = pgTable(
   'ledger_postings',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
     transactionId: bigint('transaction_id', { mode: 'number' }).notNull(),
     accountId: bigint('account_id', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
@@ -541,7 +551,7 @@ export const ledgerPostings = pgTable(
     amount: baseUnits('amount').notNull(),
     at: ts('at').notNull(),
   },
-  (t) => [index('ledger_postings_account_idx').on(t.accountId, t.at), index('ledger_postings_transaction_idx').on(t.transactionId)],
+  (t) => [index('ledger_postings_account_idx').on(t.accountId, t.at), primaryKey({ name: 'ledger_postings_once', columns: [t.transactionId, t.accountId] })],
 );
 
 /** Each pool's APY from a day on; the history is kept. */

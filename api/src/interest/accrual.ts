@@ -18,69 +18,108 @@ export async function apyOn(db: Pick<Db, 'execute'>, pool: string, day: string):
 }
 
 /**
- * Accrues one pool's interest for one UTC day in a single set-based statement: every position earns
- * floor(balance at the close of the day × r), where that balance is today's balance less every
- * posting dated after the day; the house pays the sum. One ledger transaction per pool and day
- * (`interest:<pool>:<day>`, dated the end of the day), one `interest_accruals` row per position
- * (its key: pool, user, currency, day) and the `interest_days` marker, all or nothing. Run twice,
- * or by two replicas at once, the second finds the reference taken and changes nothing.
+ * How many database sessions share a pool's day: node-postgres gives a pool of connections (two
+ * keep a 2-core server busy), PGlite one.
  */
-export async function accrueDay(db: Db, pool: string, day: string, apy: string): Promise<{ created: boolean; positions: number }> {
+export function accrualParts(db: Db): number {
+  const max = (db as unknown as { $client?: { options?: { max?: unknown } } }).$client?.options?.max;
+  return typeof max === 'number' && max > 1 ? 2 : 1;
+}
+
+/**
+ * Accrues one pool's interest for one UTC day: every position earns floor(balance at the close of
+ * the day × r), where that balance is today's balance less every posting dated after the day; the
+ * house pays the sum. The positions are split by account id into parts, fixed in
+ * `interest_day_parts` by the first run of the day, each accrued by one set-based statement in its
+ * own session and its own ledger transaction (`interest:<pool>:<day>`, or `…:<k>/<n>` for part k of
+ * n, dated the end of the day), in parallel. The `interest_days` marker follows the last part. Run
+ * twice, by two replicas at once or after a crash between parts, a part whose reference is taken
+ * changes nothing and the missing parts are done: every position earns once.
+ */
+export async function accrueDay(db: Db, pool: string, day: string, apy: string, parts = accrualParts(db)): Promise<{ created: boolean; positions: number }> {
   const rate = dailyRate(apy).toString();
   const end = `${dayAfter(day)}T00:00:00Z`;
-  const reference = `interest:${pool}:${day}`;
+  // Every currency's house account exists before the parts start, which would otherwise wait on each other's insert of it.
+  await db.execute(sql`insert into ledger_accounts (key, kind, currency) select 'house:' || code, 'house', code from currencies on conflict (key) do nothing`);
+  // As many of the pool's positions in each part (quantiles of their ids): positions opened later fall in the last part.
+  await db.execute(sql`
+    insert into interest_day_parts (pool, day, bounds)
+    select ${pool}, ${day}::date, coalesce(
+      (select percentile_disc(array(select g::float8 / ${parts} from generate_series(1, ${parts - 1}) g)) within group (order by id)
+       from ledger_accounts where kind = 'position' and pool = ${pool}),
+      '{}')
+    on conflict (pool, day) do nothing`);
+  const [plan] = await rows<{ bounds: string[] }>(db, sql`select bounds::text[] as bounds from interest_day_parts where pool = ${pool} and day = ${day}::date`);
+  const bounds = plan!.bounds;
+  const n = bounds.length + 1;
+  const reference = (k: number) => (n === 1 ? `interest:${pool}:${day}` : `interest:${pool}:${day}:${k + 1}/${n}`);
+  const done = await Promise.all(
+    Array.from({ length: n }, (_, k) => accruePart(db, { pool, day, apy, rate, end, reference: reference(k), from: k > 0 ? bounds[k - 1]! : null, to: k < n - 1 ? bounds[k]! : null })),
+  );
+  const marked = await rows<{ pool: string }>(
+    db,
+    sql`insert into interest_days (pool, day, apy, rate, transaction_id)
+        select ${pool}, ${day}::date, ${apy}::numeric, ${rate}::numeric, id from ledger_transactions where reference = ${reference(0)}
+        on conflict (pool, day) do nothing returning pool`,
+  );
+  return { created: marked.length > 0, positions: done.reduce((sum, p) => sum + p, 0) };
+}
+
+type Part = { pool: string; day: string; apy: string; rate: string; end: string; reference: string; from: string | null; to: string | null };
+
+/** One part of a pool's day, all or nothing: its transaction, its positions' legs and balances, the house's legs and balances. Returns the positions credited (0 when the part was done before). */
+async function accruePart(db: Db, p: Part): Promise<number> {
+  const inPart = sql`a.kind = 'position' and a.pool = ${p.pool} ${p.from === null ? sql`` : sql`and a.id >= ${p.from}::bigint`} ${p.to === null ? sql`` : sql`and a.id < ${p.to}::bigint`}`;
   return db.transaction(async (tx) => {
     // The positions are hashed twice (interest, then the balance update): in memory, not in temp files.
     await tx.execute(sql`set local work_mem = '256MB'`);
-    await tx.execute(sql`
-      insert into ledger_accounts (key, kind, currency)
-      select distinct 'house:' || currency, 'house', currency from ledger_accounts where kind = 'position' and pool = ${pool}
-      on conflict (key) do nothing`);
-    const [r] = await rows<{ created: string; positions: string }>(
+    const [r] = await rows<{ positions: string; totals: { currency: string; amount: string }[] }>(
       tx,
       sql`
       with tx as (
         insert into ledger_transactions (reference, kind, at, detail)
-        values (${reference}, 'interest', ${end}::timestamptz, jsonb_build_object('pool', ${pool}::text, 'day', ${day}::text, 'apy', ${apy}::text))
+        values (${p.reference}, 'interest', ${p.end}::timestamptz, jsonb_build_object('pool', ${p.pool}::text, 'day', ${p.day}::text, 'apy', ${p.apy}::text))
         on conflict (reference) do nothing
         returning id
       ),
       later as (
-        select p.account_id, sum(p.amount) as amount
+        select pl.account_id, sum(pl.amount) as amount
         from ledger_transactions t
-        join ledger_postings p on p.transaction_id = t.id
-        join ledger_accounts a on a.id = p.account_id
-        where t.at >= ${end}::timestamptz and a.kind = 'position' and a.pool = ${pool}
-        group by p.account_id
+        join ledger_postings pl on pl.transaction_id = t.id
+        join ledger_accounts a on a.id = pl.account_id
+        where t.at >= ${p.end}::timestamptz and ${inPart}
+        group by pl.account_id
       ),
       paid as (
         select e.* from (
-          select a.id, a.user_id, a.currency, div((coalesce(l.amount, 0) - a.balance) * ${rate}::numeric, ${RATE_SCALE.toString()}::numeric) as amount
+          select a.id, a.currency, div((coalesce(l.amount, 0) - a.balance) * ${p.rate}::numeric, ${RATE_SCALE.toString()}::numeric) as amount
           from ledger_accounts a left join later l on l.account_id = a.id
-          where a.kind = 'position' and a.pool = ${pool}
+          where ${inPart}
         ) e, tx
         where e.amount > 0
       ),
       totals as (select currency, sum(amount) as amount from paid group by currency),
-      accruals as (
-        insert into interest_accruals (user_id, pool, currency, day, amount)
-        select user_id, ${pool}, currency, ${day}::date, amount from paid
-      ),
       legs as (
         insert into ledger_postings (transaction_id, account_id, currency, amount, at)
-        select tx.id, p.id, p.currency, -p.amount, ${end}::timestamptz from paid p, tx
+        select tx.id, pd.id, pd.currency, -pd.amount, ${p.end}::timestamptz from paid pd, tx
         union all
-        select tx.id, h.id, h.currency, t.amount, ${end}::timestamptz from totals t join ledger_accounts h on h.key = 'house:' || t.currency, tx
+        select tx.id, h.id, h.currency, t.amount, ${p.end}::timestamptz from totals t join ledger_accounts h on h.key = 'house:' || t.currency, tx
       ),
-      positions as (update ledger_accounts a set balance = a.balance - p.amount from paid p where a.id = p.id),
-      house as (update ledger_accounts h set balance = h.balance + t.amount from totals t where h.key = 'house:' || t.currency),
-      marker as (
-        insert into interest_days (pool, day, apy, rate, transaction_id)
-        select ${pool}, ${day}::date, ${apy}::numeric, ${rate}::numeric, id from tx
-      )
-      select (select count(*) from tx)::text as created, (select count(*) from paid)::text as positions`,
+      positions as (update ledger_accounts a set balance = a.balance - pd.amount from paid pd where a.id = pd.id and ${inPart})
+      select (select count(*) from paid)::text as positions,
+             (select coalesce(json_agg(json_build_object('currency', currency, 'amount', amount::text) order by currency), '[]'::json) from totals) as totals`,
     );
-    return { created: r?.created === '1', positions: Number(r?.positions ?? 0) };
+    const totals = r?.totals ?? [];
+    if (totals.length) {
+      // The parts share the house accounts: each locks them in key order, last, so they wait briefly and never deadlock.
+      const keys = totals.map((t) => sql`${`house:${t.currency}`}`);
+      await tx.execute(sql`select id from ledger_accounts where key in (${sql.join(keys, sql`, `)}) order by key for update`);
+      await tx.execute(sql`
+        update ledger_accounts h set balance = h.balance + v.amount::numeric
+        from (values ${sql.join(totals.map((t) => sql`(${`house:${t.currency}`}, ${t.amount})`), sql`, `)}) v(key, amount)
+        where h.key = v.key`);
+    }
+    return Number(r?.positions ?? 0);
   });
 }
 

@@ -58,7 +58,15 @@ export function assertBalanced(t: LedgerTransaction) {
 export async function post(conn: Conn, t: LedgerTransaction): Promise<number | null> {
   assertBalanced(t);
   const at = t.at ?? new Date();
-  const legs = t.postings.map((p) => ({ key: accountKey(p.account), ref: p.account, amount: p.amount }));
+  // One leg per account (a transaction posts to an account at most once: `ledger_postings_once`).
+  const byKey = new Map<string, { key: string; ref: AccountRef; amount: bigint }>();
+  for (const p of t.postings) {
+    const key = accountKey(p.account);
+    const leg = byKey.get(key);
+    if (leg) leg.amount += p.amount;
+    else byKey.set(key, { key, ref: p.account, amount: p.amount });
+  }
+  const legs = [...byKey.values()];
   const keys = [...new Set(legs.map((l) => l.key))].sort();
   try {
     return await conn.transaction(async (tx) => {
@@ -88,7 +96,7 @@ export async function post(conn: Conn, t: LedgerTransaction): Promise<number | n
         from (values ${legValues}) v(key, amount) join ledger_accounts a on a.key = v.key`);
       await tx.execute(sql`
         update ledger_accounts a set balance = a.balance + v.amount
-        from (select key, sum(amount) as amount from (values ${legValues}) x(key, amount) group by key) v
+        from (values ${legValues}) v(key, amount)
         where a.key = v.key`);
       return Number(txId);
     });

@@ -183,7 +183,7 @@ export async function cabinetRevision(db: Db, userId: string): Promise<string> {
   const [r] = await rows<{ postings: string | null; deposits: string | null; withdrawals: string | null }>(
     db,
     sql`select
-          (select max(p.id)::text from ledger_postings p join ledger_accounts a on a.id = p.account_id where a.kind = 'position' and a.user_id = ${userId}) as postings,
+          (select (count(*) || ':' || coalesce(max(p.transaction_id), 0))::text from ledger_postings p join ledger_accounts a on a.id = p.account_id where a.kind = 'position' and a.user_id = ${userId}) as postings,
           (select (count(*) || ':' || coalesce(sum(confirmations), 0) || ':' || coalesce(max(updated_at)::text, ''))::text from deposits where user_id = ${userId}) as deposits,
           (select (count(*) || ':' || coalesce(sum(confirmations), 0) || ':' || coalesce(max(updated_at)::text, ''))::text from withdrawals where user_id = ${userId}) as withdrawals`,
   );
