@@ -83,8 +83,24 @@ describe('the ledger', () => {
     await expect(db().execute(sql`update ledger_accounts set id = id + 1000000 where id = ${leg!.account_id}::bigint`)).rejects.toMatchObject(refused(/never deleted nor renumbered/));
     // A transaction posts to an account once (the per-position key of a day's interest).
     await expect(insert(leg!.transaction_id, leg!.account_id)).rejects.toMatchObject(refused(/ledger_postings_once/));
-    await expect(db().delete(users).where(eq(users.id, u))).rejects.toMatchObject(refused(/ledger accounts cannot be deleted/));
+    await expect(db().delete(users).where(eq(users.id, u))).rejects.toMatchObject(refused(/with ledger accounts or referral rewards cannot be deleted/));
     expect((await checkLedger(db())).ok).toBe(true);
+  });
+
+  it('checks a referral reward\'s users and withdrawal once per statement, on insert and update; a named user stays', async () => {
+    const refused = (message: RegExp) => ({ cause: expect.objectContaining({ message: expect.stringMatching(message) }) });
+    const [referrer, referee] = [await newUser(), await newUser()];
+    const reward = (userId: string, fromUserId: string, withdrawalId: string | null) =>
+      db().execute(sql`insert into referral_rewards (user_id, from_user_id, level, currency, amount, pool, day, withdrawal_id)
+        values (${userId}::uuid, ${fromUserId}::uuid, 1, 'USDT', 5, 'coin', '2026-01-01', ${withdrawalId}::bigint)`);
+    await expect(reward(randomUUID(), referee, null)).rejects.toMatchObject(refused(/missing user or withdrawal/));
+    await expect(reward(referrer, randomUUID(), null)).rejects.toMatchObject(refused(/missing user or withdrawal/));
+    await expect(reward(referrer, referee, '999999999')).rejects.toMatchObject(refused(/missing user or withdrawal/));
+    await reward(referrer, referee, null);
+    await expect(db().execute(sql`update referral_rewards set withdrawal_id = 999999999 where user_id = ${referrer}::uuid`)).rejects.toMatchObject(
+      refused(/missing user or withdrawal/),
+    );
+    await expect(db().delete(users).where(eq(users.id, referee))).rejects.toMatchObject(refused(/referral rewards cannot be deleted/));
   });
 
   it('`operator ledger check` proves the three rules, over the API with the operator key', async () => {

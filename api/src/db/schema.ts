@@ -470,15 +470,17 @@ export const referralRewardDays = pgTable(
   (t) => [primaryKey({ columns: [t.pool, t.day] })],
 );
 
-/** A reward: `level` levels above the referee `fromUserId`, on the referee's interest of `day` in `pool`. */
+/**
+ * A reward: `level` levels above the referee `fromUserId`, on the referee's interest of `day` in
+ * `pool`. Its users and withdrawal are checked once per statement by a trigger (0014), not per row
+ * by foreign keys.
+ */
 export const referralRewards = pgTable(
   'referral_rewards',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
-    fromUserId: uuid('from_user_id').references(() => users.id),
+    userId: uuid('user_id').notNull(),
+    fromUserId: uuid('from_user_id'),
     level: integer('level').notNull(),
     currency: text('currency').notNull(),
     amount: baseUnits('amount').notNull(),
