@@ -20,6 +20,7 @@ import { ShellRoutes, buildRoutes } from './routes';
 import { ShellContext } from './ShellContext';
 import { termsOpenAtom, walletPromptOpenAtom } from './uiState';
 import { createSessionService } from '../session/session';
+import { fetchTakingEarlyCalls } from '../session/early';
 import { createLazyWalletService } from '../wallet/lazyWallet';
 
 export async function start(): Promise<void> {
@@ -63,7 +64,8 @@ export async function start(): Promise<void> {
         if (preferences.lang !== bus.locale.getValue()) bus.send({ type: 'locale/set', locale: preferences.lang });
       }, 0);
     },
-  });
+    // The refresh and first calls the page's inline script started are taken, not made again.
+  }, fetchTakingEarlyCalls());
   // The session is read from the refresh cookie while the strings load and the page renders:
   // guarded routes wait for it, and a signed-in page's remote gets ready meanwhile.
   void session.restore();
