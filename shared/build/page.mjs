@@ -259,7 +259,7 @@ export function createPageRenderer({ dir, remoteManifests }) {
    * @param {string | undefined} page.manifestText the brand's runtime manifest as stored
    * @returns {Promise<{ html: string, csp: string }>}
    */
-  return async function renderPage({ title, pathname, manifestText }) {
+  return async function renderPage({ title, pathname, manifestText, keptByServiceWorker = false }) {
     const { manifest, remotes } = parseManifest(manifestText);
     const owner = routeOwner(manifest, pathname);
     const files = await Promise.all(remotes.map((r) => remoteManifests(r.entry)));
@@ -284,18 +284,21 @@ export function createPageRenderer({ dir, remoteManifests }) {
       // The remote's strings of the page's language (and English, the fallback) are read before
       // it renders: fetched with its code rather than after it starts.
       const strings = [...(ownerFiles.strings?.[locale] ?? []), ...(locale === 'en' ? [] : (ownerFiles.strings?.en ?? []))];
-      for (const href of [ownerFiles.entry, ...ownerFiles.js, ...strings]) head.push(`<link rel="preload" as="script" href="${escapeHtml(href)}">`);
-      for (const href of ownerFiles.css) head.push(`<link rel="preload" as="style" href="${escapeHtml(href)}">`);
+      const kept = keptByServiceWorker ? [] : [...ownerFiles.js, ...strings];
+      for (const href of [ownerFiles.entry, ...kept]) head.push(`<link rel="preload" as="script" href="${escapeHtml(href)}">`);
+      for (const href of keptByServiceWorker ? [] : ownerFiles.css) head.push(`<link rel="preload" as="style" href="${escapeHtml(href)}">`);
     }
     // The shell's own start-up chunks and strings (English is the fallback of every language),
     // alongside main.js rather than after it.
     // main.js first: a deferred script is fetched at low priority, behind every hint.
     const shellFiles = [mainUrl, ...startup.startup, ...(startup.strings[locale] ?? []), ...(locale === 'en' ? [] : (startup.strings.en ?? []))];
-    for (const file of shellFiles) head.push(`<link rel="preload" as="script" href="/${escapeHtml(file)}">`);
+    // A page the service worker serves has these files at hand: a hint each would cost the page
+    // more than it saves.
+    if (!keptByServiceWorker) for (const file of shellFiles) head.push(`<link rel="preload" as="script" href="/${escapeHtml(file)}">`);
     const inner = owner?.route.layout === 'inner';
     // The cabinet's frame, and the schemas of the cabinet's calls (the dashboard's figures, and
     // the revision every cabinet page polls), which a cabinet page asks for as soon as it starts.
-    if (inner) for (const name of ['cabinet-layout', 'cabinet-schemas']) if (chunks[name]) head.push(`<link rel="preload" as="script" href="${chunks[name]}">`);
+    if (inner && !keptByServiceWorker) for (const name of ['cabinet-layout', 'cabinet-schemas']) if (chunks[name]) head.push(`<link rel="preload" as="script" href="${chunks[name]}">`);
     // Later, at low priority: the shell's chunks the next step needs, and the route owner's
     // lazily loaded pages (the other auth pages on an auth page).
     const idle = [

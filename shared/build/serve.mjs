@@ -53,7 +53,7 @@ export function sendRevalidated(req, res, body, contentType) {
   const etag = `"${createHash('sha1').update(buffer).digest('base64url')}"`;
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', REVALIDATE);
-  res.setHeader('Vary', 'Accept-Encoding');
+  res.setHeader('Vary', ['Accept-Encoding', res.getHeader('Vary')].filter(Boolean).join(', '));
   if (req.headers['if-none-match'] === etag) {
     res.writeHead(304);
     return res.end();
@@ -198,9 +198,12 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
     const serveFile = isPage(url.pathname) ? (_req, _res, next) => next() : files;
     serveFile(req, res, () => {
       // Every other path is a route of the single-page app.
-      renderPage({ title: brand?.title ?? brands.defaultTitle, pathname: url.pathname, manifestText: manifestText() }).then(
+      // The service worker's navigation preload says so: the page's files are in its cache.
+      const keptByServiceWorker = req.headers['service-worker-navigation-preload'] !== undefined;
+      renderPage({ title: brand?.title ?? brands.defaultTitle, pathname: url.pathname, manifestText: manifestText(), keptByServiceWorker }).then(
         ({ html, csp }) => {
           res.setHeader('Content-Security-Policy', csp);
+          res.setHeader('Vary', 'Service-Worker-Navigation-Preload');
           sendRevalidated(req, res, html, 'text/html; charset=utf-8');
         },
         (error) => {
