@@ -187,12 +187,11 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
     }
     if (url.pathname === '/main.js' && mainVersion && url.searchParams.get('v') === mainVersion) versioned.add(res);
     if (url.pathname === '/remotes.json') {
-      const file = manifestFile;
-      if (!existsSync(file)) {
+      if (!existsSync(manifestFile)) {
         res.writeHead(404, { 'Content-Type': 'application/json', 'Cache-Control': REVALIDATE });
         return res.end('{}');
       }
-      return sendRevalidated(req, res, readFileSync(file), 'application/json');
+      return sendRevalidated(req, res, readFileSync(manifestFile), 'application/json');
     }
     // The page itself is always made here (never sirv's index.html), with the brand's title.
     const serveFile = isPage(url.pathname) ? (_req, _res, next) => next() : files;

@@ -62,6 +62,10 @@ describe('the page made by the shell’s server', () => {
     expect(cabinet).toEqual(expect.arrayContaining(['/cabinet-layout.0123abcd.js', '/cabinet-schemas.89abcdef.js', 'https://pools.example/strings-en.0000bbbb.js']));
     // Every other call's schemas wait for the idle moment.
     expect(cabinet).not.toContain('/api-schemas.11112222.js');
+    // A page the service worker serves (its navigation preload says so) is hinted only what the
+    // worker does not keep: the remote's container, which names the current deploy.
+    const { html: served } = await renderPage({ title: 'T', pathname: '/cabinet/pools/stable', manifestText: JSON.stringify(manifest), keptByServiceWorker: true });
+    expect([...served.matchAll(/<link rel="preload" as="script" href="([^"]+)">/g)].map((m) => m[1])).toEqual(['https://pools.example/remoteEntry.js']);
   });
 
   it('names main.js by its content, lists a signed-in page’s first calls, and gives the service worker only content-addressed files', async () => {
