@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { baseURL } from './stack.config';
+import { baseURL, brandURL } from './stack.config';
 
 export default defineConfig({
   testDir: './tests',
@@ -27,6 +27,8 @@ export default defineConfig({
         '--no-first-run',
         // White-label hosts of the tests all resolve to this machine.
         '--host-resolver-rules=MAP *.test 127.0.0.1',
+        // As if served over HTTPS, as brands are in production: the service worker runs there too.
+        `--unsafely-treat-insecure-origin-as-secure=${brandURL('redeploy.test')}`,
       ],
     },
   },

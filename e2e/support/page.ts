@@ -44,3 +44,10 @@ export async function tabTo(page: Page, target: Locator, maxPresses = 40): Promi
 export function focusedElement(page: Page): Locator {
   return page.locator('*:focus');
 }
+
+/** After the first visit has been idle: the service worker is installed and active. */
+export async function serviceWorkerActive(page: Page) {
+  await expect
+    .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state ?? 'none'), { timeout: 30_000 })
+    .toBe('activated');
+}

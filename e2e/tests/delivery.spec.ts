@@ -46,9 +46,17 @@ test.describe('compression and caching', () => {
       expect(status, chunk).toBe(200);
       expect(headers['cache-control'], chunk).toBe('public, max-age=31536000, immutable');
     }
-    for (const url of [`${baseURL}/main.js`, `${authOrigin}/${manifest.metaData.remoteEntry.name}`]) {
+    for (const url of [`${baseURL}/main.js`, `${baseURL}/main.js?v=0000`, `${authOrigin}/${manifest.metaData.remoteEntry.name}`]) {
       expect((await get(request, url)).headers['cache-control'], url).toBe('no-cache');
     }
+    // The page asks for main.js by a version naming its content: that URL never changes.
+    const signIn = (await get(request, `${baseURL}/sign-in`)).body.toString();
+    const versioned = /<script defer="defer" src="(\/main\.js\?v=[0-9a-f]+)">/.exec(signIn)?.[1];
+    expect(versioned).toBeTruthy();
+    expect(signIn).toContain(`<link rel="preload" as="script" href="${versioned}">`);
+    const main = await get(request, `${baseURL}${versioned}`);
+    expect(main.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(main.body.equals((await get(request, `${baseURL}/main.js`)).body)).toBe(true);
   });
 
   test('the page, remotes.json and mf-manifest.json are revalidated by ETag', async ({ request }) => {

@@ -35,7 +35,7 @@ test('a stored dark theme is the first thing painted, and React takes over the f
   // The header's place as first painted: the shell's main script is held back until it is measured.
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/main.js', async (route) => {
+  await page.route(/\/main\.js(\?|$)/, async (route) => {
     await held;
     await route.continue();
   });

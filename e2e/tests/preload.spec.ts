@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Request } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
 import { baseURL, brandURL, ports, redeployCabinetPort } from '../stack.config';
-import { expectRemoteReady, heading } from '../support/page';
+import { expectRemoteReady, heading, serviceWorkerActive } from '../support/page';
 import { canaryDir, repoRoot } from '../support/paths';
 import { routes } from '../support/routes';
 import { serveRemote, type RunningServer } from '../support/servers';
@@ -35,7 +35,7 @@ test('the remote’s container starts downloading before the shell’s main scri
   page.on('requestfinished', (r) => finished.push(r));
   await page.goto('/sign-in');
   await expectRemoteReady(page, 'Sign in');
-  const main = finished.find((r) => r.url() === `${baseURL}/main.js`);
+  const main = finished.find((r) => r.url().startsWith(`${baseURL}/main.js?v=`));
   const entry = finished.find((r) => r.url() === `${authOrigin}/remoteEntry.js`);
   expect(main && entry).toBeTruthy();
   const mainTiming = main!.timing();
@@ -46,19 +46,61 @@ test('the remote’s container starts downloading before the shell’s main scri
   expect(requested.filter((u) => u === `${authOrigin}/remoteEntry.js`)).toHaveLength(1);
 });
 
+test('a signed-in page’s refresh and first call start before the shell’s script runs, and are made once', async ({ page, signIn }) => {
+  await signIn();
+  const calls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith(`${baseURL}/api/`)) calls.push(`${r.method()} ${new URL(r.url()).pathname}`);
+  });
+  // The shell's script is held back: whatever reaches the API meanwhile, the page itself asked for.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/main\.js(\?|$)/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/cabinet/dashboard', { waitUntil: 'commit' });
+  await expect.poll(() => calls).toEqual(['POST /api/v1/refresh', 'GET /api/v1/cabinet/summary']);
+  release();
+  await expectRemoteReady(page, dashboard);
+  await expect(page.getByTestId('totals')).toBeVisible();
+  // The shell and the dashboard took those answers: one refresh (refresh tokens rotate), one summary.
+  expect(calls.filter((c) => c === 'POST /api/v1/refresh')).toHaveLength(1);
+  expect(calls.filter((c) => c === 'GET /api/v1/cabinet/summary')).toHaveLength(1);
+  // The session it restored is the one the page goes on with: its next call is not refused.
+  await page.reload();
+  await expectRemoteReady(page, dashboard);
+});
+
+test('a visitor without a session marker makes no early call', async ({ page }) => {
+  const calls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith(`${baseURL}/api/`)) calls.push(r.url());
+  });
+  await page.goto('/sign-in');
+  await expectRemoteReady(page, 'Sign in');
+  expect(calls).toEqual([]);
+});
+
 let server: RunningServer | undefined;
 test.afterEach(async () => {
   await server?.close();
   server = undefined;
 });
 
-test('a remote redeployed with a new build is served on the next page load, the shell still running', async ({ page, signIn }) => {
+test('a remote redeployed with a new build is served on the next page load, the shell and its service worker still running', async ({ page, signIn }) => {
   await signIn('redeploy.test');
   const site = brandURL('redeploy.test');
   server = await serveRemote(join(repoRoot, 'mf-cabinet/dist'), redeployCabinetPort);
   await page.goto(`${site}/cabinet/dashboard`);
   await expectRemoteReady(page, dashboard);
   await expect(heading(page)).not.toContainText('Canary build');
+  // The visit before the deploy is one the service worker controls, with the first build's files
+  // in its cache.
+  await serviceWorkerActive(page);
+  await page.goto(`${site}/cabinet/dashboard`);
+  await expectRemoteReady(page, dashboard);
+  expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
 
   // The remote's deploy replaces its server and files; the shell's server is left alone.
   await server.close();

@@ -124,6 +124,36 @@ function namedChunks(dir) {
   return chunks;
 }
 
+/** A version of the shell's main.js (whose name carries no hash) from its content. */
+export function mainScriptVersion(dir) {
+  try {
+    return createHash('sha256').update(readFileSync(join(dir, 'main.js'))).digest('hex').slice(0, 12);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The API calls a signed-in page's first screen makes, by path (without the locale). The page's
+ * inline script starts them, with the token its refresh brings, while the scripts download.
+ */
+const FIRST_CALLS = [
+  [/^\/cabinet\/dashboard\/?$/, () => ['/cabinet/summary']],
+  [/^\/cabinet\/pools\/([a-z]+)\/?$/, (pool) => [`/dashboard/pools/${pool}`, '/cabinet/summary']],
+];
+const API_BASE = '/api/v1';
+/** The API's marker cookie beside the refresh cookie (readable by the page, unlike that one). */
+const SESSION_MARKER = 'signed_in';
+
+export function firstCalls(pathname) {
+  const path = stripLocale(pathname);
+  for (const [pattern, calls] of FIRST_CALLS) {
+    const match = pattern.exec(path);
+    if (match) return calls(...match.slice(1)).map((call) => `${API_BASE}${call}`);
+  }
+  return [];
+}
+
 /** What a visitor most likely opens next, fetched when the page has been idle (spec §9). */
 const IDLE_PREFETCH_CHUNKS = ['cabinet-layout', 'api-schemas', 'wallet-service'];
 
@@ -145,6 +175,42 @@ function inlineHashes(html) {
 }
 
 export const CSP_REPORT_PATH = '/csp-report';
+
+/** A brand's runtime manifest as stored, and its well-formed remotes. */
+function parseManifest(manifestText) {
+  let manifest;
+  try {
+    manifest = manifestText === undefined ? undefined : JSON.parse(manifestText);
+  } catch {
+    // A malformed manifest is not inlined: the shell fetches it and shows its error page.
+  }
+  const remotes = Array.isArray(manifest?.remotes) ? manifest.remotes.filter((r) => typeof r?.entry === 'string' && typeof r?.name === 'string') : [];
+  return { manifest, remotes };
+}
+
+/**
+ * What the service worker keeps from its install: every content-addressed script and stylesheet a
+ * page of the brand starts with (the shell's main.js by its versioned URL, start-up chunks,
+ * strings and cabinet chunks; each remote's exposed chunks and strings). Never remoteEntry.js
+ * or a manifest: those name the current deploy and always come from the network.
+ */
+export function createPrecacheList({ dir, remoteManifests }) {
+  const mainVersion = mainScriptVersion(dir);
+  const chunks = namedChunks(dir);
+  const startup = readJson(join(dir, STARTUP_CHUNKS)) ?? { startup: [], strings: {} };
+  const shell = [
+    ...(mainVersion ? [`/main.js?v=${mainVersion}`] : []),
+    ...[...startup.startup, ...Object.values(startup.strings).flat()].map((file) => `/${file}`),
+    ...['cabinet-layout', 'cabinet-schemas'].map((name) => chunks[name]).filter(Boolean),
+  ];
+  /** @param {string | undefined} manifestText the brand's runtime manifest as stored */
+  return async (manifestText) => {
+    const { remotes } = parseManifest(manifestText);
+    const files = await Promise.all(remotes.map((r) => remoteManifests(r.entry)));
+    const remote = files.filter(Boolean).flatMap((f) => [...f.js, ...f.css, ...(f.strings?.en ?? []), ...(f.strings?.ru ?? [])]);
+    return [...new Set([...shell, ...remote])];
+  };
+}
 
 /**
  * The page's Content-Security-Policy: its own origin, the brand's remote origins (their
@@ -177,7 +243,11 @@ export function contentSecurityPolicy({ remoteOrigins, hashes }) {
  * @param {ReturnType<typeof createRemoteManifests>} o.remoteManifests
  */
 export function createPageRenderer({ dir, remoteManifests }) {
-  const template = inlineStylesheets(readFileSync(join(dir, 'index.html'), 'utf8'), dir);
+  // main.js is asked for by a versioned URL, so a visit after a deploy never runs the old one
+  // and a cached copy needs no revalidation.
+  const mainVersion = mainScriptVersion(dir);
+  const mainUrl = mainVersion ? `main.js?v=${mainVersion}` : 'main.js';
+  const template = inlineStylesheets(readFileSync(join(dir, 'index.html'), 'utf8'), dir).replace(/(<script[^>]* src=")\/main\.js(")/, `$1/${mainUrl}$2`);
   const renderFrame = frameRendererFor(dir);
   const chunks = namedChunks(dir);
   const startup = readJson(join(dir, STARTUP_CHUNKS)) ?? { startup: [], strings: {} };
@@ -189,14 +259,8 @@ export function createPageRenderer({ dir, remoteManifests }) {
    * @param {string | undefined} page.manifestText the brand's runtime manifest as stored
    * @returns {Promise<{ html: string, csp: string }>}
    */
-  return async function renderPage({ title, pathname, manifestText }) {
-    let manifest;
-    try {
-      manifest = manifestText === undefined ? undefined : JSON.parse(manifestText);
-    } catch {
-      // A malformed manifest is not inlined: the shell fetches it and shows its error page.
-    }
-    const remotes = Array.isArray(manifest?.remotes) ? manifest.remotes.filter((r) => typeof r?.entry === 'string' && typeof r?.name === 'string') : [];
+  return async function renderPage({ title, pathname, manifestText, keptByServiceWorker = false }) {
+    const { manifest, remotes } = parseManifest(manifestText);
     const owner = routeOwner(manifest, pathname);
     const files = await Promise.all(remotes.map((r) => remoteManifests(r.entry)));
     const entries = {};
@@ -220,18 +284,21 @@ export function createPageRenderer({ dir, remoteManifests }) {
       // The remote's strings of the page's language (and English, the fallback) are read before
       // it renders: fetched with its code rather than after it starts.
       const strings = [...(ownerFiles.strings?.[locale] ?? []), ...(locale === 'en' ? [] : (ownerFiles.strings?.en ?? []))];
-      for (const href of [ownerFiles.entry, ...ownerFiles.js, ...strings]) head.push(`<link rel="preload" as="script" href="${escapeHtml(href)}">`);
-      for (const href of ownerFiles.css) head.push(`<link rel="preload" as="style" href="${escapeHtml(href)}">`);
+      const kept = keptByServiceWorker ? [] : [...ownerFiles.js, ...strings];
+      for (const href of [ownerFiles.entry, ...kept]) head.push(`<link rel="preload" as="script" href="${escapeHtml(href)}">`);
+      for (const href of keptByServiceWorker ? [] : ownerFiles.css) head.push(`<link rel="preload" as="style" href="${escapeHtml(href)}">`);
     }
     // The shell's own start-up chunks and strings (English is the fallback of every language),
     // alongside main.js rather than after it.
     // main.js first: a deferred script is fetched at low priority, behind every hint.
-    const shellFiles = ['main.js', ...startup.startup, ...(startup.strings[locale] ?? []), ...(locale === 'en' ? [] : (startup.strings.en ?? []))];
-    for (const file of shellFiles) head.push(`<link rel="preload" as="script" href="/${escapeHtml(file)}">`);
+    const shellFiles = [mainUrl, ...startup.startup, ...(startup.strings[locale] ?? []), ...(locale === 'en' ? [] : (startup.strings.en ?? []))];
+    // A page the service worker serves has these files at hand: a hint each would cost the page
+    // more than it saves.
+    if (!keptByServiceWorker) for (const file of shellFiles) head.push(`<link rel="preload" as="script" href="/${escapeHtml(file)}">`);
     const inner = owner?.route.layout === 'inner';
     // The cabinet's frame, and the schemas of the cabinet's calls (the dashboard's figures, and
     // the revision every cabinet page polls), which a cabinet page asks for as soon as it starts.
-    if (inner) for (const name of ['cabinet-layout', 'cabinet-schemas']) if (chunks[name]) head.push(`<link rel="preload" as="script" href="${chunks[name]}">`);
+    if (inner && !keptByServiceWorker) for (const name of ['cabinet-layout', 'cabinet-schemas']) if (chunks[name]) head.push(`<link rel="preload" as="script" href="${chunks[name]}">`);
     // Later, at low priority: the shell's chunks the next step needs, and the route owner's
     // lazily loaded pages (the other auth pages on an auth page).
     const idle = [
@@ -251,7 +318,10 @@ export function createPageRenderer({ dir, remoteManifests }) {
       .replace('<div id="root"></div>', () => `<div id="root">${frame}</div>`)
       .replace(/<meta name="brand-title" content="[^"]*"\s*\/?>/, () => `<meta name="brand-title" content="${safeTitle}">`)
       .replace(/<title>[^<]*<\/title>/, () => `<title>${safeTitle}</title>`)
-      .replace('</head>', () => `${head.join('')}</head>`);
+      .replace('</head>', () => `${head.join('')}</head>`)
+      // Before the inline script, which reads it as soon as the page starts: a signed-in
+      // visitor's refresh and the first screen's calls.
+      .replace('<script>', () => `<script type="application/json" id="early-calls">${inlineJson({ marker: SESSION_MARKER, refresh: `${API_BASE}/refresh`, calls: firstCalls(pathname) })}</script><script>`);
     return { html, csp: contentSecurityPolicy({ remoteOrigins: origins, hashes }) };
   };
 }

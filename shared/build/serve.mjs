@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
-import { CSP_REPORT_PATH, createPageRenderer, createRemoteManifests } from './page.mjs';
+import { CSP_REPORT_PATH, createPageRenderer, createPrecacheList, createRemoteManifests, mainScriptVersion } from './page.mjs';
 
 const require = createRequire(import.meta.url);
 const httpProxy = require('http-proxy');
@@ -20,8 +20,11 @@ const HASHED = /(^|[./-])[0-9a-f]{8,}\.[a-z0-9]+$/i;
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
+/** Responses whose URL names their content though the file name does not (main.js?v=…). */
+const versioned = new WeakSet();
+
 function cacheHeaders(res, pathname) {
-  res.setHeader('Cache-Control', HASHED.test(pathname) ? IMMUTABLE : REVALIDATE);
+  res.setHeader('Cache-Control', HASHED.test(pathname) || versioned.has(res) ? IMMUTABLE : REVALIDATE);
 }
 
 /** A build's files, with the .br and .gz copies made at build time chosen by Accept-Encoding. */
@@ -50,7 +53,7 @@ export function sendRevalidated(req, res, body, contentType) {
   const etag = `"${createHash('sha1').update(buffer).digest('base64url')}"`;
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', REVALIDATE);
-  res.setHeader('Vary', 'Accept-Encoding');
+  res.setHeader('Vary', ['Accept-Encoding', res.getHeader('Vary')].filter(Boolean).join(', '));
   if (req.headers['if-none-match'] === etag) {
     res.writeHead(304);
     return res.end();
@@ -60,6 +63,15 @@ export function sendRevalidated(req, res, body, contentType) {
   if (encoding) res.setHeader('Content-Encoding', encoding);
   res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': payload.length });
   res.end(req.method === 'HEAD' ? undefined : payload);
+}
+
+export const SERVICE_WORKER_PATH = '/sw.js';
+const serviceWorkerSource = readFileSync(new URL('./service-worker.js', import.meta.url), 'utf8');
+
+/** The service worker with the brand's list of files to keep, and a version naming that list. */
+export function serviceWorkerScript(list) {
+  const version = createHash('sha256').update(JSON.stringify(list)).update(serviceWorkerSource).digest('hex').slice(0, 12);
+  return `const PRECACHE = ${JSON.stringify(list)};\nconst VERSION = '${version}';\n${serviceWorkerSource}`;
 }
 
 function listen(server, port, host) {
@@ -132,7 +144,10 @@ function receiveCspReport(req, res, reportFile) {
  */
 export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl, production = false, cspReportFile }) {
   const files = staticFiles(dir);
-  const renderPage = createPageRenderer({ dir, remoteManifests: createRemoteManifests() });
+  const remoteManifests = createRemoteManifests();
+  const renderPage = createPageRenderer({ dir, remoteManifests });
+  const precacheList = createPrecacheList({ dir, remoteManifests });
+  const mainVersion = mainScriptVersion(dir);
   const proxy = apiUrl ? httpProxy.createProxyServer({ target: apiUrl, xfwd: true, changeOrigin: false }) : null;
   proxy?.on('error', (_error, _req, res) => {
     if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' });
@@ -157,22 +172,37 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
     }
     if (url.pathname === CSP_REPORT_PATH && req.method === 'POST') return receiveCspReport(req, res, cspReportFile);
     const brand = brandOf(brands, req.headers.host);
+    const manifestFile = join(remotesDir, brand?.manifest ?? 'remotes.json');
+    const manifestText = () => (existsSync(manifestFile) ? readFileSync(manifestFile, 'utf8') : undefined);
+    if (url.pathname === SERVICE_WORKER_PATH) {
+      // The brand's list is part of the script: a deploy of the shell or of a remote changes
+      // its bytes, and the browser installs it again with the new files.
+      return precacheList(manifestText()).then(
+        (list) => sendRevalidated(req, res, serviceWorkerScript(list), 'text/javascript; charset=utf-8'),
+        () => {
+          res.writeHead(503, { 'Content-Type': 'text/plain' });
+          res.end('The service worker could not be made.');
+        },
+      );
+    }
+    if (url.pathname === '/main.js' && mainVersion && url.searchParams.get('v') === mainVersion) versioned.add(res);
     if (url.pathname === '/remotes.json') {
-      const file = join(remotesDir, brand?.manifest ?? 'remotes.json');
-      if (!existsSync(file)) {
+      if (!existsSync(manifestFile)) {
         res.writeHead(404, { 'Content-Type': 'application/json', 'Cache-Control': REVALIDATE });
         return res.end('{}');
       }
-      return sendRevalidated(req, res, readFileSync(file), 'application/json');
+      return sendRevalidated(req, res, readFileSync(manifestFile), 'application/json');
     }
     // The page itself is always made here (never sirv's index.html), with the brand's title.
     const serveFile = isPage(url.pathname) ? (_req, _res, next) => next() : files;
     serveFile(req, res, () => {
       // Every other path is a route of the single-page app.
-      const file = join(remotesDir, brand?.manifest ?? 'remotes.json');
-      renderPage({ title: brand?.title ?? brands.defaultTitle, pathname: url.pathname, manifestText: existsSync(file) ? readFileSync(file, 'utf8') : undefined }).then(
+      // The service worker's navigation preload says so: the page's files are in its cache.
+      const keptByServiceWorker = req.headers['service-worker-navigation-preload'] !== undefined;
+      renderPage({ title: brand?.title ?? brands.defaultTitle, pathname: url.pathname, manifestText: manifestText(), keptByServiceWorker }).then(
         ({ html, csp }) => {
           res.setHeader('Content-Security-Policy', csp);
+          res.setHeader('Vary', 'Service-Worker-Navigation-Preload');
           sendRevalidated(req, res, html, 'text/html; charset=utf-8');
         },
         (error) => {

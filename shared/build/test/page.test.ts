@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contentSecurityPolicy, createPageRenderer, createRemoteManifests, remoteFiles, routeOwner } from '../page.mjs';
+import { contentSecurityPolicy, createPageRenderer, createPrecacheList, createRemoteManifests, firstCalls, remoteFiles, routeOwner } from '../page.mjs';
 import { systemThemeCss } from '../frame.mjs';
 
 const manifest = {
@@ -62,6 +62,36 @@ describe('the page made by the shell’s server', () => {
     expect(cabinet).toEqual(expect.arrayContaining(['/cabinet-layout.0123abcd.js', '/cabinet-schemas.89abcdef.js', 'https://pools.example/strings-en.0000bbbb.js']));
     // Every other call's schemas wait for the idle moment.
     expect(cabinet).not.toContain('/api-schemas.11112222.js');
+    // A page the service worker serves (its navigation preload says so) is hinted only what the
+    // worker does not keep: the remote's container, which names the current deploy.
+    const { html: served } = await renderPage({ title: 'T', pathname: '/cabinet/pools/stable', manifestText: JSON.stringify(manifest), keptByServiceWorker: true });
+    expect([...served.matchAll(/<link rel="preload" as="script" href="([^"]+)">/g)].map((m) => m[1])).toEqual(['https://pools.example/remoteEntry.js']);
+  });
+
+  it('names main.js by its content, lists a signed-in page’s first calls, and gives the service worker only content-addressed files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shell-page-'));
+    writeFileSync(join(dir, 'index.html'), '<html lang="en"><head><title>x</title><script>/* the page’s own */</script></head><body><div id="root"></div><script defer="defer" src="/main.js"></script></body></html>');
+    writeFileSync(join(dir, 'main.js'), 'console.log(1)');
+    writeFileSync(join(dir, 'startup-chunks.json'), JSON.stringify({ startup: ['1.0000aaaa.js'], strings: { en: ['2.0000bbbb.js'], ru: ['3.0000cccc.js'] } }));
+    writeFileSync(join(dir, 'cabinet-layout.0123abcd.js'), '');
+    const pools = remoteFiles(
+      { metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'auto' }, exposes: [{ name: 'app', path: './app', assets: { js: { sync: ['9.0000eeee.js'], async: ['strings-en.0000ffff.js', '7.0000dddd.js'] }, css: { sync: [], async: [] } } }] },
+      'https://pools.example/mf-manifest.json',
+    );
+    const remoteManifests = async (url: string) => (url.startsWith('https://pools.example/') ? pools : undefined);
+    const { html } = await createPageRenderer({ dir, remoteManifests })({ title: 'T', pathname: '/ru/cabinet/pools/stable', manifestText: JSON.stringify(manifest) });
+    const version = /src="\/main\.js\?v=([0-9a-f]{12})"/.exec(html)?.[1];
+    expect(version).toBeTruthy();
+    expect(html).toContain(`<link rel="preload" as="script" href="/main.js?v=${version}">`);
+    // Before the inline script that reads it.
+    const early = JSON.parse(/<script type="application\/json" id="early-calls">([^<]*)<\/script><script>\/\* the page/.exec(html)![1]!);
+    expect(early).toEqual({ marker: 'signed_in', refresh: '/api/v1/refresh', calls: ['/api/v1/dashboard/pools/stable', '/api/v1/cabinet/summary'] });
+    expect(firstCalls('/cabinet/dashboard')).toEqual(['/api/v1/cabinet/summary']);
+    expect(firstCalls('/sign-in')).toEqual([]);
+    expect(firstCalls('/cabinet/pools/x%2F..')).toEqual([]);
+
+    const list = await createPrecacheList({ dir, remoteManifests })(JSON.stringify(manifest));
+    expect(list).toEqual([`/main.js?v=${version}`, '/1.0000aaaa.js', '/2.0000bbbb.js', '/3.0000cccc.js', '/cabinet-layout.0123abcd.js', 'https://pools.example/9.0000eeee.js', 'https://pools.example/strings-en.0000ffff.js']);
   });
 
   it('reads a remote’s manifest once per 2 s, and keeps the last good one when a read fails', async () => {

@@ -3,7 +3,6 @@ import type { Location as RouterLocation } from '@app/singletons/router';
 import { I18nextProvider } from '@app/singletons/react-i18n';
 import { Provider as JotaiProvider, createStore } from 'jotai';
 import i18next from 'i18next';
-import { CONTRACT_VERSION } from '@app/contracts';
 import { createBus, disconnectedWallet, routeFromLocation } from '@app/ui';
 import { readBrandTitle } from '../brand/brand';
 import { createTranslations } from '../i18n/translations';
@@ -11,8 +10,7 @@ import { localeOfPath, rememberLocale, rememberedLocale, stripLocale, withLocale
 import { createNotificationCenter } from '../notifications/notifications';
 import { LastResort } from '../pages/ErrorPages';
 import { StartupErrorPage } from '../pages/StartupErrorPage';
-import { ManifestError, fetchRuntimeManifest, inlineJson } from '../remotes/manifest';
-import { pagePrefetchList, prefetchWhenIdle } from './idlePrefetch';
+import { ManifestError, fetchRuntimeManifest } from '../remotes/manifest';
 import { rememberArrival } from '../tracking/tracking';
 import { resolveTheme, startThemeService, storedThemeChoice } from '../theme/theme';
 import { createShellHistory } from './history';
@@ -20,6 +18,7 @@ import { ShellRoutes, buildRoutes } from './routes';
 import { ShellContext } from './ShellContext';
 import { termsOpenAtom, walletPromptOpenAtom } from './uiState';
 import { createSessionService } from '../session/session';
+import { fetchTakingEarlyCalls } from '../session/early';
 import { createLazyWalletService } from '../wallet/lazyWallet';
 
 export async function start(): Promise<void> {
@@ -63,7 +62,8 @@ export async function start(): Promise<void> {
         if (preferences.lang !== bus.locale.getValue()) bus.send({ type: 'locale/set', locale: preferences.lang });
       }, 0);
     },
-  });
+    // The refresh and first calls the page's inline script started are taken, not made again.
+  }, fetchTakingEarlyCalls());
   // The session is read from the refresh cookie while the strings load and the page renders:
   // guarded routes wait for it, and a signed-in page's remote gets ready meanwhile.
   void session.restore();
@@ -155,6 +155,4 @@ export async function start(): Promise<void> {
       </ShellContext.Provider>
     </LastResort>,
   );
-  prefetchWhenIdle(pagePrefetchList(inlineJson('idle-prefetch')));
-  console.info(`shell started, contract ${CONTRACT_VERSION}, ${manifest.remotes.length} remotes`);
 }
