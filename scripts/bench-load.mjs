@@ -10,6 +10,7 @@
 //   node scripts/bench-load.mjs [--no-build] [--runs N]
 // For a quick look: BENCH_RUNS=2 BENCH_PAGES=sign-in,dashboard (page names: sign-in, ru-sign-in,
 // dashboard, pools, control). Ports: BENCH_PORT_OFFSET, else 6500 past E2E_PORT_OFFSET.
+// BENCH_TRACE=1 prints each visit's requests (start, end, bytes) up to the moment it is usable.
 /* global window, document, MutationObserver -- watchUsable and the evaluated functions run in the page */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -80,11 +81,11 @@ async function throttled(context, page) {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
   const requests = new Map();
   cdp.on('Network.requestWillBeSent', (e) => {
-    if (!e.request.url.startsWith('data:')) requests.set(e.requestId, { at: e.timestamp, bytes: 0 });
+    if (!e.request.url.startsWith('data:')) requests.set(e.requestId, { at: e.timestamp, bytes: 0, url: e.request.url });
   });
   cdp.on('Network.loadingFinished', (e) => {
     const r = requests.get(e.requestId);
-    if (r) r.bytes = e.encodedDataLength;
+    if (r) Object.assign(r, { bytes: e.encodedDataLength, done: e.timestamp });
   });
   return { cdp, requests };
 }
@@ -128,6 +129,11 @@ async function visit(context, url, selector, { serviceWorker = false } = {}) {
   }));
   const usableAtSeconds = startedAt + figures.usable / 1000;
   const counted = [...requests.values()].filter((r) => r.at <= usableAtSeconds + 0.05);
+  // BENCH_TRACE=1: each counted request's start and end (seconds from the page's request) and bytes.
+  if (process.env.BENCH_TRACE) {
+    console.error(`${url} usable at ${(figures.usable / 1000).toFixed(2)} s`);
+    for (const r of counted) console.error(`  ${(r.at - startedAt).toFixed(2)}–${r.done ? (r.done - startedAt).toFixed(2) : '?'} s ${String(r.bytes).padStart(7)} B ${r.url}`);
+  }
   // A visitor's next visit comes after the page has settled: its service worker (registered once
   // the page has been idle) has kept the scripts by then.
   if (serviceWorker) {

@@ -137,9 +137,22 @@ export function mainScriptVersion(dir) {
  * The API calls a signed-in page's first screen makes, by path (without the locale). The page's
  * inline script starts them, with the token its refresh brings, while the scripts download.
  */
+const POOL_PAGE = /^\/cabinet\/pools\/([a-z]+)\/?$/;
 const FIRST_CALLS = [
   [/^\/cabinet\/dashboard\/?$/, () => ['/cabinet/summary']],
-  [/^\/cabinet\/pools\/([a-z]+)\/?$/, (pool) => [`/dashboard/pools/${pool}`, '/cabinet/summary']],
+  [
+    POOL_PAGE,
+    (pool) => [
+      `/dashboard/pools/${pool}`,
+      '/cabinet/summary',
+      // The pool page's panels, asked for as soon as the pool is shown.
+      `/dashboard/deposits?pool=${pool}`,
+      `/dashboard/withdrawals?pool=${pool}`,
+      `/pools/${pool}/graph`,
+      `/pools/${pool}/assets`,
+      `/pools/${pool}/strategy`,
+    ],
+  ],
 ];
 const API_BASE = '/api/v1';
 /** The API's marker cookie beside the refresh cookie (readable by the page, unlike that one). */
@@ -201,7 +214,7 @@ export function createPrecacheList({ dir, remoteManifests }) {
   const shell = [
     ...(mainVersion ? [`/main.js?v=${mainVersion}`] : []),
     ...[...startup.startup, ...Object.values(startup.strings).flat()].map((file) => `/${file}`),
-    ...['cabinet-layout', 'cabinet-schemas'].map((name) => chunks[name]).filter(Boolean),
+    ...['cabinet-layout', 'cabinet-schemas', 'api-schemas'].map((name) => chunks[name]).filter(Boolean),
   ];
   /** @param {string | undefined} manifestText the brand's runtime manifest as stored */
   return async (manifestText) => {
@@ -298,7 +311,10 @@ export function createPageRenderer({ dir, remoteManifests }) {
     const inner = owner?.route.layout === 'inner';
     // The cabinet's frame, and the schemas of the cabinet's calls (the dashboard's figures, and
     // the revision every cabinet page polls), which a cabinet page asks for as soon as it starts.
-    if (inner && !keptByServiceWorker) for (const name of ['cabinet-layout', 'cabinet-schemas']) if (chunks[name]) head.push(`<link rel="preload" as="script" href="${chunks[name]}">`);
+    // A pool page checks its pool's answer with the schemas of every call (api-schemas), which
+    // would otherwise be asked for only when that answer is in.
+    const schemas = POOL_PAGE.test(stripLocale(pathname)) ? ['cabinet-schemas', 'api-schemas'] : ['cabinet-schemas'];
+    if (inner && !keptByServiceWorker) for (const name of ['cabinet-layout', ...schemas]) if (chunks[name]) head.push(`<link rel="preload" as="script" href="${chunks[name]}">`);
     // Later, at low priority: the shell's chunks the next step needs, and the route owner's
     // lazily loaded pages (the other auth pages on an auth page).
     const idle = [

@@ -33,7 +33,7 @@ export function PoolPage({ pool }: { pool: PoolKind }) {
   return (
     <Page title={t('pool.title', { pool: t(`kinds.${pool}`) })}>
       {state.status === 'loading' ? (
-        <p role="status">{t('pool.loading')}</p>
+        <p role="status" aria-busy="true">{t('pool.loading')}</p>
       ) : state.status === 'error' ? (
         <div className="alert alert--error" role="alert">
           {t('pool.loadFailed', { message: state.message })}{' '}

@@ -60,8 +60,9 @@ describe('the page made by the shell’s server', () => {
     expect(ru).toEqual(expect.arrayContaining(['https://auth.example/strings-ru.0000cccc.js', 'https://auth.example/strings-en.0000bbbb.js']));
     const cabinet = await preloads('/cabinet/pools/stable');
     expect(cabinet).toEqual(expect.arrayContaining(['/cabinet-layout.0123abcd.js', '/cabinet-schemas.89abcdef.js', 'https://pools.example/strings-en.0000bbbb.js']));
-    // Every other call's schemas wait for the idle moment.
-    expect(cabinet).not.toContain('/api-schemas.11112222.js');
+    // A pool page checks its pool's answer with every call's schemas at once; an auth page leaves them for the idle moment.
+    expect(cabinet).toContain('/api-schemas.11112222.js');
+    expect(en).not.toContain('/api-schemas.11112222.js');
     // A page the service worker serves (its navigation preload says so) is hinted only what the
     // worker does not keep: the remote's container, which names the current deploy.
     const { html: served } = await renderPage({ title: 'T', pathname: '/cabinet/pools/stable', manifestText: JSON.stringify(manifest), keptByServiceWorker: true });
@@ -85,7 +86,16 @@ describe('the page made by the shell’s server', () => {
     expect(html).toContain(`<link rel="preload" as="script" href="/main.js?v=${version}">`);
     // Before the inline script that reads it.
     const early = JSON.parse(/<script type="application\/json" id="early-calls">([^<]*)<\/script><script>\/\* the page/.exec(html)![1]!);
-    expect(early).toEqual({ marker: 'signed_in', refresh: '/api/v1/refresh', calls: ['/api/v1/dashboard/pools/stable', '/api/v1/cabinet/summary'] });
+    expect(early).toEqual({ marker: 'signed_in', refresh: '/api/v1/refresh', calls: [
+        '/api/v1/dashboard/pools/stable',
+        '/api/v1/cabinet/summary',
+        '/api/v1/dashboard/deposits?pool=stable',
+        '/api/v1/dashboard/withdrawals?pool=stable',
+        '/api/v1/pools/stable/graph',
+        '/api/v1/pools/stable/assets',
+        '/api/v1/pools/stable/strategy',
+      ],
+    });
     expect(firstCalls('/cabinet/dashboard')).toEqual(['/api/v1/cabinet/summary']);
     expect(firstCalls('/sign-in')).toEqual([]);
     expect(firstCalls('/cabinet/pools/x%2F..')).toEqual([]);
