@@ -1,11 +1,12 @@
 import { useCallback, type MouseEvent } from 'react';
 import { useRemote } from '@app/ui';
+import { grouping } from '@app/web3';
 
 /** A dollar amount (an exact decimal string) for people: grouped, two decimals, never through a float sum. */
 export function formatUsd(value: string, lang: string): string {
   const [whole = '0', fraction = ''] = value.split('.');
   const cents = (fraction + '00').slice(0, 2);
-  const grouped = new Intl.NumberFormat(lang === 'ru' ? 'ru-RU' : 'en-US').format(BigInt(whole));
+  const grouped = grouping(lang === 'ru' ? 'ru-RU' : 'en-US').format(BigInt(whole));
   return `$${grouped}${lang === 'ru' ? ',' : '.'}${cents}`;
 }
 

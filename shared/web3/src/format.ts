@@ -7,6 +7,14 @@ export type DisplayLang = 'en' | 'ru' | (string & {});
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 const separators = (lang: DisplayLang) => (lang === 'ru' ? { decimal: ',', locale: 'ru-RU' } : { decimal: '.', locale: 'en-US' });
 
+const formats = new Map<string, Intl.NumberFormat>();
+/** One formatter per locale: making one costs far more than formatting (a page formats hundreds of figures). */
+export function grouping(locale: string): Intl.NumberFormat {
+  let format = formats.get(locale);
+  if (!format) formats.set(locale, (format = new Intl.NumberFormat(locale)));
+  return format;
+}
+
 /**
  * A decimal string grouped and punctuated for the language: "1234.5" → "1,234.5" (en), "1 234,5" (ru,
  * no-break space). The fraction is cut (never rounded up) to `maxFraction` and padded to `minFraction`.
@@ -19,7 +27,7 @@ export function formatDecimal(value: string, lang: DisplayLang, opts: { minFract
   fraction = fraction.replace(/0+$/, '').padEnd(opts.minFraction ?? 0, '0');
   const { decimal, locale } = separators(lang);
   // Intl formats a bigint exactly.
-  const grouped = new Intl.NumberFormat(locale).format(BigInt(whole!));
+  const grouped = grouping(locale).format(BigInt(whole!));
   const negative = sign === '-' && /[1-9]/.test(whole! + fraction);
   return `${negative ? '-' : ''}${grouped}${fraction ? decimal + fraction : ''}`;
 }
