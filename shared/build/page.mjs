@@ -207,8 +207,7 @@ function parseManifest(manifestText) {
  * strings and cabinet chunks; each remote's exposed chunks and strings). Never remoteEntry.js
  * or a manifest: those name the current deploy and always come from the network.
  */
-export function createPrecacheList({ dir, remoteManifests }) {
-  const mainVersion = mainScriptVersion(dir);
+export function createPrecacheList({ dir, remoteManifests, mainVersion = mainScriptVersion(dir) }) {
   const chunks = namedChunks(dir);
   const startup = readJson(join(dir, STARTUP_CHUNKS)) ?? { startup: [], strings: {} };
   const shell = [
@@ -254,11 +253,11 @@ export function contentSecurityPolicy({ remoteOrigins, hashes }) {
  * @param {object} o
  * @param {string} o.dir the shell's build
  * @param {ReturnType<typeof createRemoteManifests>} o.remoteManifests
+ * @param {string | undefined} [o.mainVersion] main.js's content version (read from the build when not given)
  */
-export function createPageRenderer({ dir, remoteManifests }) {
+export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScriptVersion(dir) }) {
   // main.js is asked for by a versioned URL, so a visit after a deploy never runs the old one
   // and a cached copy needs no revalidation.
-  const mainVersion = mainScriptVersion(dir);
   const mainUrl = mainVersion ? `main.js?v=${mainVersion}` : 'main.js';
   const template = inlineStylesheets(readFileSync(join(dir, 'index.html'), 'utf8'), dir).replace(/(<script[^>]* src=")\/main\.js(")/, `$1/${mainUrl}$2`);
   const renderFrame = frameRendererFor(dir);

@@ -145,9 +145,10 @@ function receiveCspReport(req, res, reportFile) {
 export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl, production = false, cspReportFile }) {
   const files = staticFiles(dir);
   const remoteManifests = createRemoteManifests();
-  const renderPage = createPageRenderer({ dir, remoteManifests });
-  const precacheList = createPrecacheList({ dir, remoteManifests });
+  // main.js is read and hashed once, for the page, the service worker's list and its caching.
   const mainVersion = mainScriptVersion(dir);
+  const renderPage = createPageRenderer({ dir, remoteManifests, mainVersion });
+  const precacheList = createPrecacheList({ dir, remoteManifests, mainVersion });
   const proxy = apiUrl ? httpProxy.createProxyServer({ target: apiUrl, xfwd: true, changeOrigin: false }) : null;
   proxy?.on('error', (_error, _req, res) => {
     if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' });

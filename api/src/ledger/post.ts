@@ -67,12 +67,12 @@ export async function post(conn: Conn, t: LedgerTransaction): Promise<number | n
     else byKey.set(key, { key, ref: p.account, amount: p.amount });
   }
   const legs = [...byKey.values()];
-  const keys = [...new Set(legs.map((l) => l.key))].sort();
+  const keys = [...byKey.keys()].sort();
   try {
     return await conn.transaction(async (tx) => {
       const accountValues = sql.join(
         keys.map((key) => {
-          const a = legs.find((l) => l.key === key)!.ref;
+          const a = byKey.get(key)!.ref;
           const userId = a.kind === 'position' ? a.userId : null;
           const pool = a.kind === 'position' || a.kind === 'reserves' ? a.pool : null;
           const address = a.kind === 'reserves' ? a.address.toLowerCase() : null;

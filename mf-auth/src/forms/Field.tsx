@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
+import { FieldNotes, describedInput, fieldClass } from '@app/ui';
 import type { Registration } from './useAuthForm';
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
@@ -11,32 +12,10 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   registration?: Registration;
 }
 
-/** The input's own attributes: its state and what describes it (its hint, then its error). */
+/** The input's own attributes: its state and what describes it, then the form's registration. */
 function inputProps({ id, error, hint, registration, ...input }: Omit<FieldProps, 'label' | 'className'>) {
-  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': described || undefined, ...input, ...registration };
+  return { ...describedInput(id, error, hint), ...input, ...registration };
 }
-
-/** The hint and the error under a field, with the ids its input points at. */
-function Notes({ id, hint, error }: Pick<FieldProps, 'id' | 'hint' | 'error'>) {
-  return (
-    <>
-      {hint ? (
-        <p id={`${id}-hint`} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="field__error">
-          {error}
-        </p>
-      ) : null}
-    </>
-  );
-}
-
-const fieldClass = (base: string, error: string | undefined, extra: string | undefined) =>
-  [base, error ? 'field--invalid' : '', extra ?? ''].filter(Boolean).join(' ');
 
 /** A labelled input whose error sits beside it and is read with it by screen readers. */
 export function TextField({ label, className, ...props }: FieldProps) {
@@ -44,7 +23,7 @@ export function TextField({ label, className, ...props }: FieldProps) {
     <div className={fieldClass('field', props.error, className)}>
       <label htmlFor={props.id}>{label}</label>
       <input {...inputProps(props)} />
-      <Notes id={props.id} hint={props.hint} error={props.error} />
+      <FieldNotes id={props.id} hint={props.hint} error={props.error} />
     </div>
   );
 }
@@ -57,7 +36,7 @@ export function CheckboxField({ label, className, ...props }: FieldProps) {
         <input type="checkbox" {...inputProps(props)} />
         <label htmlFor={props.id}>{label}</label>
       </div>
-      <Notes id={props.id} hint={props.hint} error={props.error} />
+      <FieldNotes id={props.id} hint={props.hint} error={props.error} />
     </div>
   );
 }
