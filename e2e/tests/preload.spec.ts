@@ -46,6 +46,22 @@ test('the remote’s container starts downloading before the shell’s main scri
   expect(requested.filter((u) => u === `${authOrigin}/remoteEntry.js`)).toHaveLength(1);
 });
 
+test('the shell’s start-up chunks run from the page’s own script tags, each fetched once', async ({ page, request }) => {
+  const html = await (await request.get(`${baseURL}/sign-in`)).text();
+  const early = [...html.matchAll(/<script async data-early src="([^"]+)"><\/script>/g)].map((m) => new URL(m[1]!, baseURL).href);
+  expect(early.length).toBeGreaterThan(1);
+  // Only the shell's: a remote's chunks could be of an older deploy than its remoteEntry.js.
+  expect(early.every((src) => src.startsWith(`${baseURL}/`))).toBe(true);
+  const requested: string[] = [];
+  page.on('request', (r) => requested.push(r.url()));
+  await page.goto('/sign-in');
+  await expectRemoteReady(page, 'Sign in');
+  // main.js's loader found them done: no script was fetched twice, and each early one once.
+  const scripts = requested.filter((url) => /\.js(\?|$)/.test(url));
+  for (const src of early) expect(scripts.filter((url) => url === src)).toHaveLength(1);
+  expect(new Set(scripts).size).toBe(scripts.length);
+});
+
 test('a signed-in page’s refresh and first call start before the shell’s script runs, and are made once', async ({ page, signIn }) => {
   await signIn();
   const calls: string[] = [];

@@ -269,7 +269,7 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
    * @param {string} page.title the brand's title
    * @param {string} page.pathname
    * @param {string | undefined} page.manifestText the brand's runtime manifest as stored
-   * @returns {Promise<{ html: string, csp: string }>}
+   * @returns {Promise<{ html: string, csp: string, link: string }>}
    */
   return async function renderPage({ title, pathname, manifestText, keptByServiceWorker = false }) {
     const { manifest, remotes } = parseManifest(manifestText);
@@ -280,6 +280,12 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
       if (files[i]) entries[r.name] = files[i].entry;
     });
 
+    // The hints: preconnects and preloads, sent both as the page's Link header (the browser starts
+    // them as soon as the response's headers are in, before a byte of the page is parsed) and as
+    // tags at the top of the head.
+    const hints = [];
+    const hint = (rel, href, as) => hints.push({ rel, href, as });
+    const early = [];
     const head = [];
     const origins = new Set();
     for (const r of remotes) {
@@ -289,7 +295,7 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
         /* not a URL: the shell's manifest check reports it */
       }
     }
-    for (const origin of origins) head.push(`<link rel="preconnect" href="${escapeHtml(origin)}">`);
+    for (const origin of origins) hint('preconnect', origin);
     const ownerFiles = owner ? files[remotes.indexOf(owner.remote)] : undefined;
     const locale = localeOf(pathname);
     if (ownerFiles) {
@@ -297,8 +303,8 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
       // it renders: fetched with its code rather than after it starts.
       const strings = [...(ownerFiles.strings?.[locale] ?? []), ...(locale === 'en' ? [] : (ownerFiles.strings?.en ?? []))];
       const kept = keptByServiceWorker ? [] : [...ownerFiles.js, ...strings];
-      for (const href of [ownerFiles.entry, ...kept]) head.push(`<link rel="preload" as="script" href="${escapeHtml(href)}">`);
-      for (const href of keptByServiceWorker ? [] : ownerFiles.css) head.push(`<link rel="preload" as="style" href="${escapeHtml(href)}">`);
+      for (const href of [ownerFiles.entry, ...kept]) hint('preload', href, 'script');
+      for (const href of keptByServiceWorker ? [] : ownerFiles.css) hint('preload', href, 'style');
     }
     // The shell's own start-up chunks and strings (English is the fallback of every language),
     // alongside main.js rather than after it.
@@ -306,20 +312,30 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     const shellFiles = [mainUrl, ...startup.startup, ...(startup.strings[locale] ?? []), ...(locale === 'en' ? [] : (startup.strings.en ?? []))];
     // A page the service worker serves has these files at hand: a hint each would cost the page
     // more than it saves.
-    if (!keptByServiceWorker) for (const file of shellFiles) head.push(`<link rel="preload" as="script" href="/${escapeHtml(file)}">`);
+    if (!keptByServiceWorker) for (const file of shellFiles) hint('preload', `/${file}`, 'script');
+    early.push(...shellFiles.slice(1).map((file) => `/${file}`));
     const inner = owner?.route.layout === 'inner';
     // The cabinet's frame, and the schemas of the cabinet's calls (the dashboard's figures, and
     // the revision every cabinet page polls), which a cabinet page asks for as soon as it starts.
     // A pool page checks its pool's answer with the schemas of every call (api-schemas), which
     // would otherwise be asked for only when that answer is in.
     const schemas = POOL_PAGE.test(stripLocale(pathname)) ? ['cabinet-schemas', 'api-schemas'] : ['cabinet-schemas'];
-    if (inner && !keptByServiceWorker) for (const name of ['cabinet-layout', ...schemas]) if (chunks[name]) head.push(`<link rel="preload" as="script" href="${chunks[name]}">`);
+    const cabinetFiles = inner ? ['cabinet-layout', ...schemas].map((name) => chunks[name]).filter(Boolean) : [];
+    if (!keptByServiceWorker) for (const file of cabinetFiles) hint('preload', file, 'script');
+    early.push(...cabinetFiles);
     // Later, at low priority: the shell's chunks the next step needs, and the route owner's
     // lazily loaded pages (the other auth pages on an auth page).
     const idle = [
       ...IDLE_PREFETCH_CHUNKS.filter((name) => !(inner && name === 'cabinet-layout')).map((name) => chunks[name]).filter(Boolean),
       ...(ownerFiles?.lazy ?? []),
     ];
+    // The shell's start-up chunks also run as soon as each arrives, before main.js: each only
+    // hands its modules to the build's chunk list, where main.js's loader then finds them. Their
+    // compile spreads over the download instead of all coming after the last byte, and the loader
+    // never inserts a script for them. Only the shell's own: they are of the same build as this
+    // page's main.js. A remote's chunks stay hints, since its remoteEntry.js, fetched later, may
+    // already be a newer deploy, whose loader would take an older chunk of the same id as done.
+    for (const src of early) head.push(`<script async data-early src="${escapeHtml(src)}"></script>`);
     if (manifest !== undefined) {
       head.push(`<script type="application/json" id="runtime-manifest">${inlineJson(manifest)}</script>`);
       head.push(`<script type="application/json" id="remote-entries">${inlineJson(entries)}</script>`);
@@ -333,10 +349,26 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
       .replace('<div id="root"></div>', () => `<div id="root">${frame}</div>`)
       .replace(/<meta name="brand-title" content="[^"]*"\s*\/?>/, () => `<meta name="brand-title" content="${safeTitle}">`)
       .replace(/<title>[^<]*<\/title>/, () => `<title>${safeTitle}</title>`)
+      .replace(/<title>|<\/head>/, (tag) => `${hintTags(hints)}${tag}`)
       .replace('</head>', () => `${head.join('')}</head>`)
       // Before the inline script, which reads it as soon as the page starts: a signed-in
       // visitor's refresh and the first screen's calls.
       .replace('<script>', () => `<script type="application/json" id="early-calls">${inlineJson({ marker: SESSION_MARKER, refresh: `${API_BASE}/refresh`, calls: firstCalls(pathname) })}</script><script>`);
-    return { html, csp: contentSecurityPolicy({ remoteOrigins: origins, hashes }) };
+    return { html, csp: contentSecurityPolicy({ remoteOrigins: origins, hashes }), link: linkHeader(hints) };
   };
 }
+
+/** @param {{ rel: string, href: string, as?: string }[]} hints */
+const hintTags = (hints) => hints.map(({ rel, href, as }) => `<link rel="${rel}"${as ? ` as="${as}"` : ''} href="${escapeHtml(href)}">`).join('');
+
+/**
+ * The hints as one Link header value. Every href is a URL this server made (a remote's manifest
+ * passed remoteFiles' checks, or a file of the shell's own build); anything a header could not
+ * carry is left out rather than escaped.
+ * @param {{ rel: string, href: string, as?: string }[]} hints
+ */
+const linkHeader = (hints) =>
+  hints
+    .filter(({ href }) => /^[^\s<>,;"]+$/.test(href))
+    .map(({ rel, href, as }) => `<${href}>; rel=${rel}${as ? `; as=${as}` : ''}`)
+    .join(', ');

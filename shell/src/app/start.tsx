@@ -79,6 +79,9 @@ export async function start(): Promise<void> {
     ns: ['shell'],
     defaultNS: 'shell',
     interpolation: { escapeValue: false },
+    // Loads the strings at once rather than from a timer: under a busy start-up a timer task
+    // waits behind everything else queued.
+    initAsync: false,
   });
   rememberLocale(locale);
   document.documentElement.lang = locale;
