@@ -10,7 +10,8 @@
 //   node scripts/bench-load.mjs [--no-build] [--runs N]
 // For a quick look: BENCH_RUNS=2 BENCH_PAGES=sign-in,dashboard (page names: sign-in, ru-sign-in,
 // dashboard, pools, control). Ports: BENCH_PORT_OFFSET, else 6500 past E2E_PORT_OFFSET.
-// BENCH_TRACE=1 prints each visit's requests (start, end, bytes) up to the moment it is usable.
+// BENCH_TRACE=1 prints each visit's requests (start, end, bytes) up to the moment it is usable;
+// BENCH_TRACE_DIR=dir writes a DevTools performance trace of each page's first cold and warm visit.
 /* global window, document, MutationObserver -- watchUsable and the evaluated functions run in the page */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -110,7 +111,9 @@ async function usableIn(cdp) {
 }
 
 /** One visit: the page's figures, counting the requests made before it was usable. */
-async function visit(context, url, selector, { serviceWorker = false } = {}) {
+const traced = new Set();
+
+async function visit(context, url, selector, { serviceWorker = false, kind = 'cold' } = {}) {
   const page = await context.newPage();
   await page.addInitScript(`(${watchUsable.toString()})(${JSON.stringify(selector)})`);
   const { cdp, requests } = await throttled(context, page);
@@ -118,8 +121,24 @@ async function visit(context, url, selector, { serviceWorker = false } = {}) {
   cdp.on('Network.requestWillBeSent', (e) => {
     if (startedAt === undefined && e.type === 'Document') startedAt = e.timestamp;
   });
+  // BENCH_TRACE_DIR: a DevTools performance trace of each page's first cold and warm visit, for
+  // the Performance panel (tracing slows the page: its figures are not the table's).
+  const traceFile = process.env.BENCH_TRACE_DIR && !traced.has(`${url} ${kind}`) ? join(process.env.BENCH_TRACE_DIR, `${new URL(url).pathname.replace(/\W+/g, '_')}-${kind}.json`) : undefined;
+  const traceEvents = [];
+  if (traceFile) {
+    traced.add(`${url} ${kind}`);
+    cdp.on('Tracing.dataCollected', (e) => traceEvents.push(...e.value));
+    // With the stacks that installed each timer and started each request.
+    await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline.stack', 'v8.execute', 'toplevel', 'loading', 'blink.user_timing', '__metadata'] } });
+  }
   await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
   await usableIn(cdp);
+  if (traceFile) {
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await complete;
+    writeFileSync(traceFile, JSON.stringify({ traceEvents }));
+  }
   // LCP settles with the last big paint; a moment later it is final for this load.
   await page.waitForTimeout(300);
   const figures = await page.evaluate(() => ({
@@ -161,7 +180,7 @@ async function measure(browser, { url, selector, signIn, serviceWorker }) {
     const context = await browser.newContext();
     if (signIn) await signIn(context);
     cold.push(await visit(context, url, selector, { serviceWorker }));
-    warm.push(await visit(context, url, selector));
+    warm.push(await visit(context, url, selector, { kind: 'warm' }));
     await context.close();
   }
   const summary = (runs) => Object.fromEntries(['fcp', 'lcp', 'usable', 'bytes', 'requests'].map((k) => [k, median(runs.map((r) => r[k]))]));

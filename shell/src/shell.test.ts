@@ -1,7 +1,7 @@
 import { createBus, disconnectedWallet } from '@app/ui';
 import { localeOfPath, stripLocale, withLocale } from './locale/locale';
 import { CHUNK_RELOAD_GUARD_MS, isChunkLoadError, reloadForChunkError } from './remotes/chunkReload';
-import { ManifestError, fetchRuntimeManifest } from './remotes/manifest';
+import { ManifestError, fetchRuntimeManifest, routeOwner } from './remotes/manifest';
 import { resolveTheme } from './theme/theme';
 import { MAX_NOTIFICATIONS, NOTIFICATION_MS, createNotificationCenter } from './notifications/notifications';
 
@@ -50,6 +50,17 @@ describe('runtime manifest', () => {
     ['a bad contract', JSON.stringify({ remotes: [{ ...remote, contract: 'x' }] })],
   ])('refuses %s as malformed', async (_what, body) => {
     await expect(fetchRuntimeManifest('/remotes.json', answer(body))).rejects.toEqual(expect.objectContaining({ message: 'malformed' }));
+  });
+
+  it('finds the remote and route owning a path as the router matches them', async () => {
+    const manifest = await fetchRuntimeManifest('/remotes.json', answer(JSON.stringify({ remotes: [
+      { ...remote, routes: [{ path: '/cabinet/pools/:pool', layout: 'inner', private: true }] },
+      { ...remote, name: 'mf_auth', routes: [{ path: '/sign-in', layout: 'auth' }] },
+    ] })));
+    expect(routeOwner(manifest, '/cabinet/pools/stable')).toMatchObject({ remote: { name: 'mf_pools' }, route: { layout: 'inner' } });
+    expect(routeOwner(manifest, '/sign-in')).toMatchObject({ remote: { name: 'mf_auth' }, route: { layout: 'auth' } });
+    expect(routeOwner(manifest, '/cabinet/pools')).toBeUndefined();
+    expect(routeOwner(manifest, '/cabinet/pools/stable/more')).toBeUndefined();
   });
 
   it('calls a 404 unreachable', async () => {

@@ -74,7 +74,7 @@ export function BalanceHistory({ summary, revision }: { summary: CabinetSummary;
             days={days.map((d) => d.day)}
             // Plotting needs numbers; the text above and the table carry the exact figures.
             series={[{ label: t('history.value'), values: days.map((d) => Number(d.cents) / 100) }]}
-            table={{ head: [t('history.day'), t('history.value')], rows: days.map((d) => ({ key: d.day, cells: [formatDay(d.day), formatUsd(centsText(d.cents), lang)] })) }}
+            table={{ head: [t('history.day'), t('history.value')], rows: () => days.map((d) => ({ key: d.day, cells: [formatDay(d.day), formatUsd(centsText(d.cents), lang)] })) }}
             labels={{ showTable: t('chart.showTable'), showChart: t('chart.showChart') }}
             controls={controls}
           />

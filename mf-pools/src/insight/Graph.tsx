@@ -49,7 +49,7 @@ export function Graph({ pool }: { pool: PoolKind }) {
             ]}
             table={{
               head: [t('insight.day'), t('insight.apy'), t('insight.tvl')],
-              rows: points.map((p) => ({ key: p.date, cells: [formatDay(p.date), formatPercent(bpsFraction(p.apyBps), lang), formatUsd(p.tvlUsd, lang)] })),
+              rows: () => points.map((p) => ({ key: p.date, cells: [formatDay(p.date), formatPercent(bpsFraction(p.apyBps), lang), formatUsd(p.tvlUsd, lang)] })),
             }}
             labels={{ showTable: t('insight.showTable'), showChart: t('insight.showChart') }}
             controls={controls}

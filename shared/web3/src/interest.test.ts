@@ -31,6 +31,17 @@ describe('daily rate', () => {
     }));
   });
 
+  it('integer roots are floors at the daily rate’s size, on exact powers and one below them', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 2n, max: 10n ** 31n }), fc.constantFrom(2, 3, 53, 364, 365, 366), fc.boolean(), (x, n, below) => {
+        const v = x ** BigInt(n) - (below ? 1n : 0n);
+        const r = integerRoot(v, n);
+        return r === (below ? x - 1n : x) && r ** BigInt(n) <= v && (r + 1n) ** BigInt(n) > v;
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('refuses an APY that is not a plain decimal fraction', () => {
     for (const bad of ['-0.1', '1e-2', '0.05%', '', 'abc', '0.1234567890123456789']) expect(() => dailyRate(bad)).toThrow(RangeError);
   });

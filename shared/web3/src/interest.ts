@@ -16,13 +16,31 @@ export function parseApy(apy: string): { num: bigint; den: bigint } {
   return { num: BigInt(whole!) * den + BigInt(frac || '0'), den };
 }
 
+/**
+ * A start for Newton's method just above value^(1/n): the root estimated in floating point from
+ * the value's leading 53 bits and its length, raised by one part in 10^9 (far beyond the
+ * estimate's error), checked to be above the root; else 2^ceil(bits/n), which always is.
+ */
+function rootStart(value: bigint, n: number, k: bigint): bigint {
+  const bits = value.toString(2).length;
+  const safe = 1n << BigInt(Math.ceil(bits / n));
+  const shift = Math.max(0, bits - 53);
+  const log2Root = (Math.log2(Number(value >> BigInt(shift))) + shift) / n;
+  // The estimate as mantissa × 2^exponent, with a 53-bit mantissa.
+  const exponent = Math.floor(log2Root) - 52;
+  const mantissa = BigInt(Math.ceil(2 ** (log2Root - exponent) * (1 + 1e-9)));
+  const estimate = exponent >= 0 ? mantissa << BigInt(exponent) : (mantissa >> BigInt(-exponent)) + 1n;
+  return estimate < safe && estimate ** k >= value ? estimate : safe;
+}
+
 /** floor(value^(1/n)) for value ≥ 0, by Newton's method from above (exact). */
 export function integerRoot(value: bigint, n: number): bigint {
   if (value < 0n) throw new RangeError('negative');
   if (value < 2n) return value;
   const k = BigInt(n);
-  // Start above the root: 2^ceil(bits/n).
-  let x = 1n << BigInt(Math.ceil(value.toString(2).length / n));
+  // From just above the root, a few steps do (from 2^ceil(bits/n), the 365th root behind the
+  // daily rate took about 250, some 80 ms of a pool page's first render on a slow phone).
+  let x = rootStart(value, n, k);
   for (;;) {
     const next = ((k - 1n) * x + value / x ** (k - 1n)) / k;
     if (next >= x) return x;

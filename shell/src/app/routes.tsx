@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, use, type ComponentType } from 'react';
 import { Navigate, Outlet, useLocation, useRoutes, type RouteObject } from '@app/singletons/router';
 import { useAtom } from 'jotai';
 import type { RuntimeManifest } from '@app/contracts';
@@ -12,9 +12,35 @@ import { RouteAccess } from '../session/guards';
 import { useShell } from './ShellContext';
 import { termsOpenAtom, walletPromptOpenAtom } from './uiState';
 
-// The cabinet's layout (sidebar, header) is fetched with the first cabinet page, so a visitor
-// on /sign-in does not download it; the modals are fetched when first opened.
-const InnerLayout = lazy(() => import(/* webpackChunkName: "cabinet-layout" */ '../layout/InnerLayout').then((m) => ({ default: m.InnerLayout })));
+/** A promise that says when it has settled, so React's `use` reads it at once instead of suspending. */
+type Settling<T> = Promise<T> & { status?: 'fulfilled' | 'rejected'; value?: T; reason?: unknown };
+
+let innerLayout: Settling<ComponentType> | undefined;
+
+/**
+ * The cabinet's layout (sidebar, header), fetched with the first cabinet page, so a visitor on
+ * /sign-in does not download it. The shell's start-up waits for it on a cabinet page, and then
+ * the layout renders at once: a boundary that showed its fallback is revealed no sooner than
+ * 300 ms later (React throttles reveals), and the page's remote would only start loading then.
+ */
+export function loadInnerLayout(): Promise<ComponentType> {
+  if (!innerLayout) {
+    const loading: Settling<ComponentType> = import(/* webpackChunkName: "cabinet-layout" */ '../layout/InnerLayout').then((m) => m.InnerLayout);
+    loading.then(
+      (value) => Object.assign(loading, { status: 'fulfilled', value }),
+      (reason: unknown) => Object.assign(loading, { status: 'rejected', reason }),
+    );
+    innerLayout = loading;
+  }
+  return innerLayout;
+}
+
+function InnerLayout() {
+  const Layout = use(loadInnerLayout());
+  return <Layout />;
+}
+
+// The modals are fetched when first opened.
 const TermsModal = lazy(() => import('../modals/TermsModal').then((m) => ({ default: m.TermsModal })));
 const WalletBrowserModal = lazy(() => import('../modals/WalletBrowserModal').then((m) => ({ default: m.WalletBrowserModal })));
 

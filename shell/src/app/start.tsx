@@ -10,11 +10,11 @@ import { localeOfPath, rememberLocale, rememberedLocale, stripLocale, withLocale
 import { createNotificationCenter } from '../notifications/notifications';
 import { LastResort } from '../pages/ErrorPages';
 import { StartupErrorPage } from '../pages/StartupErrorPage';
-import { ManifestError, fetchRuntimeManifest } from '../remotes/manifest';
+import { ManifestError, fetchRuntimeManifest, routeOwner } from '../remotes/manifest';
 import { rememberArrival } from '../tracking/tracking';
 import { resolveTheme, startThemeService, storedThemeChoice } from '../theme/theme';
 import { createShellHistory } from './history';
-import { ShellRoutes, buildRoutes } from './routes';
+import { ShellRoutes, buildRoutes, loadInnerLayout } from './routes';
 import { ShellContext } from './ShellContext';
 import { termsOpenAtom, walletPromptOpenAtom } from './uiState';
 import { createSessionService } from '../session/session';
@@ -97,6 +97,9 @@ export async function start(): Promise<void> {
     return;
   }
   const { manifest } = loaded;
+
+  // A cabinet page's layout is in before the first render, which then shows it at once.
+  if (routeOwner(manifest, stripLocale(location.pathname))?.route.layout === 'inner') await loadInnerLayout().catch(() => undefined);
 
   const wallet = createLazyWalletService({ bus, session, i18n, openWalletPrompt: () => store.set(walletPromptOpenAtom, true) });
 

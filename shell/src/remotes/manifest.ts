@@ -1,4 +1,5 @@
-import { runtimeManifestSchema, type RuntimeManifest } from '@app/contracts';
+import { matchPath } from '@app/singletons/router';
+import { runtimeManifestSchema, type RemoteEntry, type RemoteRoute, type RuntimeManifest } from '@app/contracts';
 
 export class ManifestError extends Error {
   constructor(message: string, readonly detail: string) {
@@ -48,4 +49,14 @@ function validated(body: unknown): RuntimeManifest {
     throw new ManifestError('malformed', issues);
   }
   return parsed.data;
+}
+
+/** The remote and route owning a pathname (without its locale prefix), as the router matches them. */
+export function routeOwner(manifest: RuntimeManifest, pathname: string): { remote: RemoteEntry; route: RemoteRoute } | undefined {
+  for (const remote of manifest.remotes) {
+    for (const route of remote.routes) {
+      if (matchPath({ path: route.path, end: true }, pathname)) return { remote, route };
+    }
+  }
+  return undefined;
 }

@@ -14,8 +14,11 @@ export type ChartProps = {
   /** Days (YYYY-MM-DD) along the x axis. */
   days: string[];
   series: ChartSeries[];
-  /** The same figures as exact text, for "show as table". */
-  table: { head: string[]; rows: { key: string; cells: string[] }[] };
+  /**
+   * The same figures as exact text, for "show as table". The rows are made only when the table is
+   * shown: formatting a year of figures is most of a chart's first render.
+   */
+  table: { head: string[]; rows: () => { key: string; cells: string[] }[] };
   labels: { showTable: string; showChart: string };
   /** Extra controls (a range switch) next to the toggle. */
   controls?: ReactNode;
@@ -52,7 +55,7 @@ export function Chart({ title, summary, days, series, table, labels, controls, h
               </tr>
             </thead>
             <tbody>
-              {table.rows.map((r) => (
+              {table.rows().map((r) => (
                 <tr key={r.key}>
                   {r.cells.map((c, i) => (i ? <td key={i} className="num">{c}</td> : <th key={i} scope="row">{c}</th>))}
                 </tr>
