@@ -2,8 +2,8 @@
 // (the bare required stack: React, ReactDOM, the router, the MF runtime and single-spa, with one
 // remote rendering a two-field form, built and served the same way), runs both on their own
 // ports, and loads each page in Debian's Chromium with 150 ms round trips, 1.6 Mbit/s down,
-// 0.75 Mbit/s up and a CPU 4× slower, cold (empty cache) and warm (a second visit), RUNS times
-// each. Prints the medians of first contentful paint, largest contentful paint, time to usable
+// 0.75 Mbit/s up and a CPU 4× slower, cold (empty cache) and warm (a second visit), RUNS rounds
+// of every page in turn. Prints the medians of first contentful paint, largest contentful paint, time to usable
 // (the remote's page rendered: its form's button, or its heading with nothing loading), bytes
 // transferred and requests, up to the moment the page is usable. Between the two visits the site's
 // service worker is given the time to install, as a visitor's next visit would.
@@ -173,19 +173,17 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-async function measure(browser, { url, selector, signIn, serviceWorker }) {
-  const cold = [];
-  const warm = [];
-  for (let run = 0; run < RUNS; run++) {
-    const context = await browser.newContext();
-    if (signIn) await signIn(context);
-    cold.push(await visit(context, url, selector, { serviceWorker }));
-    warm.push(await visit(context, url, selector, { kind: 'warm' }));
-    await context.close();
-  }
-  const summary = (runs) => Object.fromEntries(['fcp', 'lcp', 'usable', 'bytes', 'requests'].map((k) => [k, median(runs.map((r) => r[k]))]));
-  return { cold: summary(cold), warm: summary(warm) };
+/** One run of a page: a fresh visitor's cold visit, then their warm one. */
+async function measureOnce(browser, { url, selector, signIn, serviceWorker }) {
+  const context = await browser.newContext();
+  if (signIn) await signIn(context);
+  const cold = await visit(context, url, selector, { serviceWorker });
+  const warm = await visit(context, url, selector, { kind: 'warm' });
+  await context.close();
+  return { cold, warm };
 }
+
+const summary = (runs) => Object.fromEntries(['fcp', 'lcp', 'usable', 'bytes', 'requests'].map((k) => [k, median(runs.map((r) => r[k]))]));
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-load-data-'));
 const stack = await startStack({ ports, dataDir, apiEnv: { NODE_ENV: 'test', RATE_LIMIT_MULTIPLIER: '1000' }, log: () => undefined });
@@ -242,9 +240,15 @@ try {
   const loadAverage = () => loadavg().map((n) => n.toFixed(2)).join(', ');
   const loadBefore = loadAverage();
   const results = [];
-  for (const [key, name, c] of cases) {
-    process.stderr.write(`measuring ${name}…\n`);
-    results.push([key, name, await measure(browser, c)]);
+  // Round by round, every page once a round: a machine that slows down or speeds up during the
+  // benchmark does so for every page alike, the control included.
+  const runs = cases.map(() => []);
+  for (let run = 0; run < RUNS; run++) {
+    process.stderr.write(`round ${run + 1} of ${RUNS}…\n`);
+    for (const [i, [, , c]] of cases.entries()) runs[i].push(await measureOnce(browser, c));
+  }
+  for (const [i, [key, name]] of cases.entries()) {
+    results.push([key, name, { cold: summary(runs[i].map((r) => r.cold)), warm: summary(runs[i].map((r) => r.warm)) }]);
   }
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
