@@ -88,6 +88,30 @@ test('a signed-in page’s refresh and first call start before the shell’s scr
   await expectRemoteReady(page, dashboard);
 });
 
+test('a pool page starts the calls its route lists in the runtime manifest, and its panels take those answers', async ({ page, signIn, request }) => {
+  await signIn();
+  const manifest = (await (await request.get(`${baseURL}/remotes.json`)).json()) as { remotes: { routes: { path: string; firstCalls?: string[] }[] }[] };
+  const listed = manifest.remotes.flatMap((r) => r.routes).find((r) => r.path === '/cabinet/pools/:name')!.firstCalls!;
+  const expected = listed.map((call) => `GET /api/v1${call.replaceAll(':name', 'stable')}`);
+  expect(expected.length).toBeGreaterThan(2);
+  const calls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith(`${baseURL}/api/`)) calls.push(`${r.method()} ${r.url().slice(baseURL.length)}`);
+  });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/main\.js(\?|$)/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/cabinet/pools/stable', { waitUntil: 'commit' });
+  await expect.poll(() => [...calls].sort()).toEqual(['POST /api/v1/refresh', ...expected].sort());
+  release();
+  await expectRemoteReady(page, /Stable/);
+  // Each was made once: the remote's own calls were answered by the page's.
+  for (const call of expected) expect(calls.filter((c) => c === call)).toHaveLength(1);
+});
+
 test('a visitor without a session marker makes no early call', async ({ page }) => {
   const calls: string[] = [];
   page.on('request', (r) => {

@@ -22,9 +22,20 @@ const inlineJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
 function routeMatcher(pattern) {
   const source = pattern
     .split('/')
-    .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? (part.endsWith('?') ? '[^/]*' : '[^/]+') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) => {
+      if (part === '*') return '.*';
+      // A parameter is a named group, for the calls that use it (firstCalls).
+      const param = /^:([A-Za-z]\w*)(\?)?$/.exec(part);
+      if (param) return `(?<${param[1]}>[^/]${param[2] ? '*' : '+'})`;
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
     .join('/');
-  return new RegExp(`^${source}/?$`);
+  try {
+    return new RegExp(`^${source}/?$`);
+  } catch {
+    // A parameter named twice: the same test without the names.
+    return new RegExp(`^${source.replace(/\(\?<\w+>/g, '(')}/?$`);
+  }
 }
 
 export const stripLocale = (pathname) => (pathname === '/ru' ? '/' : pathname.startsWith('/ru/') ? pathname.slice(3) : pathname);
@@ -133,39 +144,39 @@ export function mainScriptVersion(dir) {
   }
 }
 
-/**
- * The API calls a signed-in page's first screen makes, by path (without the locale). The page's
- * inline script starts them, with the token its refresh brings, while the scripts download.
- */
-const POOL_PAGE = /^\/cabinet\/pools\/([a-z]+)\/?$/;
-const FIRST_CALLS = [
-  [/^\/cabinet\/dashboard\/?$/, () => ['/cabinet/summary']],
-  [
-    POOL_PAGE,
-    (pool) => [
-      `/dashboard/pools/${pool}`,
-      '/cabinet/summary',
-      // The pool page's panels, asked for as soon as the pool is shown.
-      `/dashboard/deposits?pool=${pool}`,
-      `/dashboard/withdrawals?pool=${pool}`,
-      `/pools/${pool}/graph`,
-      `/pools/${pool}/assets`,
-      `/pools/${pool}/strategy`,
-    ],
-  ],
-];
 const API_BASE = '/api/v1';
 /** The API's marker cookie beside the refresh cookie (readable by the page, unlike that one). */
 const SESSION_MARKER = 'signed_in';
+/** A route parameter that may go into an early call: a plain word, nothing to escape. */
+const CALL_PARAM = /^[A-Za-z0-9_-]{1,64}$/;
+/** An early call once its parameters are in: a path (and query) under the API, never another origin. */
+const CALL = /^\/[A-Za-z0-9_\-/]*(\?[A-Za-z0-9_\-=&]*)?$/;
 
-export function firstCalls(pathname) {
-  const path = stripLocale(pathname);
-  for (const [pattern, calls] of FIRST_CALLS) {
-    const match = pattern.exec(path);
-    if (match) return calls(...match.slice(1)).map((call) => `${API_BASE}${call}`);
-  }
-  return [];
+/**
+ * The API calls a signed-in page's first screen makes, as the route owning the path lists them
+ * in the runtime manifest (`firstCalls`, paths under the API with the route's `:params`). The
+ * page's inline script starts them, with the token its refresh brings, while the scripts
+ * download; the remote's own calls then take those answers. A call that does not come out as a
+ * plain path under the API is left out: the token goes with each.
+ */
+export function firstCalls(manifest, pathname) {
+  const owner = routeOwner(manifest, pathname);
+  const calls = owner?.route.firstCalls;
+  if (!Array.isArray(calls)) return [];
+  const params = routeMatcher(owner.route.path).exec(stripLocale(pathname))?.groups ?? {};
+  if (!Object.values(params).every((value) => CALL_PARAM.test(value))) return [];
+  return calls
+    .filter((call) => typeof call === 'string')
+    .map((call) => call.replace(/:([A-Za-z]\w*)/g, (token, name) => params[name] ?? token))
+    .filter((call) => CALL.test(call) && !call.includes('//'))
+    .map((call) => `${API_BASE}${call}`);
 }
+
+/**
+ * The cabinet's own calls, whose schemas are in the small cabinet-schemas chunk; a page whose
+ * first calls go beyond them checks those answers with every call's schemas (api-schemas).
+ */
+const CABINET_CALLS = new Set([`${API_BASE}/cabinet/summary`, `${API_BASE}/cabinet/revision`]);
 
 /** What a visitor most likely opens next, fetched when the page has been idle (spec §9). */
 const IDLE_PREFETCH_CHUNKS = ['cabinet-layout', 'api-schemas', 'wallet-service'];
@@ -317,9 +328,11 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     const inner = owner?.route.layout === 'inner';
     // The cabinet's frame, and the schemas of the cabinet's calls (the dashboard's figures, and
     // the revision every cabinet page polls), which a cabinet page asks for as soon as it starts.
-    // A pool page checks its pool's answer with the schemas of every call (api-schemas), which
-    // would otherwise be asked for only when that answer is in.
-    const schemas = POOL_PAGE.test(stripLocale(pathname)) ? ['cabinet-schemas', 'api-schemas'] : ['cabinet-schemas'];
+    // A page whose first calls go beyond those (a pool page: its pool, its panels) checks their
+    // answers with every call's schemas (api-schemas), which would otherwise be asked for only
+    // when the first answer is in.
+    const calls = firstCalls(manifest, pathname);
+    const schemas = calls.some((call) => !CABINET_CALLS.has(call)) ? ['cabinet-schemas', 'api-schemas'] : ['cabinet-schemas'];
     const cabinetFiles = inner ? ['cabinet-layout', ...schemas].map((name) => chunks[name]).filter(Boolean) : [];
     if (!keptByServiceWorker) for (const file of cabinetFiles) hint('preload', file, 'script');
     early.push(...cabinetFiles);
@@ -353,7 +366,7 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
       .replace('</head>', () => `${head.join('')}</head>`)
       // Before the inline script, which reads it as soon as the page starts: a signed-in
       // visitor's refresh and the first screen's calls.
-      .replace('<script>', () => `<script type="application/json" id="early-calls">${inlineJson({ marker: SESSION_MARKER, refresh: `${API_BASE}/refresh`, calls: firstCalls(pathname) })}</script><script>`);
+      .replace('<script>', () => `<script type="application/json" id="early-calls">${inlineJson({ marker: SESSION_MARKER, refresh: `${API_BASE}/refresh`, calls })}</script><script>`);
     return { html, csp: contentSecurityPolicy({ remoteOrigins: origins, hashes }), link: linkHeader(hints) };
   };
 }

@@ -7,7 +7,19 @@ import { systemThemeCss } from '../frame.mjs';
 const manifest = {
   remotes: [
     { name: 'mf_auth', entry: 'https://auth.example/v2/mf-manifest.json', routes: [{ path: '/sign-in', layout: 'auth' }] },
-    { name: 'mf_pools', entry: 'https://pools.example/mf-manifest.json', routes: [{ path: '/cabinet/pools/:name', layout: 'inner', private: true }] },
+    {
+      name: 'mf_pools',
+      entry: 'https://pools.example/mf-manifest.json',
+      routes: [
+        {
+          path: '/cabinet/pools/:name',
+          layout: 'inner',
+          private: true,
+          firstCalls: ['/dashboard/pools/:name', '/cabinet/summary', '/dashboard/deposits?pool=:name', '/dashboard/withdrawals?pool=:name', '/pools/:name/graph', '/pools/:name/assets', '/pools/:name/strategy'],
+        },
+        { path: '/cabinet/dashboard', layout: 'inner', private: true, firstCalls: ['/cabinet/summary'] },
+      ],
+    },
   ],
 };
 
@@ -122,9 +134,12 @@ describe('the page made by the shell’s server', () => {
         '/api/v1/pools/stable/strategy',
       ],
     });
-    expect(firstCalls('/cabinet/dashboard')).toEqual(['/api/v1/cabinet/summary']);
-    expect(firstCalls('/sign-in')).toEqual([]);
-    expect(firstCalls('/cabinet/pools/x%2F..')).toEqual([]);
+    expect(firstCalls(manifest, '/cabinet/dashboard')).toEqual(['/api/v1/cabinet/summary']);
+    expect(firstCalls(manifest, '/sign-in')).toEqual([]);
+    // A parameter that is not a plain word, or a call that would leave the API, is never made.
+    expect(firstCalls(manifest, '/cabinet/pools/x%2F..')).toEqual([]);
+    const hostile = { remotes: [{ name: 'mf_x', entry: 'https://x.example/mf-manifest.json', routes: [{ path: '/cabinet/x/:id', layout: 'inner', firstCalls: ['//evil.example/steal', 'https://evil.example/', '/ok/:id', '/../:id', '/:missing'] }] }] };
+    expect(firstCalls(hostile, '/cabinet/x/7')).toEqual(['/api/v1/ok/7']);
 
     const list = await createPrecacheList({ dir, remoteManifests })(JSON.stringify(manifest));
     expect(list).toEqual([`/main.js?v=${version}`, '/1.0000aaaa.js', '/2.0000bbbb.js', '/3.0000cccc.js', '/cabinet-layout.0123abcd.js', 'https://pools.example/9.0000eeee.js', 'https://pools.example/strings-en.0000ffff.js']);

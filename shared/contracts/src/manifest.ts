@@ -23,6 +23,12 @@ export const remoteRouteSchema = z.object({
   layout: layoutKindSchema,
   /** Only signed-in users reach it (spec §4, access control). */
   private: z._default(z.boolean(), false),
+  /**
+   * The API calls the page makes first (paths under /api/v1, with the route's `:params`). For a
+   * signed-in visitor the shell's server has the page start them before any script arrives,
+   * and the remote's own calls take those answers; a remote that changes its calls changes this.
+   */
+  firstCalls: z.optional(z.array(z.string().check(z.regex(/^\/[A-Za-z0-9_\-/:?=&]*$/, 'a path under the API'))).check(z.maxLength(16))),
 });
 export type RemoteRoute = z.infer<typeof remoteRouteSchema>;
 
