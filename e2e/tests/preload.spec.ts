@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Request } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
 import { baseURL, brandURL, ports, redeployCabinetPort } from '../stack.config';
 import { expectRemoteReady, heading, serviceWorkerActive } from '../support/page';
@@ -62,6 +62,17 @@ test('the shell’s start-up chunks run from the page’s own script tags, each 
   expect(new Set(scripts).size).toBe(scripts.length);
 });
 
+/** Holds the shell's main.js back until the returned function is called. */
+async function holdMainScript(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/main\.js(\?|$)/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return () => release();
+}
+
 test('a signed-in page’s refresh and first call start before the shell’s script runs, and are made once', async ({ page, signIn }) => {
   await signIn();
   const calls: string[] = [];
@@ -69,12 +80,7 @@ test('a signed-in page’s refresh and first call start before the shell’s scr
     if (r.url().startsWith(`${baseURL}/api/`)) calls.push(`${r.method()} ${new URL(r.url()).pathname}`);
   });
   // The shell's script is held back: whatever reaches the API meanwhile, the page itself asked for.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/main\.js(\?|$)/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdMainScript(page);
   await page.goto('/cabinet/dashboard', { waitUntil: 'commit' });
   await expect.poll(() => calls).toEqual(['POST /api/v1/refresh', 'GET /api/v1/cabinet/summary']);
   release();
@@ -98,12 +104,7 @@ test('a pool page starts the calls its route lists in the runtime manifest, and 
   page.on('request', (r) => {
     if (r.url().startsWith(`${baseURL}/api/`)) calls.push(`${r.method()} ${r.url().slice(baseURL.length)}`);
   });
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/main\.js(\?|$)/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdMainScript(page);
   await page.goto('/cabinet/pools/stable', { waitUntil: 'commit' });
   await expect.poll(() => [...calls].sort()).toEqual(['POST /api/v1/refresh', ...expected].sort());
   release();
