@@ -201,9 +201,8 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
       // The service worker's navigation preload says so: the page's files are in its cache.
       const keptByServiceWorker = req.headers['service-worker-navigation-preload'] !== undefined;
       renderPage({ title: brand?.title ?? brands.defaultTitle, pathname: url.pathname, manifestText: manifestText(), keptByServiceWorker }).then(
-        ({ html, csp, link }) => {
+        ({ html, csp }) => {
           res.setHeader('Content-Security-Policy', csp);
-          if (link) res.setHeader('Link', link);
           res.setHeader('Vary', 'Service-Worker-Navigation-Preload');
           sendRevalidated(req, res, html, 'text/html; charset=utf-8');
         },
