@@ -374,5 +374,3 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
 
 /** @param {{ rel: string, href: string, as?: string }[]} hints */
 const hintTags = (hints) => hints.map(({ rel, href, as }) => `<link rel="${rel}"${as ? ` as="${as}"` : ''} href="${escapeHtml(href)}">`).join('');
-
-
