@@ -296,7 +296,7 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     // /sign-in's ratio was 1.19 and 1.22 cold, 1.20 warm, against 1.18, 1.17 and 1.16, 1.12
     // without: the header's own bytes, and the remote's files fetched at once at high priority.)
     const hints = [];
-    const hint = (rel, href, as) => hints.push({ rel, href, as });
+    const hint = (rel, href, as) => hints.push(`<link rel="${rel}"${as ? ` as="${as}"` : ''} href="${escapeHtml(href)}">`);
     const early = [];
     const head = [];
     const origins = new Set();
@@ -363,7 +363,7 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
       .replace('<div id="root"></div>', () => `<div id="root">${frame}</div>`)
       .replace(/<meta name="brand-title" content="[^"]*"\s*\/?>/, () => `<meta name="brand-title" content="${safeTitle}">`)
       .replace(/<title>[^<]*<\/title>/, () => `<title>${safeTitle}</title>`)
-      .replace(/<title>|<\/head>/, (tag) => `${hintTags(hints)}${tag}`)
+      .replace(/<title>|<\/head>/, (tag) => `${hints.join('')}${tag}`)
       .replace('</head>', () => `${head.join('')}</head>`)
       // Before the inline script, which reads it as soon as the page starts: a signed-in
       // visitor's refresh and the first screen's calls.
@@ -371,6 +371,3 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     return { html, csp: contentSecurityPolicy({ remoteOrigins: origins, hashes }) };
   };
 }
-
-/** @param {{ rel: string, href: string, as?: string }[]} hints */
-const hintTags = (hints) => hints.map(({ rel, href, as }) => `<link rel="${rel}"${as ? ` as="${as}"` : ''} href="${escapeHtml(href)}">`).join('');
