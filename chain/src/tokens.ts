@@ -116,6 +116,11 @@ export function mintToken(rpcUrl: string, token: LocalToken, to: string, units: 
 
 const mintQueues = new Map<string, Promise<void>>();
 
+// Every mint offers the same fees. Two mints that drew the same nonce then never replace one another
+// (the second is refused as underpriced and retried); with fees from the base fee of the moment, a
+// later one could replace an earlier one in the pool, and the earlier hash would never be mined.
+const MINT_FEES = { maxFeePerGas: toQuantity(10n ** 12n), maxPriorityFeePerGas: toQuantity(10n ** 9n) };
+
 async function mintNow(rpcUrl: string, token: LocalToken, to: string, units: bigint): Promise<void> {
   await rpc(rpcUrl, 'anvil_impersonateAccount', [MINTER]);
   // Gas money for the minter; setting is idempotent, unlike a transfer.
@@ -123,16 +128,17 @@ async function mintNow(rpcUrl: string, token: LocalToken, to: string, units: big
   const data = MINT_SELECTOR + word32(BigInt(to)).slice(2) + word32(units).slice(2);
   for (let attempt = 1; ; attempt++) {
     try {
-      const hash = await rpc<string>(rpcUrl, 'eth_sendTransaction', [{ from: MINTER, to: token.address, data }]);
+      const hash = await rpc<string>(rpcUrl, 'eth_sendTransaction', [{ from: MINTER, to: token.address, data, ...MINT_FEES }]);
       await waitForReceipt(rpcUrl, hash, `mint of ${token.symbol}`);
       return;
     } catch (error) {
-      if (attempt >= 20 || !(error instanceof RpcError) || !/nonce|underpriced|already known/i.test(error.message)) throw error;
+      if (attempt >= 20 || !(error instanceof RpcError) || !/nonce|underpriced|already known|dropped/i.test(error.message)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
     }
   }
 }
 
+/** Resolves once `hash` is mined; an RpcError saying "dropped" if the node no longer knows it (replaced). */
 export async function waitForReceipt(rpcUrl: string, hash: string, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -141,7 +147,10 @@ export async function waitForReceipt(rpcUrl: string, hash: string, what: string,
       if (receipt.status !== '0x1') throw new Error(`${what} failed (transaction ${hash})`);
       return;
     }
-    // Only reached when the chain does not auto-mine (a block time was set).
+    // Only reached when the chain does not auto-mine (a block time was set), or the transaction is gone.
+    if ((await rpc<unknown>(rpcUrl, 'eth_getTransactionByHash', [hash])) === null) {
+      throw new RpcError(`${what}: transaction ${hash} was dropped`);
+    }
     if (Date.now() > deadline) throw new Error(`${what} was not mined within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
