@@ -323,8 +323,8 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     // main.js first: a deferred script is fetched at low priority, behind every hint.
     const shellFiles = [mainUrl, ...startup.startup, ...(startup.strings[locale] ?? []), ...(locale === 'en' ? [] : (startup.strings.en ?? []))];
     // A page the service worker serves has these files at hand: a hint each would cost the page
-    // more than it saves.
-    if (!keptByServiceWorker) for (const file of shellFiles) hint('preload', `/${file}`, 'script');
+    // more than it saves. The start-up chunks need none: their own script tags come early.
+    if (!keptByServiceWorker) hint('preload', `/${mainUrl}`, 'script');
     early.push(...shellFiles.slice(1).map((file) => `/${file}`));
     const inner = owner?.route.layout === 'inner';
     // The cabinet's frame, and the schemas of the cabinet's calls (the dashboard's figures, and
@@ -335,7 +335,6 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     const calls = firstCalls(manifest, pathname);
     const schemas = calls.some((call) => !CABINET_CALLS.has(call)) ? ['cabinet-schemas', 'api-schemas'] : ['cabinet-schemas'];
     const cabinetFiles = inner ? ['cabinet-layout', ...schemas].map((name) => chunks[name]).filter(Boolean) : [];
-    if (!keptByServiceWorker) for (const file of cabinetFiles) hint('preload', file, 'script');
     early.push(...cabinetFiles);
     // Later, at low priority: the shell's chunks the next step needs, and the route owner's
     // lazily loaded pages (the other auth pages on an auth page).
@@ -349,7 +348,7 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     // never inserts a script for them. Only the shell's own: they are of the same build as this
     // page's main.js. A remote's chunks stay hints, since its remoteEntry.js, fetched later, may
     // already be a newer deploy, whose loader would take an older chunk of the same id as done.
-    for (const src of early) head.push(`<script async data-early src="${escapeHtml(src)}"></script>`);
+    const earlyTags = early.map((src) => `<script async data-early src="${escapeHtml(src)}"></script>`).join('');
     if (manifest !== undefined) {
       head.push(`<script type="application/json" id="runtime-manifest">${inlineJson(manifest)}</script>`);
       head.push(`<script type="application/json" id="remote-entries">${inlineJson(entries)}</script>`);
@@ -359,6 +358,9 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     const safeTitle = escapeHtml(title);
     const frame = renderFrame({ layout: owner?.route.layout, locale, title });
     const html = template
+      // Right after the page's inline script, whose listener takes out an early chunk that fails,
+      // and before the stylesheet: the page's first bytes start them.
+      .replace(/<script>[\s\S]*?<\/script>|<\/head>/, (tag) => (tag === '</head>' ? `${earlyTags}${tag}` : `${tag}${earlyTags}`))
       .replace(/<html lang="[a-z]+"/, () => `<html lang="${locale}"`)
       .replace('<div id="root"></div>', () => `<div id="root">${frame}</div>`)
       .replace(/<meta name="brand-title" content="[^"]*"\s*\/?>/, () => `<meta name="brand-title" content="${safeTitle}">`)

@@ -61,9 +61,10 @@ describe('the page made by the shell’s server', () => {
         `https://${name}.example/mf-manifest.json`,
       );
     const renderPage = createPageRenderer({ dir, remoteManifests: async (url: string) => files(new URL(url).hostname.split('.')[0]!) });
+    // What the page starts fetching: its preload hints and the shell's chunks it runs early.
     const preloads = async (pathname: string) => {
       const { html } = await renderPage({ title: 'T', pathname, manifestText: JSON.stringify(manifest) });
-      return [...html.matchAll(/<link rel="preload" as="script" href="([^"]+)">/g)].map((m) => m[1]);
+      return [...html.matchAll(/<link rel="preload" as="script" href="([^"]+)">|<script async data-early src="([^"]+)">/g)].map((m) => m[1] ?? m[2]);
     };
     const en = await preloads('/sign-in');
     expect(en).toEqual(expect.arrayContaining(['https://auth.example/remoteEntry.js', 'https://auth.example/1.0000aaaa.js', 'https://auth.example/strings-en.0000bbbb.js']));
@@ -103,6 +104,11 @@ describe('the page made by the shell’s server', () => {
     // parsed), and none of a remote's: its remoteEntry.js may be of a newer deploy.
     const early = [...html.matchAll(/<script async data-early src="([^"]+)"><\/script>/g)].map((m) => m[1]);
     expect(early).toEqual(['/1.0000aaaa.js', '/2.0000bbbb.js']);
+    // Their own tags start them, right after the page's inline script (whose listener takes out
+    // one that fails) and before the stylesheet; a hint each as well only cost the page.
+    expect(head).toContain('<script>/* the page’s own */</script><script async data-early src="/1.0000aaaa.js">');
+    expect(head.indexOf('data-early')).toBeLessThan(head.indexOf('<style>'));
+    expect(head).not.toContain('<link rel="preload" as="script" href="/1.0000aaaa.js">');
   });
 
   it('names main.js by its content, lists a signed-in page’s first calls, and gives the service worker only content-addressed files', async () => {
