@@ -32,9 +32,9 @@ test.describe('compression and caching', () => {
   });
 
   test('hashed files are immutable; main.js and remoteEntry.js are revalidated', async ({ request }) => {
-    // The shell's hashed chunk a cabinet page preloads (its layout).
+    // The shell's hashed chunk a cabinet page starts with (its layout, an early script).
     const page = (await get(request, `${baseURL}/cabinet/dashboard`)).body.toString();
-    const layout = /href="\/(cabinet-layout\.[0-9a-f]{8}\.js)"/.exec(page)?.[1];
+    const layout = /src="\/(cabinet-layout\.[0-9a-f]{8}\.js)"/.exec(page)?.[1];
     expect(layout).toBeTruthy();
     expect((await get(request, `${baseURL}/${layout}`)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
 
