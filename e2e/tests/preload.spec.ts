@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Page, Request } from '@playwright/test';
+import { runtimeManifestSchema } from '../../shared/contracts/src/manifest';
 import { expect, test } from '../support/fixtures';
 import { baseURL, brandURL, ports, redeployCabinetPort } from '../stack.config';
 import { expectRemoteReady, heading, serviceWorkerActive } from '../support/page';
@@ -13,7 +14,8 @@ const dashboard = routes.find((r) => r.path === '/cabinet/dashboard')!.heading.e
 test('the page carries the runtime manifest and preload hints for the route’s remote', async ({ request }) => {
   const html = await (await request.get(`${baseURL}/ru/sign-in`)).text();
   const inlined = /<script type="application\/json" id="runtime-manifest">([^<]*)<\/script>/.exec(html)?.[1];
-  expect(JSON.parse(inlined!)).toEqual(await (await request.get(`${baseURL}/remotes.json`)).json());
+  // As the server's check read it, the schema's defaults filled in.
+  expect(JSON.parse(inlined!)).toEqual(runtimeManifestSchema.parse(await (await request.get(`${baseURL}/remotes.json`)).json()));
   expect(html).toContain(`<link rel="preconnect" href="${authOrigin}">`);
   expect(html).toContain(`<link rel="preload" as="script" href="${authOrigin}/remoteEntry.js">`);
   const manifest = (await (await request.get(`${authOrigin}/mf-manifest.json`)).json()) as { exposes: { assets: { js: { sync: string[]; async: string[] } } }[] };
@@ -152,23 +154,25 @@ test('a remote redeployed with a new build is served on the next page load, the 
   expect(Date.now() - startedAt).toBeLessThan(10_000);
 });
 
-test('after 2 s of idle the sign-in page prefetches the cabinet layout, the API schemas, the wallet service and the other auth pages', async ({ page }) => {
+test('after 2 s of idle the sign-in page prefetches the cabinet layout, the API schemas (zod with them), the wallet service and the other auth pages', async ({ page }) => {
   const requested: { url: string; at: number }[] = [];
   page.on('request', (r) => requested.push({ url: r.url(), at: Date.now() }));
   await page.goto('/sign-in');
   await expectRemoteReady(page, 'Sign in');
   const loadedAt = Date.now();
   const named = (name: string) => requested.find((r) => new RegExp(`/${name}\\.[0-9a-f]{8}\\.js$`).test(r.url));
-  await expect.poll(() => ['cabinet-layout', 'api-schemas', 'wallet-service'].map((n) => Boolean(named(n))), { timeout: 10_000 }).toEqual([true, true, true]);
+  // And what a first action checks with: zod, the session's schemas (signing in), the bus's.
+  const idle = ['cabinet-layout', 'api-schemas', 'wallet-service', 'zod', 'session-schemas', 'bus-schemas'];
+  await expect.poll(() => idle.filter((n) => !named(n)), { timeout: 10_000 }).toEqual([]);
   // Measured on the page's own clock: from the end of its load event to each prefetch.
   const waited = await page.evaluate(() => {
     const loaded = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd;
     return performance
       .getEntriesByType('resource')
-      .filter((e) => /\/(cabinet-layout|api-schemas|wallet-service)\.[0-9a-f]{8}\.js$/.test(e.name))
+      .filter((e) => /\/(cabinet-layout|api-schemas|wallet-service|zod|session-schemas|bus-schemas)\.[0-9a-f]{8}\.js$/.test(e.name))
       .map((e) => e.startTime - loaded);
   });
-  expect(waited).toHaveLength(3);
+  expect(waited).toHaveLength(6);
   for (const ms of waited) expect(ms).toBeGreaterThanOrEqual(2000);
   // mf-auth's lazily loaded chunks (the other auth pages) come from its own origin.
   const lazy = (await (await page.request.get(`${authOrigin}/mf-manifest.json`)).json()) as { exposes: { assets: { js: { async: string[] } } }[] };

@@ -141,3 +141,6 @@ export class StartupChunksPlugin {
     });
   }
 }
+
+/** Where a host's build puts the runtime manifest's schemas for its server (server-schema.mjs). */
+export const SERVER_MANIFEST_SCHEMA = 'server/manifest-schema.mjs';

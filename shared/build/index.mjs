@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompressAssetsPlugin } from './compress.mjs';
 import { FrameStringsPlugin, StartupChunksPlugin } from './frame.mjs';
+import { ServerManifestSchemaPlugin } from './server-schema.mjs';
 
 const require = createRequire(import.meta.url);
 const webpack = require('webpack');
@@ -170,6 +171,7 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
         ? [new HtmlWebpackPlugin({ template: join(isShell ? dir : join(repoRoot, 'shared/build'), isShell ? 'src/index.html' : 'harness.html'), inject: 'body', scriptLoading: 'defer' })]
         : []),
       ...(app === 'shell' ? [new FrameStringsPlugin(join(dir, 'src/i18n')), new StartupChunksPlugin()] : []),
+      ...(isShell ? [new ServerManifestSchemaPlugin()] : []),
       ...(prod ? [new CompressAssetsPlugin()] : []),
     ],
     optimization: {
@@ -178,6 +180,9 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
       // A remote's strings (src/i18n/<language>.json) go in chunks named after their language, so
       // the shell's server can find them in the remote's mf-manifest.json and have the browser
       // fetch them with the remote's code instead of after it starts.
+      // The shell's zod is a chunk of its own, named so its server can hint it with the schemas
+      // that need it: no page's start-up carries it (shared/contracts/src/lazy.ts).
+      ...(isShell ? { splitChunks: { cacheGroups: { zod: { test: /[\\/]node_modules[\\/]zod[\\/]/, chunks: 'async', enforce: true, name: 'zod' } } } } : {}),
       ...(isShell || harness ? {} : { splitChunks: { cacheGroups: { strings: { test: REMOTE_STRINGS, chunks: 'async', enforce: true, name: (module) => `strings-${REMOTE_STRINGS.exec(module.resource)[1]}` } } } }),
       // swc's minifier: several times faster than terser on these two-core machines.
       minimizer: [new TerserPlugin({ minify: TerserPlugin.swcMinify, extractComments: false, terserOptions: { compress: { passes: 2 } } })],

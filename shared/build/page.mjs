@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { STARTUP_CHUNKS, frameRendererFor, systemThemeCss } from './frame.mjs';
+import { pathToFileURL } from 'node:url';
+import { SERVER_MANIFEST_SCHEMA, STARTUP_CHUNKS, frameRendererFor, systemThemeCss } from './frame.mjs';
 
 /** How long a remote's mf-manifest.json is trusted: a redeploy is seen within this. */
 export const REMOTE_MANIFEST_TTL_MS = 2000;
@@ -178,8 +179,12 @@ export function firstCalls(manifest, pathname) {
  */
 const CABINET_CALLS = new Set([`${API_BASE}/cabinet/summary`, `${API_BASE}/cabinet/revision`]);
 
-/** What a visitor most likely opens next, fetched when the page has been idle (spec §9). */
-const IDLE_PREFETCH_CHUNKS = ['cabinet-layout', 'api-schemas', 'wallet-service'];
+/**
+ * What a visitor most likely opens next, fetched when the page has been idle (spec §9): the
+ * cabinet's frame, and what the first action checks with: zod, the session's schemas (signing in),
+ * the bus's (a theme or language chosen) and every call's.
+ */
+const IDLE_PREFETCH_CHUNKS = ['cabinet-layout', 'zod', 'session-schemas', 'bus-schemas', 'api-schemas', 'wallet-service'];
 
 function readJson(file) {
   try {
@@ -224,7 +229,7 @@ export function createPrecacheList({ dir, remoteManifests, mainVersion = mainScr
   const shell = [
     ...(mainVersion ? [`/main.js?v=${mainVersion}`] : []),
     ...[...startup.startup, ...Object.values(startup.strings).flat()].map((file) => `/${file}`),
-    ...['cabinet-layout', 'cabinet-schemas', 'api-schemas'].map((name) => chunks[name]).filter(Boolean),
+    ...['cabinet-layout', 'zod', 'session-schemas', 'bus-schemas', 'cabinet-schemas', 'api-schemas'].map((name) => chunks[name]).filter(Boolean),
   ];
   /** @param {string | undefined} manifestText the brand's runtime manifest as stored */
   return async (manifestText) => {
@@ -261,12 +266,41 @@ export function contentSecurityPolicy({ remoteOrigins, hashes }) {
 }
 
 /**
+ * The runtime manifest's schema from the host's build (server-schema.mjs); undefined without one,
+ * and then no manifest goes in the page: the browser fetches it and checks it itself.
+ */
+async function buildManifestSchema(dir) {
+  try {
+    return (await import(pathToFileURL(join(dir, SERVER_MANIFEST_SCHEMA)).href)).runtimeManifestSchema;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * @param {object} o
  * @param {string} o.dir the shell's build
  * @param {ReturnType<typeof createRemoteManifests>} o.remoteManifests
  * @param {string | undefined} [o.mainVersion] main.js's content version (read from the build when not given)
+ * @param {{ safeParse(value: unknown): { success: boolean, data?: unknown } } | undefined} [o.manifestSchema]
+ *   the runtime manifest's schema (read from the build when not given)
  */
-export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScriptVersion(dir) }) {
+export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScriptVersion(dir), manifestSchema }) {
+  const schema = manifestSchema ? Promise.resolve(manifestSchema) : buildManifestSchema(dir);
+  // The brand's manifest is read again every few seconds, and is the same text almost always.
+  let checked = { text: /** @type {string | undefined} */ (undefined), manifest: /** @type {any} */ (undefined), remotes: /** @type {any[]} */ ([]) };
+  /**
+   * The manifest as the schema reads it (defaults filled in), or undefined if it is not one; and
+   * the remotes it names, read loosely, whose origins the page may load from either way.
+   */
+  const checkedManifest = async (manifestText) => {
+    if (manifestText !== checked.text) {
+      const { manifest, remotes } = parseManifest(manifestText);
+      const result = manifest === undefined ? undefined : (await schema)?.safeParse(manifest);
+      checked = { text: manifestText, manifest: result?.success ? result.data : undefined, remotes };
+    }
+    return checked;
+  };
   // main.js is asked for by a versioned URL, so a visit after a deploy never runs the old one
   // and a cached copy needs no revalidation.
   const mainUrl = mainVersion ? `main.js?v=${mainVersion}` : 'main.js';
@@ -283,7 +317,9 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
    * @returns {Promise<{ html: string, csp: string }>}
    */
   return async function renderPage({ title, pathname, manifestText, keptByServiceWorker = false }) {
-    const { manifest, remotes } = parseManifest(manifestText);
+    // Only a manifest the schema accepts goes in the page (the browser takes that copy as it is),
+    // or gives the page its hints; for any other the shell fetches it and shows what is wrong.
+    const { manifest, remotes } = await checkedManifest(manifestText);
     const owner = routeOwner(manifest, pathname);
     const files = await Promise.all(remotes.map((r) => remoteManifests(r.entry)));
     const entries = {};
@@ -308,7 +344,7 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
       }
     }
     for (const origin of origins) hint('preconnect', origin);
-    const ownerFiles = owner ? files[remotes.indexOf(owner.remote)] : undefined;
+    const ownerFiles = owner ? files[remotes.findIndex((r) => r.name === owner.remote.name)] : undefined;
     const locale = localeOf(pathname);
     if (ownerFiles) {
       // The remote's strings of the page's language (and English, the fallback) are read before
@@ -334,12 +370,13 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     // when the first answer is in.
     const calls = firstCalls(manifest, pathname);
     const schemas = calls.some((call) => !CABINET_CALLS.has(call)) ? ['cabinet-schemas', 'api-schemas'] : ['cabinet-schemas'];
-    const cabinetFiles = inner ? ['cabinet-layout', ...schemas].map((name) => chunks[name]).filter(Boolean) : [];
+    // zod itself comes with them, and the session's schemas, which check the refresh's answer.
+    const cabinetFiles = inner ? ['cabinet-layout', 'zod', 'session-schemas', ...schemas].map((name) => chunks[name]).filter(Boolean) : [];
     early.push(...cabinetFiles);
     // Later, at low priority: the shell's chunks the next step needs, and the route owner's
     // lazily loaded pages (the other auth pages on an auth page).
     const idle = [
-      ...IDLE_PREFETCH_CHUNKS.filter((name) => !(inner && name === 'cabinet-layout')).map((name) => chunks[name]).filter(Boolean),
+      ...IDLE_PREFETCH_CHUNKS.map((name) => chunks[name]).filter((file) => file && !cabinetFiles.includes(file)),
       ...(ownerFiles?.lazy ?? []),
     ];
     // The shell's start-up chunks also run as soon as each arrives, before main.js: each only
@@ -349,11 +386,11 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     // page's main.js. A remote's chunks stay hints, since its remoteEntry.js, fetched later, may
     // already be a newer deploy, whose loader would take an older chunk of the same id as done.
     const earlyTags = early.map((src) => `<script async data-early src="${escapeHtml(src)}"></script>`).join('');
-    if (manifest !== undefined) {
-      head.push(`<script type="application/json" id="runtime-manifest">${inlineJson(manifest)}</script>`);
-      head.push(`<script type="application/json" id="remote-entries">${inlineJson(entries)}</script>`);
-      head.push(`<script type="application/json" id="idle-prefetch">${inlineJson(idle)}</script>`);
-    }
+    if (manifest !== undefined) head.push(`<script type="application/json" id="runtime-manifest">${inlineJson(manifest)}</script>`);
+    // The containers' URLs as this server read them from the remotes' own manifests (the browser
+    // takes only http(s) ones), whatever becomes of the runtime manifest.
+    if (Object.keys(entries).length > 0) head.push(`<script type="application/json" id="remote-entries">${inlineJson(entries)}</script>`);
+    head.push(`<script type="application/json" id="idle-prefetch">${inlineJson(idle)}</script>`);
 
     const safeTitle = escapeHtml(title);
     const frame = renderFrame({ layout: owner?.route.layout, locale, title });

@@ -79,9 +79,10 @@ describe('theme', () => {
 });
 
 describe('notifications', () => {
-  it('shows at most three, each for 3000 ms', () => {
-    jest.useFakeTimers();
+  it('shows at most three, each for 3000 ms', async () => {
     const bus = createBus({ session: { status: 'anonymous' }, wallet: disconnectedWallet, theme: { choice: 'light', resolved: 'light' }, locale: 'en', route: { pathname: '/', search: '', hash: '', key: 'k' } });
+    await bus.checksReady();
+    jest.useFakeTimers();
     const center = createNotificationCenter(bus);
     for (const message of ['one', 'two', 'three', 'four']) bus.send({ type: 'notify', notification: { kind: 'info', message } });
     expect(center.shown.getValue().map((n) => n.message)).toEqual(['two', 'three', 'four']);
@@ -91,8 +92,29 @@ describe('notifications', () => {
     jest.useRealTimers();
   });
 
-  it('refuses a malformed command on the bus', () => {
+  it('refuses a malformed command on the bus', async () => {
     const bus = createBus({ session: { status: 'anonymous' }, wallet: disconnectedWallet, theme: { choice: 'light', resolved: 'light' }, locale: 'en', route: { pathname: '/', search: '', hash: '', key: 'k' } });
+    await bus.checksReady();
     expect(() => bus.send({ type: 'navigate', to: 'https://evil.example' } as never)).toThrow(/Refused bus command/);
+  });
+
+  it('holds commands sent before their schema is in, then hands them on in order, a malformed one reported and dropped', async () => {
+    const bus = createBus({ session: { status: 'anonymous' }, wallet: disconnectedWallet, theme: { choice: 'light', resolved: 'light' }, locale: 'en', route: { pathname: '/', search: '', hash: '', key: 'k' } });
+    const seen: string[] = [];
+    bus.commands$.subscribe((command) => {
+      seen.push(command.type === 'navigate' ? command.to : command.type);
+      // A command sent while the held ones are handed on waits behind them.
+      if (command.type === 'navigate' && command.to === '/one') bus.send({ type: 'navigate', to: '/three' });
+    });
+    const reported = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    bus.send({ type: 'navigate', to: '/one' });
+    bus.send({ type: 'navigate', to: 'https://evil.example' } as never);
+    bus.send({ type: 'navigate', to: '/two' });
+    expect(seen).toEqual([]);
+    await bus.checksReady();
+    expect(seen).toEqual(['/one', '/two', '/three']);
+    expect(reported).toHaveBeenCalledTimes(1);
+    expect(String(reported.mock.calls[0]![0])).toMatch(/Refused bus command/);
+    reported.mockRestore();
   });
 });

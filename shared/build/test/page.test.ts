@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentSecurityPolicy, createPageRenderer, createPrecacheList, createRemoteManifests, firstCalls, remoteFiles, routeOwner } from '../page.mjs';
 import { systemThemeCss } from '../frame.mjs';
+import { runtimeManifestSchema } from '../../contracts/src/manifest';
 
 const manifest = {
   remotes: [
-    { name: 'mf_auth', entry: 'https://auth.example/v2/mf-manifest.json', routes: [{ path: '/sign-in', layout: 'auth' }] },
+    { name: 'mf_auth', entry: 'https://auth.example/v2/mf-manifest.json', routes: [{ path: '/sign-in', layout: 'auth' }], contract: '1.1' },
     {
       name: 'mf_pools',
       entry: 'https://pools.example/mf-manifest.json',
@@ -19,6 +20,7 @@ const manifest = {
         },
         { path: '/cabinet/dashboard', layout: 'inner', private: true, firstCalls: ['/cabinet/summary'] },
       ],
+      contract: '1.1',
     },
   ],
 };
@@ -60,7 +62,7 @@ describe('the page made by the shell’s server', () => {
         { metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'auto' }, exposes: [{ name: 'app', path: './app', assets: { js: { sync: ['1.0000aaaa.js'], async: ['strings-en.0000bbbb.js', 'strings-ru.0000cccc.js', '7.0000dddd.js'] }, css: { sync: [], async: [] } } }] },
         `https://${name}.example/mf-manifest.json`,
       );
-    const renderPage = createPageRenderer({ dir, remoteManifests: async (url: string) => files(new URL(url).hostname.split('.')[0]!) });
+    const renderPage = createPageRenderer({ dir, manifestSchema: runtimeManifestSchema, remoteManifests: async (url: string) => files(new URL(url).hostname.split('.')[0]!) });
     // What the page starts fetching: its preload hints and the shell's chunks it runs early.
     const preloads = async (pathname: string) => {
       const { html } = await renderPage({ title: 'T', pathname, manifestText: JSON.stringify(manifest) });
@@ -91,7 +93,7 @@ describe('the page made by the shell’s server', () => {
       { metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'auto' }, exposes: [{ name: 'app', path: './app', assets: { js: { sync: ['9.0000eeee.js'], async: ['strings-en.0000ffff.js', '7.0000dddd.js'] }, css: { sync: [], async: [] } } }] },
       'https://auth.example/mf-manifest.json',
     );
-    const renderPage = createPageRenderer({ dir, remoteManifests: async (url: string) => (url.startsWith('https://auth.example/') ? auth : undefined) });
+    const renderPage = createPageRenderer({ dir, manifestSchema: runtimeManifestSchema, remoteManifests: async (url: string) => (url.startsWith('https://auth.example/') ? auth : undefined) });
     const { html } = await renderPage({ title: 'T', pathname: '/sign-in', manifestText: JSON.stringify(manifest) });
     const version = /src="\/main\.js\?v=([0-9a-f]{12})"/.exec(html)![1];
     // Before the title, the inline script and the stylesheet: found with the page's first bytes.
@@ -122,7 +124,7 @@ describe('the page made by the shell’s server', () => {
       'https://pools.example/mf-manifest.json',
     );
     const remoteManifests = async (url: string) => (url.startsWith('https://pools.example/') ? pools : undefined);
-    const { html } = await createPageRenderer({ dir, remoteManifests })({ title: 'T', pathname: '/ru/cabinet/pools/stable', manifestText: JSON.stringify(manifest) });
+    const { html } = await createPageRenderer({ dir, manifestSchema: runtimeManifestSchema, remoteManifests })({ title: 'T', pathname: '/ru/cabinet/pools/stable', manifestText: JSON.stringify(manifest) });
     const version = /src="\/main\.js\?v=([0-9a-f]{12})"/.exec(html)?.[1];
     expect(version).toBeTruthy();
     expect(html).toContain(`<link rel="preload" as="script" href="/main.js?v=${version}">`);
@@ -147,6 +149,32 @@ describe('the page made by the shell’s server', () => {
 
     const list = await createPrecacheList({ dir, remoteManifests })(JSON.stringify(manifest));
     expect(list).toEqual([`/main.js?v=${version}`, '/1.0000aaaa.js', '/2.0000bbbb.js', '/3.0000cccc.js', '/cabinet-layout.0123abcd.js', 'https://pools.example/9.0000eeee.js', 'https://pools.example/strings-en.0000ffff.js']);
+  });
+
+  it('puts in the page only a manifest its schema accepts, the defaults filled in', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shell-page-'));
+    writeFileSync(join(dir, 'index.html'), '<html lang="en"><head><title>x</title><script>/* the page’s own */</script></head><body><div id="root"></div></body></html>');
+    const auth = remoteFiles(
+      { metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'auto' }, exposes: [{ name: 'app', path: './app', assets: { js: { sync: ['9.0000eeee.js'], async: [] }, css: { sync: [], async: [] } } }] },
+      'https://auth.example/v2/mf-manifest.json',
+    );
+    const remoteManifests = async (url: string) => (url.startsWith('https://auth.example/') ? auth : undefined);
+    const render = (manifestText: string, manifestSchema?: typeof runtimeManifestSchema) =>
+      createPageRenderer({ dir, remoteManifests, manifestSchema })({ title: 'T', pathname: '/sign-in', manifestText });
+    const inlined = (html: string) => /<script type="application\/json" id="runtime-manifest">([^<]*)<\/script>/.exec(html)?.[1];
+
+    const good = await render(JSON.stringify(manifest), runtimeManifestSchema);
+    expect(JSON.parse(inlined(good.html)!).remotes[0].routes[0]).toEqual({ path: '/sign-in', layout: 'auth', private: false });
+    expect(good.html).toContain('<link rel="preload" as="script" href="https://auth.example/v2/remoteEntry.js">');
+
+    // Without a contract version: the browser fetches it and shows what is wrong. The page still
+    // allows the remotes' origins, and hints none of their files.
+    const unversioned = JSON.stringify({ remotes: manifest.remotes.map(({ contract: _, ...remote }) => remote) });
+    for (const page of [await render(unversioned, runtimeManifestSchema), await render(JSON.stringify(manifest))]) {
+      expect(inlined(page.html)).toBeUndefined();
+      expect(page.html).not.toContain('<link rel="preload" as="script" href="https://auth.example/v2/remoteEntry.js">');
+      expect(page.csp).toContain('https://auth.example');
+    }
   });
 
   it('reads a remote’s manifest once per 2 s, and keeps the last good one when a read fails', async () => {

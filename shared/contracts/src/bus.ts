@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { LOCALES, THEME_CHOICES } from './contract';
 
 /**
  * The events of the shell's bus. The shell is the only writer of session, wallet, theme, locale
@@ -6,10 +7,10 @@ import * as z from 'zod/mini';
  * validated with these schemas.
  */
 
-export const localeSchema = z.enum(['en', 'ru']);
+export const localeSchema = z.enum(LOCALES);
 export type Locale = z.infer<typeof localeSchema>;
 
-export const themeChoiceSchema = z.enum(['light', 'dark', 'system']);
+export const themeChoiceSchema = z.enum(THEME_CHOICES);
 export type ThemeChoice = z.infer<typeof themeChoiceSchema>;
 export const themeStateSchema = z.object({ choice: themeChoiceSchema, resolved: z.enum(['light', 'dark']) });
 export type ThemeState = z.infer<typeof themeStateSchema>;

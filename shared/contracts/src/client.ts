@@ -1,8 +1,10 @@
 import type * as z from 'zod/mini';
 import type { ApiRouteName, ApiRoutes } from './api/routes';
 import type { CabinetRouteName } from './api/cabinet-routes';
-import { apiBasePath, authResponseSchema, errorResponseSchema, sessionRoutes, type AuthResponse } from './api/session-routes';
+import type { AuthResponse, sessionRoutes } from './api/session-routes';
+import { apiBasePath } from './api/session-constants';
 import { apiMessages } from './api/messages';
+import { retryingOnce } from './lazy';
 
 type Route<N extends ApiRouteName> = ApiRoutes[N];
 type Field<N extends ApiRouteName, K extends string> = Route<N> extends { [P in K]: infer S } ? (S extends z.ZodMiniType ? z.input<S> : never) : never;
@@ -66,24 +68,17 @@ export interface ApiClient {
 
 type AnyRoute = ApiRoutes[ApiRouteName];
 
-/** A chunk of schemas, fetched (in browsers) by the first call that needs it; a failed fetch is tried again by the next. */
-function lazyRoutes<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | undefined;
-  return () =>
-    (loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    }));
-}
-
-// The dashboard's calls come in a chunk of their own, so its first load carries no other screen's
-// schemas; every other call's schemas are in one chunk.
-const allRoutes = lazyRoutes(() => import(/* webpackChunkName: "api-schemas" */ './api/routes').then((m) => m.apiRoutes));
-const cabinetRoutes = lazyRoutes(() => import(/* webpackChunkName: "cabinet-schemas" */ './api/cabinet-routes').then((m) => m.cabinetRoutes));
+// Every call's schemas are a chunk fetched (in browsers) by the first call that needs it, so no
+// page's start-up carries zod: the session's calls (and the error answer's schema) in one, the
+// dashboard's in another, so its first load carries no other screen's schemas, and the rest in one.
+const sessionSchemas = retryingOnce(() => import(/* webpackChunkName: "session-schemas" */ './api/session-routes'));
+const allRoutes = retryingOnce(() => import(/* webpackChunkName: "api-schemas" */ './api/routes').then((m) => m.apiRoutes));
+const cabinetRoutes = retryingOnce(() => import(/* webpackChunkName: "cabinet-schemas" */ './api/cabinet-routes').then((m) => m.cabinetRoutes));
+const SESSION_CALLS: Record<keyof typeof sessionRoutes, true> = { logout: true, refresh: true };
 const CABINET_CALLS: Record<CabinetRouteName, true> = { cabinetSummary: true, cabinetActivity: true, cabinetActivityExport: true, cabinetTutorial: true, cabinetRevision: true };
 
-function routeOf(name: ApiRouteName): AnyRoute | Promise<AnyRoute> {
-  if (name in sessionRoutes) return sessionRoutes[name as keyof typeof sessionRoutes];
+function routeOf(name: ApiRouteName): Promise<AnyRoute> {
+  if (name in SESSION_CALLS) return sessionSchemas().then((m) => m.sessionRoutes[name as keyof typeof sessionRoutes]);
   if (name in CABINET_CALLS) return cabinetRoutes().then((routes) => routes[name as CabinetRouteName]);
   return allRoutes().then((routes) => routes[name]);
 }
@@ -144,12 +139,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       json = undefined;
     }
     if (!response.ok) {
-      const parsed = errorResponseSchema.safeParse(json);
+      const parsed = (await sessionSchemas()).errorResponseSchema.safeParse(json);
       if (parsed.success) throw new ApiError(response.status, parsed.data.message, parsed.data.fields, parsed.data.code);
       throw new ApiError(response.status, apiMessages.internalError);
     }
     const data = route.response.parse(json) as ApiResponse<N>;
-    if (TOKEN_ROUTES.has(name)) options.onAuthenticated?.(authResponseSchema.parse(data), name);
+    if (TOKEN_ROUTES.has(name)) options.onAuthenticated?.((await sessionSchemas()).authResponseSchema.parse(data), name);
     return data;
   }
 

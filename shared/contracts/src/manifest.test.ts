@@ -1,4 +1,5 @@
-import { mfManifestSchema, remoteEntryUrl } from './manifest';
+import { remoteEntryUrl } from './contract';
+import { mfManifestSchema } from './manifest';
 
 const manifest = (remoteEntry: { name: string; path: string }, publicPath?: string) =>
   mfManifestSchema.parse({ name: 'mf_pools', metaData: { remoteEntry: { ...remoteEntry, type: 'global' }, ...(publicPath ? { publicPath } : {}) } });

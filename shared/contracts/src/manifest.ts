@@ -1,18 +1,7 @@
 import * as z from 'zod/mini';
 
-/**
- * The version of the shell–remote contract (parcel props, bus events). A remote declares the
- * version it was built against; the shell mounts only remotes with the same major version.
- */
-export const CONTRACT_VERSION = '1.1';
-
-export function contractMajor(version: string): string {
-  return version.split('.')[0] ?? version;
-}
-
-export function isCompatibleContract(remoteVersion: string, shellVersion: string = CONTRACT_VERSION): boolean {
-  return contractMajor(remoteVersion) === contractMajor(shellVersion);
-}
+// The runtime manifest's schemas. The shell's server checks the manifest with them before it puts
+// it in the page; the browser loads them only for a manifest it fetches itself (lazy.ts).
 
 export const layoutKindSchema = z.enum(['auth', 'inner']);
 export type LayoutKind = z.infer<typeof layoutKindSchema>;
@@ -61,11 +50,3 @@ export const mfManifestSchema = z.object({
   }),
 });
 export type MfManifest = z.infer<typeof mfManifestSchema>;
-
-/** The absolute URL of a remote's container script, from its manifest and the manifest's URL. */
-export function remoteEntryUrl(manifest: MfManifest, manifestUrl: string): string {
-  const { remoteEntry, publicPath } = manifest.metaData;
-  const file = remoteEntry.path ? `${remoteEntry.path.replace(/\/+$/, '')}/${remoteEntry.name}` : remoteEntry.name;
-  const base = !publicPath || publicPath === 'auto' ? manifestUrl : new URL(publicPath, manifestUrl).href;
-  return new URL(file, base).href;
-}

@@ -1,6 +1,6 @@
 import { BehaviorSubject, Subject, type Observable } from '@app/singletons/rx';
 import {
-  busCommandSchema,
+  loadBusCommandSchema,
   type BusCommand,
   type Locale,
   type RemoteBus,
@@ -27,7 +27,14 @@ export interface ShellBus {
   route: BehaviorSubject<RouteState>;
   /** Commands that passed validation. */
   commands$: Observable<BusCommand>;
+  /**
+   * Checks a command and passes it on. Once the commands' schema is in (see checksReady), a
+   * malformed one throws here; one sent before waits for the schema, in order, and a malformed
+   * one is then reported and dropped.
+   */
   send(command: BusCommand): void;
+  /** Settles once commands are checked as they are sent. */
+  checksReady(): Promise<void>;
   /** The read-only view handed to remotes in their parcel props. */
   remoteView: RemoteBus;
 }
@@ -42,11 +49,41 @@ export function createBus(initial: BusState): ShellBus {
   const route = new BehaviorSubject(initial.route);
   const commands = new Subject<BusCommand>();
 
-  // A command comes from code the shell did not build: check it before anyone acts on it.
+  // A command comes from code the shell did not build: check it before anyone acts on it. The
+  // schema (and zod) is not part of a page's start-up; commands sent before it is in wait for it.
+  let check: ((command: unknown) => BusCommand) | undefined;
+  const waiting: unknown[] = [];
+  let loading: Promise<void> | undefined;
+  const load = (): Promise<void> =>
+    (loading ??= loadBusCommandSchema().then(
+      (schema) => {
+        check = (command) => {
+          const parsed = schema.safeParse(command);
+          if (!parsed.success) throw new Error(`Refused bus command: ${parsed.error.message}`);
+          return parsed.data;
+        };
+        // One at a time: a command sent while these are handed on queues behind them.
+        while (waiting.length > 0) {
+          try {
+            commands.next(check(waiting.shift()));
+          } catch (error) {
+            console.error(error);
+          }
+        }
+      },
+      (error: unknown) => {
+        // Asked again by the next command (the waiting ones go with it).
+        loading = undefined;
+        throw error;
+      },
+    ));
   const send = (command: BusCommand) => {
-    const parsed = busCommandSchema.safeParse(command);
-    if (!parsed.success) throw new Error(`Refused bus command: ${parsed.error.message}`);
-    commands.next(parsed.data);
+    if (check && waiting.length === 0) {
+      commands.next(check(command));
+      return;
+    }
+    waiting.push(command);
+    load().catch((error: unknown) => console.error(error));
   };
 
   return {
@@ -57,6 +94,7 @@ export function createBus(initial: BusState): ShellBus {
     route,
     commands$: commands.asObservable(),
     send,
+    checksReady: load,
     remoteView: {
       session$: session.asObservable(),
       wallet$: wallet.asObservable(),

@@ -1,5 +1,5 @@
 import { useTranslation } from '@app/singletons/react-i18n';
-import { localeSchema } from '@app/contracts';
+import type { Locale } from '@app/contracts';
 import { useObservable } from '@app/ui';
 import { useShell } from '../app/ShellContext';
 
@@ -11,7 +11,7 @@ export function LanguageSelect({ id }: { id: string }) {
   return (
     <div className="field field--inline">
       <label htmlFor={id}>{t('header.language')}</label>
-      <select id={id} value={locale} onChange={(e) => bus.send({ type: 'locale/set', locale: localeSchema.parse(e.target.value) })}>
+      <select id={id} value={locale} onChange={(e) => bus.send({ type: 'locale/set', locale: e.target.value as Locale })}>
         <option value="en">ENG</option>
         <option value="ru">RUS</option>
       </select>

@@ -1,5 +1,5 @@
 import { useTranslation } from '@app/singletons/react-i18n';
-import { themeChoiceSchema } from '@app/contracts';
+import { THEME_CHOICES } from '@app/contracts';
 import { useObservable } from '@app/ui';
 import { useShell } from '../app/ShellContext';
 
@@ -11,7 +11,7 @@ export function ThemeSwitch({ name }: { name: string }) {
   return (
     <fieldset className="theme-switch">
       <legend>{t('theme.label')}</legend>
-      {themeChoiceSchema.options.map((choice) => (
+      {THEME_CHOICES.map((choice) => (
         <label key={choice} className={`theme-switch__option${theme.choice === choice ? ' is-active' : ''}`}>
           <input type="radio" name={name} value={choice} checked={theme.choice === choice} onChange={() => bus.send({ type: 'theme/set', choice })} />
           {t(`theme.${choice}`)}

@@ -1,6 +1,6 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import { inlineJson } from './manifest';
-import { isCompatibleContract, mfManifestSchema, remoteEntryUrl, type RemoteEntry, type RemoteModule } from '@app/contracts';
+import { isCompatibleContract, loadManifestSchemas, remoteEntryUrl, type RemoteEntry, type RemoteModule } from '@app/contracts';
 
 export type RemoteFailure =
   | { reason: 'unavailable'; detail: string; error: unknown }
@@ -43,6 +43,7 @@ async function readRemoteEntry(remote: RemoteEntry): Promise<string> {
   // Revalidated every time: a remote is redeployed (or swapped) without the shell.
   const response = await fetch(remote.entry, { cache: 'no-cache' });
   if (!response.ok) throw new Error(`${remote.entry} answered ${response.status}`);
+  const { mfManifestSchema } = await loadManifestSchemas();
   const parsed = mfManifestSchema.safeParse(await response.json().catch(() => null));
   if (!parsed.success) throw new Error(`${remote.entry} is not a Module Federation manifest`);
   return remoteEntryUrl(parsed.data, response.url || remote.entry);

@@ -1,5 +1,5 @@
 import { matchPath } from '@app/singletons/router';
-import { runtimeManifestSchema, type RemoteEntry, type RemoteRoute, type RuntimeManifest } from '@app/contracts';
+import { loadManifestSchemas, type RemoteEntry, type RemoteRoute, type RuntimeManifest } from '@app/contracts';
 
 export class ManifestError extends Error {
   constructor(message: string, readonly detail: string) {
@@ -21,11 +21,13 @@ export function inlineJson(id: string, doc: Document | undefined = globalThis.do
 
 /**
  * The runtime manifest the server chose for this brand host: the copy inlined in the page (no
- * request before the remotes can start), else fetched. Validated either way.
+ * request before the remotes can start), else fetched. Validated either way: the server puts in
+ * the page only a manifest that passed runtimeManifestSchema (shared/build/page.mjs), and the
+ * page is as much the server's word as the manifest, so only a fetched one is checked here.
  */
 export async function fetchRuntimeManifest(url = '/remotes.json', fetchImpl: typeof fetch = fetch): Promise<RuntimeManifest> {
   const inlined = inlineJson('runtime-manifest');
-  if (inlined !== undefined) return validated(inlined);
+  if (inlined !== undefined) return inlined as RuntimeManifest;
   let response: Response;
   try {
     response = await fetchImpl(url, { cache: 'no-store' });
@@ -39,11 +41,13 @@ export async function fetchRuntimeManifest(url = '/remotes.json', fetchImpl: typ
   } catch (error) {
     throw new ManifestError('malformed', `not JSON: ${String(error)}`);
   }
-  return validated(body);
-}
-
-function validated(body: unknown): RuntimeManifest {
-  const parsed = runtimeManifestSchema.safeParse(body);
+  let schemas: Awaited<ReturnType<typeof loadManifestSchemas>>;
+  try {
+    schemas = await loadManifestSchemas();
+  } catch (error) {
+    throw new ManifestError('unreachable', String(error));
+  }
+  const parsed = schemas.runtimeManifestSchema.safeParse(body);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new ManifestError('malformed', issues);

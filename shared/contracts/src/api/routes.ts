@@ -10,7 +10,7 @@ import * as D from './dao';
 import * as S from './settings';
 import { cabinetRoutes } from './cabinet-routes';
 
-export { apiBasePath, sessionMarkerCookie } from './session-routes';
+export { apiBasePath, sessionMarkerCookie } from './session-constants';
 
 export type RouteDef = {
   method: 'GET' | 'POST' | 'PUT';

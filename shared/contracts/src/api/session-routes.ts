@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import { apiMessages as M } from './messages';
 
+export { apiBasePath, sessionLifetimes, sessionMarkerCookie } from './session-constants';
+
 // The schemas of the session calls live here rather than in auth.ts and common.ts, so that a
 // page's first load carries only these (see sessionRoutes).
-
-export const sessionLifetimes = { accessTokenSeconds: 1800, refreshTokenSeconds: 2592000 } as const;
 
 /** The signed-in user as the auth state keeps it (spec §3). */
 export const authUserSchema = z
@@ -61,20 +61,10 @@ export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 export const messageResponseSchema = z.object({ message: z.string() }).register(z.globalRegistry, { id: 'MessageResponse' });
 export type MessageResponse = z.infer<typeof messageResponseSchema>;
 
-/** Base path of every call (spec §7). */
-export const apiBasePath = '/api/v1';
-
-/**
- * A cookie the page can read, set and cleared with the HttpOnly refresh cookie. It holds no
- * secret ("1"); it only tells the shell that a session may exist, so a visitor without one
- * makes no /refresh request that can only fail.
- */
-export const sessionMarkerCookie = 'signed_in';
-
 /**
  * The calls a page makes as it starts (restoring the session) or ends one. They are kept apart
- * from the other calls so browsers load their schemas with the page, and the rest only when a
- * screen first calls the API.
+ * from the other calls so a signed-in page loads their schemas with its first chunks, and the
+ * rest only when a screen first calls the API.
  */
 export const sessionRoutes = {
   logout: { method: 'POST', path: '/logout', auth: false, summary: 'End the session', body: logoutBodySchema, response: messageResponseSchema },
