@@ -1,6 +1,7 @@
 import { BehaviorSubject, Subject, type Observable } from '@app/singletons/rx';
 import {
   loadBusCommandSchema,
+  retryingOnce,
   type BusCommand,
   type Locale,
   type RemoteBus,
@@ -53,30 +54,24 @@ export function createBus(initial: BusState): ShellBus {
   // schema (and zod) is not part of a page's start-up; commands sent before it is in wait for it.
   let check: ((command: unknown) => BusCommand) | undefined;
   const waiting: unknown[] = [];
-  let loading: Promise<void> | undefined;
-  const load = (): Promise<void> =>
-    (loading ??= loadBusCommandSchema().then(
-      (schema) => {
-        check = (command) => {
-          const parsed = schema.safeParse(command);
-          if (!parsed.success) throw new Error(`Refused bus command: ${parsed.error.message}`);
-          return parsed.data;
-        };
-        // One at a time: a command sent while these are handed on queues behind them.
-        while (waiting.length > 0) {
-          try {
-            commands.next(check(waiting.shift()));
-          } catch (error) {
-            console.error(error);
-          }
+  // A failed load is asked again by the next command (the waiting ones go with it).
+  const load = retryingOnce(() =>
+    loadBusCommandSchema().then((schema) => {
+      check = (command) => {
+        const parsed = schema.safeParse(command);
+        if (!parsed.success) throw new Error(`Refused bus command: ${parsed.error.message}`);
+        return parsed.data;
+      };
+      // One at a time: a command sent while these are handed on queues behind them.
+      while (waiting.length > 0) {
+        try {
+          commands.next(check(waiting.shift()));
+        } catch (error) {
+          console.error(error);
         }
-      },
-      (error: unknown) => {
-        // Asked again by the next command (the waiting ones go with it).
-        loading = undefined;
-        throw error;
-      },
-    ));
+      }
+    }),
+  );
   const send = (command: BusCommand) => {
     if (check && waiting.length === 0) {
       commands.next(check(command));
