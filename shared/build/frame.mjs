@@ -112,7 +112,7 @@ export function frameRendererFor(dir) {
 export const STARTUP_CHUNKS = 'startup-chunks.json';
 // What the shell needs before it renders, besides main.js: the shared singletons' chunks (loaded
 // by the MF start-up) and its strings of the page's language.
-const SINGLETON_MODULE = /node_modules\/(react|react-dom|scheduler|i18next|jotai|react-router|react-router-dom|react-i18next|rxjs)\/|shared\/singletons\//;
+export const SINGLETON_MODULE = /node_modules\/(react|react-dom|scheduler|i18next|jotai|react-router|react-router-dom|react-i18next|rxjs)\/|shared\/singletons\//;
 const STRINGS_MODULE = /shell\/src\/i18n\/(en|ru)\.json$/;
 
 /**
