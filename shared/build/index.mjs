@@ -6,10 +6,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompressAssetsPlugin } from './compress.mjs';
 import { FrameStringsPlugin, SINGLETON_MODULE, StartupChunksPlugin } from './frame.mjs';
+import { ServerManifestSchemaPlugin } from './server-schema.mjs';
 
 // The singletons and the libraries they import (react-i18next: use-sync-external-store).
 const STARTUP_LIBRARY = new RegExp(`${SINGLETON_MODULE.source}|node_modules/use-sync-external-store/`);
-import { ServerManifestSchemaPlugin } from './server-schema.mjs';
 
 const require = createRequire(import.meta.url);
 const webpack = require('webpack');
@@ -188,8 +188,8 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
       // The shell's shared singletons (React, ReactDOM, the router, i18next, jotai, rxjs, and what
       // they import) are one chunk, where MF would give each its own: every page starts with all
       // of them, and one file instead of ten costs a page less, a warm visit most (each file has
-      // its own fetch, response and script task on the main thread; bench:load, /sign-in warm
-      // 0.74 -> 0.72 s against a control at 0.62 and 0.66 s, 16 -> 7 requests).
+      // its own fetch, response and script task on the main thread; /sign-in went from 16 to 7
+      // requests, and bench:load's figures are in the README).
       ...(isShell
         ? {
             splitChunks: {
