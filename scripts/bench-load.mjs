@@ -137,6 +137,7 @@ async function visit(context, url, selector, { serviceWorker = false, kind = 'co
     const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
     await cdp.send('Tracing.end');
     await complete;
+    mkdirSync(process.env.BENCH_TRACE_DIR, { recursive: true });
     writeFileSync(traceFile, JSON.stringify({ traceEvents }));
   }
   // LCP settles with the last big paint; a moment later it is final for this load.
