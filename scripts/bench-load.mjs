@@ -137,7 +137,6 @@ async function visit(context, url, selector, { serviceWorker = false, kind = 'co
     const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
     await cdp.send('Tracing.end');
     await complete;
-    mkdirSync(process.env.BENCH_TRACE_DIR, { recursive: true });
     writeFileSync(traceFile, JSON.stringify({ traceEvents }));
   }
   // LCP settles with the last big paint; a moment later it is final for this load.
@@ -190,6 +189,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'bench-load-data-'));
 const stack = await startStack({ ports, dataDir, apiEnv: { NODE_ENV: 'test', RATE_LIMIT_MULTIPLIER: '1000' }, log: () => undefined });
 const controlRemotes = join(dataDir, 'control-remotes');
 mkdirSync(controlRemotes, { recursive: true });
+if (process.env.BENCH_TRACE_DIR) mkdirSync(process.env.BENCH_TRACE_DIR, { recursive: true });
 writeFileSync(
   join(controlRemotes, 'remotes.json'),
   JSON.stringify({ remotes: [{ name: 'control_remote', entry: `http://localhost:${controlPorts.remote}/mf-manifest.json`, routes: [{ path: '/', layout: 'auth' }], contract: '1.0' }] }),
