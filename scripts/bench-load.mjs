@@ -94,7 +94,7 @@ async function throttled(context, page) {
 /**
  * Waits, without adding work to the page, for the moment watchUsable saw: a plain evaluation
  * over the DevTools protocol, where Playwright's waitForFunction would first evaluate its own
- * injected script in the page (about 100 ms of the main thread at 4× slowdown).
+ * injected script in the page, main-thread work the page itself would be charged for.
  */
 async function usableIn(cdp) {
   const until = Date.now() + 60_000;

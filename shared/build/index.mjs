@@ -58,7 +58,7 @@ function sharedConfig() {
 const mf = (file) => join(repoRoot, 'node_modules/@module-federation', file);
 // The MF runtime is imported as ES modules by the bundler runtime and required as CommonJS by the
 // plugin that hands it to the remotes; left alone, the shell would carry both builds (two copies
-// of runtime-core and sdk, about 20 KB gzipped). Every request takes the ES module build.
+// of runtime-core and sdk). Every request takes the ES module build.
 const mfRuntimeAsModules = {
   '@module-federation/runtime-core$': mf('runtime-core/dist/index.js'),
   '@module-federation/sdk$': mf('sdk/dist/index.js'),
@@ -162,7 +162,7 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
         experiments: {
           // A dead remote must not block start-up.
           asyncStartup: true,
-          // Browser builds only: leaves out the runtime's Node loaders (about 4 KB gzipped).
+          // Browser builds only: leaves out the runtime's Node loaders.
           // No manifest snapshots: the shell reads each remote's mf-manifest.json itself. A
           // remote loads no remotes of its own, so its container leaves that code out.
           optimization: { target: 'web', disableSnapshot: true, disableRemote: !isShell },
@@ -188,8 +188,8 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
       // The shell's shared singletons (React, ReactDOM, the router, i18next, jotai, rxjs, and what
       // they import) are one chunk, where MF would give each its own: every page starts with all
       // of them, and one file instead of ten costs a page less, a warm visit most (each file has
-      // its own fetch, response and script task on the main thread; /sign-in went from 16 to 7
-      // requests, and bench:load's figures are in the README).
+      // its own fetch, response and script task on the main thread; the measurements are in
+      // docs/benchmarks.md).
       ...(isShell
         ? {
             splitChunks: {

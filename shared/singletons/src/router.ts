@@ -1,6 +1,6 @@
 // The router as the shell and the remotes use it. Module Federation shares a module whole, so
-// sharing react-router itself would load all of it (data routers, forms, server rendering:
-// about 65 KB gzipped) on every page; shared through this list it is about 15 KB.
+// sharing react-router itself would load all of it (data routers, forms, server rendering) on
+// every page; shared through this list, only what the front ends use (sizes: docs/benchmarks.md).
 //
 // Add a name here (and bump this package's minor version) before using it anywhere: the shell's
 // copy is the one every remote gets, so a remote built against a newer list needs a newer shell.

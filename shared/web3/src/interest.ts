@@ -39,7 +39,7 @@ export function integerRoot(value: bigint, n: number): bigint {
   if (value < 2n) return value;
   const k = BigInt(n);
   // From just above the root, a few steps do (from 2^ceil(bits/n), the 365th root behind the
-  // daily rate took about 250, some 80 ms of a pool page's first render on a slow phone).
+  // daily rate took hundreds, a visible part of a pool page's first render on a slow phone).
   let x = rootStart(value, n, k);
   for (;;) {
     const next = ((k - 1n) * x + value / x ** (k - 1n)) / k;

@@ -2,8 +2,8 @@ import { useSyncExternalStore, type ReactNode } from 'react';
 import { Router, createBrowserHistory, type Location } from '@app/singletons/router';
 
 /**
- * The one history of the page, driving a plain `<Router>`: the data router would add about
- * 20 KB gzipped to every first load for loaders and actions the shell does not use.
+ * The one history of the page, driving a plain `<Router>`: the data router would add its loaders
+ * and actions, which the shell does not use, to every first load.
  * `onLocation` runs before React hears of a new location, so the bus already carries the new
  * route when a remote mounts for it.
  */

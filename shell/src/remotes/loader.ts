@@ -37,7 +37,7 @@ function inlinedEntry(name: string): string | undefined {
 /**
  * Reads the remote's mf-manifest.json for its container script. The shell does this itself,
  * rather than handing the MF runtime the manifest, so the runtime can leave out its manifest
- * snapshot and preloading code (about 3.5 KB gzipped in every first load).
+ * snapshot and preloading code, which every first load would carry.
  */
 async function readRemoteEntry(remote: RemoteEntry): Promise<string> {
   // Revalidated every time: a remote is redeployed (or swapped) without the shell.

@@ -1,4 +1,4 @@
-// The chart's drawing, in its own chunk with uPlot (see the README for why uPlot).
+// The chart's drawing, in its own chunk with uPlot (docs/architecture.md says why uPlot).
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 
