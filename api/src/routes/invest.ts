@@ -8,7 +8,7 @@ import { langOf } from '../http/lang';
 import { addRoute } from '../http/route';
 import { positionsOf, rows } from '../ledger';
 import { quoteWithdrawal, requestWithdrawal, withdrawalStatus, withdrawalsOf } from '../payouts/requests';
-import { payoutRules, withdrawalLimits } from '../payouts/settings';
+import { payoutRules, ruleFor, withdrawalLimits } from '../payouts/settings';
 import type { Services } from '../services';
 
 const CHAIN_ID = 1;
@@ -154,7 +154,10 @@ export function investRoutes(app: FastifyInstance, s: Services) {
   // What the withdraw form shows and checks; currencies without a minimum are closed, so not listed.
   addRoute(app, apiRoutes.dashboardWithdrawRules, async () => {
     const [rules, limits] = await Promise.all([payoutRules(db), withdrawalLimits(db)]);
-    const open = Object.entries(rules).flatMap(([currency, r]) => (r.minimum == null ? [] : [{ currency, minimum: String(r.minimum), fee: String(r.fee) }]));
+    const open = Object.keys(rules).flatMap((currency) => {
+      const r = ruleFor(rules, currency);
+      return r.minimum === null ? [] : [{ currency, minimum: r.minimum, fee: r.fee }];
+    });
     return { currencies: open, perHour: limits.perHour, perDay: limits.perDay };
   });
 
