@@ -30,20 +30,25 @@ export function checkAmount(rule: PayoutRule, currency: string, decimals: number
 
 /**
  * Serialises the requests that the limits and the approval sums depend on: the account's row
- * (every request of one account, on any replica), then the destination address (requests of
- * different accounts paying the same wallet). Always in that order, so two requests never wait for
- * each other. Only inside a transaction; the locks end with it.
+ * (every request of one account, on any replica), which also holds its linked wallet still, then
+ * `lockDestination`. Always in that order, so two requests never wait for each other. Only inside
+ * a transaction; the locks end with it. Answers the wallet linked now, lower-case, or null.
  */
-export async function lockForRequest(tx: Exec, userId: string, to: string) {
-  await tx.execute(sql`select id from users where id = ${userId} for update`);
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`withdrawal-destination:${to.toLowerCase()}`}, 0))`);
+export async function lockAccount(tx: Exec, userId: string): Promise<string | null> {
+  const [user] = await rows<{ wallet: string | null }>(tx, sql`select wallet_address as wallet from users where id = ${userId} for update`);
+  return user?.wallet?.toLowerCase() ?? null;
+}
+
+/** Serialises the requests of different accounts paying the same address. */
+export async function lockDestination(tx: Exec, to: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`withdrawal-destination:${to}`}, 0))`);
 }
 
 /**
  * The account's requests in the last hour and day (pool withdrawals; a claim of rewards has its own
  * one-at-a-time rule), and what the account and the destination withdrew in the currency within
  * the approval window, returned ones left out (their money never left). Read under
- * `lockForRequest`, these are exact: every earlier request is committed and counted.
+ * `lockAccount` and `lockDestination`, these are exact: every earlier request is committed and counted.
  */
 export async function recentWithdrawals(conn: Exec, userId: string, to: string, currency: string, limits: WithdrawalLimits) {
   const [mine] = await rows<{ hour: number; day: number; sum: string }>(

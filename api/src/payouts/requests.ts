@@ -5,7 +5,7 @@ import { currencies, users, withdrawals } from '../db/schema';
 import { badRequest } from '../http/errors';
 import { InsufficientBalance, post, rows, type AccountRef, type Conn, type LedgerTransaction } from '../ledger';
 import { mailReturned, type ReturnNotice } from './notice';
-import { checkAmount, checkRequestCounts, lockForRequest, recentWithdrawals } from './limits';
+import { checkAmount, checkRequestCounts, lockAccount, lockDestination, recentWithdrawals } from './limits';
 import { payoutRules, quote, ruleFor, withdrawalLimits } from './settings';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
@@ -78,19 +78,21 @@ export async function requestWithdrawal(db: Db, userId: string, req: WithdrawalR
     db,
     sql`select id from ledger_accounts where kind = 'position' and user_id = ${userId} and pool = ${req.pool} limit 1`,
   );
-  // Read now, not from the session: the payout goes to the wallet linked at this moment.
+  // Read now, not from the session (and again under the lock below): the payout goes to the wallet linked at this moment.
   const [user] = await db.select({ walletAddress: users.walletAddress }).from(users).where(eq(users.id, userId));
   if (!position) throw badRequest(M.notReplenished, 'NOT_REPLENISHED');
-  const wallet = user?.walletAddress?.toLowerCase();
-  if (!wallet) throw badRequest(M.withdrawalNoWallet, 'NO_LINKED_WALLET');
+  if (!user?.walletAddress) throw badRequest(M.withdrawalNoWallet, 'NO_LINKED_WALLET');
   if (amount <= 0n) throw badRequest(M.invalidFields, 'VALIDATION', { amount: M.required });
   const rule = ruleFor(await payoutRules(db), req.currency);
   checkAmount(rule, req.currency, await decimalsOf(db, req.currency), amount);
   try {
     return await db.transaction(async (tx) => {
-      await lockForRequest(tx, userId, wallet);
+      // The wallet as it is under the lock: a change made meanwhile is either before this or after.
+      const to = await lockAccount(tx, userId);
+      if (!to) throw badRequest(M.withdrawalNoWallet, 'NO_LINKED_WALLET');
+      await lockDestination(tx, to);
       const limits = await withdrawalLimits(tx);
-      const recent = await recentWithdrawals(tx, userId, wallet, req.currency, limits);
+      const recent = await recentWithdrawals(tx, userId, to, req.currency, limits);
       checkRequestCounts(recent, limits);
       const q = quote(rule, amount, recent.sums);
       const [row] = await tx
@@ -101,7 +103,7 @@ export async function requestWithdrawal(db: Db, userId: string, req: WithdrawalR
           currency: req.currency,
           amount: req.amount,
           fee: String(q.fee),
-          toAddress: wallet,
+          toAddress: to,
           status: q.approvalRequired ? 'awaiting_approval' : 'requested',
         })
         .returning();
