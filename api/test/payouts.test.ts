@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Wallet } from 'ethers';
-import { apiMessages as M } from '@app/contracts';
+import { apiMessages as M, apiMessagesRu as Ru, formatMessage } from '@app/contracts';
+import { decimalsOf } from '@app/web3';
 import { mine, rpc } from '@app/chain';
 import { buildServer } from '../src/app';
-import { users, withdrawals } from '../src/db/schema';
+import { systemSettings, users, withdrawals } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { localHotWalletKeys } from '../src/payouts/hot-wallets';
 import { call, lastMail } from './helpers';
@@ -37,6 +38,23 @@ async function investor(index: number, eth: bigint, usdt: bigint) {
   const deposits: [string, string, bigint, string][] = [];
   if (eth) deposits.push(['coin', 'ETH', eth, await sendEth(u.wallet, LOCAL_POOL_ADDRESSES.coin, eth)]);
   if (usdt) deposits.push(['stable', 'USDT', usdt, await sendToken(u.wallet, 'USDT', LOCAL_POOL_ADDRESSES.stable, usdt)]);
+  return credited(u, deposits);
+}
+
+/** A new wallet with gas and `tokens` (whole units) and an account that deposits them all into the coin pool. */
+async function freshInvestor(tokens: Partial<Record<'WAVES', bigint>>) {
+  const wallet = new Wallet(Wallet.createRandom().privateKey, providerFor(stack.chain.rpcUrl));
+  await stack.chain.fund(wallet.address, { eth: '1', tokens: Object.fromEntries(Object.entries(tokens).map(([c, whole]) => [c, String(whole)])) });
+  const u = await userWithWallet(stack.t.app, wallet);
+  const deposits: [string, string, bigint, string][] = [];
+  for (const [currency, whole] of Object.entries(tokens) as ['WAVES', bigint][]) {
+    const amount = whole * 10n ** BigInt(decimalsOf(currency, 1)!);
+    deposits.push(['coin', currency, amount, await sendToken(wallet, currency, LOCAL_POOL_ADDRESSES.coin, amount)]);
+  }
+  return credited(u, deposits);
+}
+
+async function credited<U extends { token: string }>(u: U, deposits: [string, string, bigint, string][]) {
   for (const [pool, currency, amount, transaction] of deposits) {
     const r = await call(stack.t.app, 'POST', '/api/v1/dashboard/deposit', { token: u.token, body: { pool, currency, amount: String(amount), transaction } });
     expect(r.status).toBe(200);
@@ -170,5 +188,157 @@ describe('withdrawals paid on chain', () => {
     expect((await call(stack.t.app, 'GET', '/api/v1/dashboard/pools/stable?currency=USDT', { token: u.token })).body.deposited).toEqual({ USDT: String(50n * USDT) });
     await expectLedgerBalanced(stack.t.app);
   });
+});
 
+describe('issue 21: withdrawals the house can afford, and approval on what an account takes out', () => {
+  const db = () => stack.t.app.services.db;
+  const ru = { 'accept-language': 'ru' };
+  const rowsOf = (userId: string) => db().select().from(withdrawals).where(eq(withdrawals.userId, userId)).orderBy(withdrawals.id);
+  const position = async (token: string, pool: string, currency: string) =>
+    ((await call(stack.t.app, 'GET', `/api/v1/dashboard/pools/${pool}?currency=${currency}`, { token })).body.deposited as Json)[currency];
+  const rules = async (token: string) => (await call(stack.t.app, 'GET', '/api/v1/dashboard/withdraw/rules', { token })).body;
+  /** Moves a user's withdrawals back in time, as if they had been requested `hours` earlier. */
+  const age = (userId: string, hours: number) =>
+    db().execute(sql`update withdrawals set created_at = created_at - make_interval(hours => ${hours}::int) where user_id = ${userId}`);
+
+  it("finding 2: a withdrawal below the currency's minimum is refused and nothing is booked", async () => {
+    const u = await investor(0, 0n, 100n * USDT);
+    const minimumWhole = 5n;
+    const minimum = minimumWhole * USDT;
+    expect(await operator(stack.t.app, 'payouts', 'set', 'USDT', '--minimum', String(minimum))).toMatchObject({ code: 0 });
+    // The browser reads the minimum it shows from the server.
+    expect((await rules(u.token)).currencies).toContainEqual({ currency: 'USDT', minimum: String(minimum), fee: '0' });
+    const expected = formatMessage(M.withdrawalBelowMinimum, { currency: 'USDT', minimum: `${minimumWhole} USDT` });
+    // The review's case: one base unit, then just under the minimum.
+    for (const amount of [1n, minimum - 1n]) {
+      const r = await withdraw(u.token, { pool: 'stable', currency: 'USDT', amount: String(amount) });
+      expect([r.status, r.body.code, r.body.message, r.body.fields]).toEqual([400, 'BELOW_MINIMUM', expected, { amount: expected }]);
+    }
+    const inRussian = await call(stack.t.app, 'POST', '/api/v1/dashboard/withdraw', { token: u.token, headers: ru, body: { pool: 'stable', currency: 'USDT', amount: '1' } });
+    expect(inRussian.body.message).toBe(formatMessage(Ru.withdrawalBelowMinimum, { currency: 'USDT', minimum: `${minimumWhole} USDT` }));
+    expect(await rowsOf(u.id)).toEqual([]);
+    expect(await position(u.token, 'stable', 'USDT')).toBe(String(100n * USDT));
+    await expectLedgerBalanced(stack.t.app);
+    // The minimum itself is paid.
+    const ok = await withdraw(u.token, { pool: 'stable', currency: 'USDT', amount: String(minimum) });
+    expect(ok.body).toMatchObject({ status: 'requested' });
+    expect(await position(u.token, 'stable', 'USDT')).toBe(String(100n * USDT - minimum));
+    await payAll();
+    await operator(stack.t.app, 'payouts', 'set', 'USDT', '--minimum', String(USDT));
+  });
+
+  it('finding 2: a currency with no rule refuses withdrawals until the operator gives it a minimum', async () => {
+    const u = await investor(1, 0n, 50n * USDT);
+    // A deployment whose operator never ruled on USDT.
+    const [stored] = await db().select().from(systemSettings).where(eq(systemSettings.key, 'payouts'));
+    const { USDT: _ruled, ...others } = stored!.value as Record<string, unknown>;
+    await db().update(systemSettings).set({ value: others }).where(eq(systemSettings.key, 'payouts'));
+    const closed = formatMessage(M.withdrawalsClosed, { currency: 'USDT' });
+    const body = { pool: 'stable', currency: 'USDT', amount: String(10n * USDT) };
+    const refused = await withdraw(u.token, body);
+    expect([refused.status, refused.body.code, refused.body.message]).toEqual([400, 'WITHDRAWALS_CLOSED', closed]);
+    expect((await rules(u.token)).currencies as Json[]).not.toContainEqual(expect.objectContaining({ currency: 'USDT' }));
+    // A fee alone does not open it: only a minimum does.
+    expect(await operator(stack.t.app, 'payouts', 'set', 'USDT', '--fee', '0')).toMatchObject({ code: 0, out: expect.stringContaining('minimum none (closed)') });
+    const stillClosed = await call(stack.t.app, 'POST', '/api/v1/dashboard/withdraw', { token: u.token, headers: ru, body });
+    expect([stillClosed.status, stillClosed.body.message]).toEqual([400, formatMessage(Ru.withdrawalsClosed, { currency: 'USDT' })]);
+    expect(await rowsOf(u.id)).toEqual([]);
+    expect(await position(u.token, 'stable', 'USDT')).toBe(String(50n * USDT));
+    await expectLedgerBalanced(stack.t.app);
+    expect(await operator(stack.t.app, 'payouts', 'set', 'USDT', '--minimum', String(USDT))).toMatchObject({ code: 0 });
+    expect((await withdraw(u.token, body)).body).toMatchObject({ status: 'requested' });
+    expect(await position(u.token, 'stable', 'USDT')).toBe(String(40n * USDT));
+    await payAll();
+  });
+
+  it('finding 2: withdrawal requests are limited per account per hour and per day', async () => {
+    const u = await investor(2, ETH, 0n);
+    const before = await rules(u.token);
+    const perHour = 2;
+    const perDay = 3;
+    expect(await operator(stack.t.app, 'payouts', 'limits', '--per-hour', String(perHour), '--per-day', String(perDay))).toMatchObject({ code: 0 });
+    expect(await rules(u.token)).toMatchObject({ perHour, perDay });
+    const part = ETH / 100n;
+    const body = { pool: 'coin', currency: 'ETH', amount: String(part) };
+    // More at once than the hour allows: exactly the hour's number are booked.
+    const burst = await Promise.all(Array.from({ length: perHour + 3 }, () => withdraw(u.token, body)));
+    const hourly = formatMessage(M.withdrawalsPerHour, { max: perHour });
+    expect(burst.filter((r) => r.status === 200)).toHaveLength(perHour);
+    expect(burst.filter((r) => r.status === 429).map((r) => [r.body.code, r.body.message])).toEqual(Array(3).fill(['WITHDRAWALS_PER_HOUR', hourly]));
+    expect(await rowsOf(u.id)).toHaveLength(perHour);
+    expect(await position(u.token, 'coin', 'ETH')).toBe(String(ETH - BigInt(perHour) * part));
+    // An hour later the hour is free again, and the day's count is what stops the account.
+    await age(u.id, 2);
+    expect((await withdraw(u.token, body)).status).toBe(200);
+    const daily = await call(stack.t.app, 'POST', '/api/v1/dashboard/withdraw', { token: u.token, headers: ru, body });
+    expect([daily.status, daily.body.code, daily.body.message]).toEqual([429, 'WITHDRAWALS_PER_DAY', formatMessage(Ru.withdrawalsPerDay, { max: perDay })]);
+    expect(await rowsOf(u.id)).toHaveLength(perDay);
+    expect(await position(u.token, 'coin', 'ETH')).toBe(String(ETH - BigInt(perDay) * part));
+    await expectLedgerBalanced(stack.t.app);
+    // A day later the account may ask again.
+    await age(u.id, 24);
+    expect((await withdraw(u.token, body)).status).toBe(200);
+    await operator(stack.t.app, 'payouts', 'limits', '--per-hour', String(before.perHour), '--per-day', String(before.perDay));
+    await payAll();
+  });
+
+  describe('approval', () => {
+    const waves = 10n ** BigInt(decimalsOf('WAVES', 1)!);
+    const million = 1_000_000n * waves;
+    const threshold = 2_500_000n * waves;
+    beforeAll(async () => {
+      await operator(stack.t.app, 'payouts', 'set', 'WAVES', '--threshold', String(threshold));
+    });
+    afterAll(async () => {
+      await operator(stack.t.app, 'payouts', 'set', 'WAVES', '--threshold', 'none');
+    });
+    /** What a request should become, given what the window already holds: the rule, computed here. */
+    const expectedStatus = (already: bigint, amount: bigint) => (already + amount > threshold ? 'awaiting_approval' : 'requested');
+
+    it("finding 3: the approval threshold applies to the rolling sum of an account's withdrawals", async () => {
+      const u = await freshInvestor({ WAVES: 4_000_000n });
+      const body = { pool: 'coin', currency: 'WAVES', amount: String(million) };
+      // The review's case: three requests of a million at once, each under the threshold.
+      const three = await Promise.all([1, 2, 3].map(() => withdraw(u.token, body)));
+      expect(three.map((r) => r.status)).toEqual([200, 200, 200]);
+      const expected = [0n, million, 2n * million].map((already) => expectedStatus(already, million));
+      expect(expected.filter((x) => x === 'awaiting_approval')).toHaveLength(1);
+      expect((await rowsOf(u.id)).map((w) => w.status).sort()).toEqual([...expected].sort());
+      // The quote says so before the next request.
+      const quote = await call(stack.t.app, 'GET', `/api/v1/dashboard/withdraw/quote?pool=coin&currency=WAVES&amount=${waves}`, { token: u.token });
+      expect(quote.body).toMatchObject({ approvalRequired: expectedStatus(3n * million, waves) === 'awaiting_approval' });
+      await payAll();
+      // A rolling window: what left more than a window ago no longer counts.
+      await age(u.id, 25);
+      const later = await withdraw(u.token, body);
+      expect(later.body).toMatchObject({ status: expectedStatus(0n, million) });
+      await expectLedgerBalanced(stack.t.app);
+      await payAll();
+    });
+
+    it('finding 3: the threshold also sums what one address receives, whichever account asks', async () => {
+      const a = await freshInvestor({ WAVES: 2_000_000n });
+      const b = await freshInvestor({ WAVES: 1_000_000n });
+      const first = await withdraw(a.token, { pool: 'coin', currency: 'WAVES', amount: String(2n * million) });
+      expect(first.body).toMatchObject({ status: expectedStatus(0n, 2n * million) });
+      // A's wallet moves to B (unlinked from A, then linked to B).
+      await db().update(users).set({ walletAddress: null }).where(eq(users.id, a.id));
+      await db().update(users).set({ walletAddress: a.wallet.address }).where(eq(users.id, b.id));
+      const second = await withdraw(b.token, { pool: 'coin', currency: 'WAVES', amount: String(million) });
+      expect(second.body).toMatchObject({ status: expectedStatus(2n * million, million) });
+      expect(second.body.status).toBe('awaiting_approval');
+      await expectLedgerBalanced(stack.t.app);
+    });
+  });
+
+  it('a withdrawal of "0" is answered "It\'s required field!", in English and Russian, and books nothing', async () => {
+    const u = await investor(3, ETH / 10n, 0n);
+    const zero = { pool: 'coin', currency: 'ETH', amount: '0' };
+    const en = await withdraw(u.token, zero);
+    expect([en.status, en.body.fields]).toEqual([400, { amount: M.required }]);
+    const inRussian = await call(stack.t.app, 'POST', '/api/v1/dashboard/withdraw', { token: u.token, headers: ru, body: zero });
+    expect([inRussian.status, inRussian.body.fields]).toEqual([400, { amount: Ru.required }]);
+    expect(await rowsOf(u.id)).toEqual([]);
+    expect(await position(u.token, 'coin', 'ETH')).toBe(String(ETH / 10n));
+  });
 });

@@ -51,6 +51,11 @@ test.describe('deposit', () => {
     await dismissNotices(page);
     await page.getByRole('tab', { name: 'Withdraw' }).click();
     const withdraw = page.getByRole('tabpanel', { name: 'Withdraw' });
+    // The local stack's minimum for ETH (api/src/db/seed.ts), shown and enforced before a request.
+    await expect(withdraw.getByTestId('withdraw-minimum')).toHaveText('Smallest withdrawal: 0.001 ETH');
+    await withdraw.getByLabel('Amount in ETH').fill('0.0009');
+    await withdraw.getByRole('button', { name: 'Request withdrawal' }).click();
+    await expect(withdraw.getByText('The smallest withdrawal of ETH is 0.001 ETH')).toBeVisible();
     await withdraw.getByLabel('Amount in ETH').fill('0.001');
     await withdraw.getByRole('button', { name: 'Request withdrawal' }).click();
     await expect(notification(page, 'You have not replenished this pool yet')).toBeVisible();

@@ -348,6 +348,9 @@ export const withdrawals = pgTable(
   },
   (t) => [
     index('withdrawals_user_idx').on(t.userId),
+    // The limits' reads: an account's recent requests, and a destination's recent withdrawals (0016).
+    index('withdrawals_user_created_idx').on(t.userId, t.createdAt),
+    index('withdrawals_destination_idx').on(t.toAddress, t.currency, t.createdAt),
     uniqueIndex('withdrawals_one_referral_claim')
       .on(t.userId)
       .where(sql`kind = 'referral' and status in ('requested', 'awaiting_approval', 'sending')`),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { patterns } from '@app/contracts';
-import { ETH_DECIMALS, SUPPORTED_CHAIN_ID, TOKENS, decimalsOf, type Currency } from '@app/web3';
+import { ETH_DECIMALS, SUPPORTED_CHAIN_ID, TOKENS, decimalsOf, parseUnits, type Currency } from '@app/web3';
 import type { Db } from './client';
 import * as t from './schema';
 
@@ -108,6 +108,19 @@ const localPriceRows = [
   { currency: 'WAVES', usd: '1.25' },
 ].map((r) => ({ ...r, source: 'local' }));
 
+/**
+ * Local stack only: each currency's payout rule, so its withdrawals are open (a currency without a
+ * rule refuses them: src/payouts/settings.ts). The minimums cover a payout's gas on the local chain
+ * at the local prices with room to spare; production's are the operator's (`payouts set`).
+ */
+const localMinimums: Record<Currency, string> = { ETH: '0.001', USDT: '1', USDC: '1', BUSD: '1', BNB: '0.001', SOL: '0.01', WAVES: '1' };
+const localPayoutRules = Object.fromEntries(
+  Object.entries(localMinimums).map(([currency, whole]) => [
+    currency,
+    { fee: '0', minimum: String(parseUnits(whole, decimalsOf(currency as Currency, SUPPORTED_CHAIN_ID)!)), approvalThreshold: null },
+  ]),
+);
+
 export type SeedOptions = { /** Seed the local chain's pool addresses and prices (never in production). */ localChain?: boolean };
 
 export async function seed(db: Db, opts: SeedOptions = {}): Promise<void> {
@@ -128,6 +141,11 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<void> {
     if (opts.localChain) {
       await tx.insert(t.poolAddresses).values(poolAddressRows).onConflictDoNothing();
       await tx.insert(t.coinPrices).values(localPriceRows).onConflictDoNothing();
+      // A currency already ruled keeps its rule (the operator's); one with none gets the local rule.
+      await tx
+        .insert(t.systemSettings)
+        .values({ key: 'payouts', value: localPayoutRules })
+        .onConflictDoUpdate({ target: t.systemSettings.key, set: { value: sql`excluded.value || ${t.systemSettings.value}` } });
     }
   });
 }

@@ -16,7 +16,12 @@ const USAGE = `usage: npm run operator -- <command> [--api URL] [--key KEY]
   accrue --until YYYY-MM-DD                       accrue every missed day up to and including that day
   withdrawals list [--status S]
   withdrawals approve <id> | reject <id> [--reason TEXT]
-  payouts set <currency> [--fee BASE_UNITS] [--threshold BASE_UNITS]
+  payouts set <currency> [--fee BASE_UNITS] [--minimum BASE_UNITS|none] [--threshold BASE_UNITS|none]
+                                                 a currency is withdrawn only once it has a minimum
+                                                 (enough to be worth the payout's gas); none closes it
+  payouts limits [--per-hour N] [--per-day N] [--window-hours H]
+                                                 withdrawal requests per account, and how far back the
+                                                 threshold sums an account's (and an address's) withdrawals
   unclaimed list
   unclaimed assign <id> <login-or-user-id> <pool>
   reconcile                                      on-chain balances against the ledger's reserves
@@ -155,12 +160,27 @@ export async function runOperator(argv: string[], send: Transport, out: Output):
     }
     case 'payouts set': {
       const currency = need(rest[0], 'currency', (x) => /^[A-Z]{2,10}$/.test(x), 'expected a currency code such as USDT');
-      if (!flags.has('fee') && !flags.has('threshold')) throw new UsageError('give --fee and/or --threshold (base units; --threshold none removes it)');
+      if (!['fee', 'minimum', 'threshold'].some((f) => flags.has(f))) {
+        throw new UsageError('give --fee, --minimum and/or --threshold (base units; --minimum none closes the currency, --threshold none removes it)');
+      }
+      const unitsOrNone = (flag: string) => (flags.get(flag) === 'none' ? null : units(flags.get(flag), `--${flag}`));
       const body: Record<string, unknown> = { currency };
       if (flags.has('fee')) body.fee = units(flags.get('fee'), '--fee');
-      if (flags.has('threshold')) body.approvalThreshold = flags.get('threshold') === 'none' ? null : units(flags.get('threshold'), '--threshold');
+      if (flags.has('minimum')) body.minimum = unitsOrNone('minimum');
+      if (flags.has('threshold')) body.approvalThreshold = unitsOrNone('threshold');
       const r = await call('POST', '/payouts', body);
-      out(`${r.currency}: fee ${r.fee}, approval above ${r.approvalThreshold ?? 'never'}`);
+      out(`${r.currency}: fee ${r.fee}, minimum ${r.minimum ?? 'none (closed)'}, approval above ${r.approvalThreshold ?? 'never'} in a window`);
+      return 0;
+    }
+    case 'payouts limits': {
+      const names = { 'per-hour': 'perHour', 'per-day': 'perDay', 'window-hours': 'windowHours' } as const;
+      const body: Record<string, number> = {};
+      for (const [flag, key] of Object.entries(names)) {
+        if (flags.has(flag)) body[key] = Number(need(flags.get(flag), `--${flag}`, (x) => ID.test(x), 'expected a positive whole number'));
+      }
+      if (!Object.keys(body).length) throw new UsageError('give --per-hour, --per-day and/or --window-hours');
+      const r = await call('POST', '/payouts/limits', body);
+      out(`withdrawal requests per account: ${r.perHour} an hour, ${r.perDay} a day; approval sums over ${r.windowHours} h`);
       return 0;
     }
     case 'unclaimed list': {

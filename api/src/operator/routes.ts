@@ -5,7 +5,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { baseUnitsSchema, currencyCodeSchema, poolNameSchema } from '@app/contracts';
 import { withdrawals } from '../db/schema';
 import { returnWithdrawal, withdrawalStatus } from '../payouts/requests';
-import { setPayoutRule } from '../payouts/settings';
+import { setPayoutRule, setWithdrawalLimits } from '../payouts/settings';
 import { ApiError, badRequest } from '../http/errors';
 import { apyHistory, setApy, utcDay } from '../interest';
 import { referralOperatorRoutes } from '../referral/operator-routes';
@@ -23,7 +23,14 @@ const idParams = z.object({ id: z.coerce.number().check(z.int(), z.positive(), z
 const statusQuery = z.object({ status: z.optional(z.enum(['requested', 'awaiting_approval', 'sending', 'paid', 'returned'])) });
 const rejectBody = z.object({ reason: z.optional(z.string().check(z.maxLength(500))) });
 const assignBody = z.object({ account: z.string().check(z.minLength(3), z.maxLength(320)), pool: poolNameSchema });
-const payoutsBody = z.object({ currency: currencyCodeSchema, fee: z.optional(baseUnitsSchema), approvalThreshold: z.optional(z.nullable(baseUnitsSchema)) });
+const payoutsBody = z.object({
+  currency: currencyCodeSchema,
+  fee: z.optional(baseUnitsSchema),
+  minimum: z.optional(z.nullable(baseUnitsSchema)),
+  approvalThreshold: z.optional(z.nullable(baseUnitsSchema)),
+});
+const count = z.int().check(z.positive(), z.lte(1_000_000));
+const limitsBody = z.object({ perHour: z.optional(count), perDay: z.optional(count), windowHours: z.optional(z.int().check(z.positive(), z.lte(24 * 366))) });
 
 /**
  * The operator's calls under /api/v1/operator (the CLI's only way in). Every change is written to
@@ -112,9 +119,19 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
   r.post('/operator/payouts', { ...opts, schema: { ...schema, body: payoutsBody } }, async (req) =>
     setPayoutRule(s.db, actor(req), req.body.currency, {
       ...(req.body.fee !== undefined ? { fee: req.body.fee } : {}),
+      ...(req.body.minimum !== undefined ? { minimum: req.body.minimum } : {}),
       ...(req.body.approvalThreshold !== undefined ? { approvalThreshold: req.body.approvalThreshold } : {}),
     }),
   );
+
+  r.post('/operator/payouts/limits', { ...opts, schema: { ...schema, body: limitsBody } }, async (req) => {
+    const { perHour, perDay, windowHours } = req.body;
+    return setWithdrawalLimits(s.db, actor(req), {
+      ...(perHour !== undefined ? { perHour } : {}),
+      ...(perDay !== undefined ? { perDay } : {}),
+      ...(windowHours !== undefined ? { windowHours } : {}),
+    });
+  });
 
   r.get('/operator/unclaimed', opts, async () => ({ items: await listUnclaimed(s.db) }));
 

@@ -1,11 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { apiMessages as M, formatMessage, type PoolName, type WithdrawalStatus } from '@app/contracts';
+import { apiMessages as M, type PoolName, type WithdrawalStatus } from '@app/contracts';
 import type { Db } from '../db/client';
-import { users, withdrawals } from '../db/schema';
+import { currencies, users, withdrawals } from '../db/schema';
 import { badRequest } from '../http/errors';
 import { InsufficientBalance, post, rows, type AccountRef, type Conn, type LedgerTransaction } from '../ledger';
 import { mailReturned, type ReturnNotice } from './notice';
-import { payoutRules, quote, ruleFor } from './settings';
+import { checkAmount, checkRequestCounts, lockAccount, lockDestination, recentWithdrawals } from './limits';
+import { payoutRules, quote, ruleFor, withdrawalLimits } from './settings';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 export type WithdrawalRequest = { pool: string; currency: string; amount: string };
@@ -67,7 +68,9 @@ export async function returnWithdrawal(conn: Conn, w: WithdrawalRow, reason: str
  * Records a withdrawal request and reserves its amount in the ledger, in one database transaction.
  * The position's balance row is the lock: of concurrent requests for the same money, the ledger's
  * not-overdrawn constraint lets exactly as many through as the balance covers. The payout goes to
- * the linked wallet; above the operator's threshold it waits for approval.
+ * the linked wallet. The currency's rule sets the smallest amount; the account's request counts and
+ * the approval threshold's rolling sums are read under the account's lock (`limits.ts`), so two
+ * requests at once, on two replicas, are counted and summed one after the other.
  */
 export async function requestWithdrawal(db: Db, userId: string, req: WithdrawalRequest): Promise<WithdrawalRow> {
   const amount = BigInt(req.amount);
@@ -75,19 +78,23 @@ export async function requestWithdrawal(db: Db, userId: string, req: WithdrawalR
     db,
     sql`select id from ledger_accounts where kind = 'position' and user_id = ${userId} and pool = ${req.pool} limit 1`,
   );
-  // Read now, not from the session: the payout goes to the wallet linked at this moment.
+  // Read now, not from the session (and again under the lock below): the payout goes to the wallet linked at this moment.
   const [user] = await db.select({ walletAddress: users.walletAddress }).from(users).where(eq(users.id, userId));
   if (!position) throw badRequest(M.notReplenished, 'NOT_REPLENISHED');
-  const wallet = user?.walletAddress;
-  if (!wallet) throw badRequest(M.withdrawalNoWallet, 'NO_LINKED_WALLET');
-  if (amount <= 0n) throw badRequest(M.amountTooLarge, 'AMOUNT_TOO_LARGE', { amount: M.amountTooLarge });
-  const q = quote(ruleFor(await payoutRules(db), req.currency), amount);
-  if (amount <= q.fee) {
-    const msg = formatMessage(M.withdrawalFeeTooHigh, { fee: String(q.fee) });
-    throw badRequest(msg, 'FEE_TOO_HIGH', { amount: msg });
-  }
+  if (!user?.walletAddress) throw badRequest(M.withdrawalNoWallet, 'NO_LINKED_WALLET');
+  if (amount <= 0n) throw badRequest(M.invalidFields, 'VALIDATION', { amount: M.required });
+  const rule = ruleFor(await payoutRules(db), req.currency);
+  checkAmount(rule, req.currency, await decimalsOf(db, req.currency), amount);
   try {
     return await db.transaction(async (tx) => {
+      // The wallet as it is under the lock: a change made meanwhile is either before this or after.
+      const to = await lockAccount(tx, userId);
+      if (!to) throw badRequest(M.withdrawalNoWallet, 'NO_LINKED_WALLET');
+      await lockDestination(tx, to);
+      const limits = await withdrawalLimits(tx);
+      const recent = await recentWithdrawals(tx, userId, to, req.currency, limits);
+      checkRequestCounts(recent, limits);
+      const q = quote(rule, amount, recent.sums);
       const [row] = await tx
         .insert(withdrawals)
         .values({
@@ -96,7 +103,7 @@ export async function requestWithdrawal(db: Db, userId: string, req: WithdrawalR
           currency: req.currency,
           amount: req.amount,
           fee: String(q.fee),
-          toAddress: wallet.toLowerCase(),
+          toAddress: to,
           status: q.approvalRequired ? 'awaiting_approval' : 'requested',
         })
         .returning();
@@ -108,6 +115,20 @@ export async function requestWithdrawal(db: Db, userId: string, req: WithdrawalR
     if (err instanceof InsufficientBalance) throw badRequest(M.amountTooLarge, 'AMOUNT_TOO_LARGE', { amount: M.amountTooLarge });
     throw err;
   }
+}
+
+/** The quote shown before a request: the approval as the request would decide it now. */
+export async function quoteWithdrawal(db: Db, userId: string, currency: string, amount: bigint) {
+  const rule = ruleFor(await payoutRules(db), currency);
+  const [user] = await db.select({ walletAddress: users.walletAddress }).from(users).where(eq(users.id, userId));
+  const limits = await withdrawalLimits(db);
+  const recent = await recentWithdrawals(db, userId, user?.walletAddress ?? '', currency, limits);
+  return quote(rule, amount, recent.sums);
+}
+
+async function decimalsOf(db: Db, currency: string) {
+  const [found] = await db.select({ decimals: currencies.decimals }).from(currencies).where(eq(currencies.code, currency));
+  return found?.decimals ?? 0;
 }
 
 const reasonMessages: Record<string, string> = {

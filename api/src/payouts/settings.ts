@@ -3,27 +3,57 @@ import type { Db } from '../db/client';
 import { systemSettings } from '../db/schema';
 import { audit } from '../operator/audit';
 
-/** Per currency: the withdrawal fee and the amount above which an operator must approve (base units). */
-export type PayoutRule = { fee: string; approvalThreshold: string | null };
+/**
+ * Per currency, in base units: the withdrawal fee, the smallest withdrawal, and the amount above
+ * which an operator must approve (compared with the rolling sum of the account's withdrawals, and
+ * of the destination's: `limits.ts`).
+ *
+ * `minimum: null` closes the currency's withdrawals, and a currency with no rule has no minimum:
+ * it is refused, not given a default. The minimum exists so that the payout's gas (paid by the
+ * house) is worth paying; a default in base units cannot be right for every currency (their
+ * decimals and prices differ by many orders of magnitude), and one too low is the dust hole itself.
+ * The operator opens a currency with `payouts set <currency> --minimum …`.
+ */
+export type PayoutRule = { fee: string; minimum: string | null; approvalThreshold: string | null };
 export type PayoutRules = Record<string, PayoutRule>;
 
+/** The account's request limits and the approval threshold's window. */
+export type WithdrawalLimits = {
+  /** Withdrawal requests an account may make in the last hour. */
+  perHour: number;
+  /** … and in the last 24 hours. */
+  perDay: number;
+  /** How far back the approval threshold sums the withdrawals. */
+  windowHours: number;
+};
+
 const KEY = 'payouts';
-/** The local stack's default: no fee, no approval needed. */
-const NONE: PayoutRule = { fee: '0', approvalThreshold: null };
+const LIMITS_KEY = 'withdrawalLimits';
+/** A currency without a rule: no fee, no approval, and closed (no minimum). */
+const NONE: PayoutRule = { fee: '0', minimum: null, approvalThreshold: null };
+/** Until the operator says otherwise: a few requests an hour, a handful a day, approval over a day's sum. */
+export const DEFAULT_LIMITS: WithdrawalLimits = { perHour: 5, perDay: 10, windowHours: 24 };
 
 export async function payoutRules(db: Pick<Db, 'select'>): Promise<PayoutRules> {
   const [row] = await db.select().from(systemSettings).where(eq(systemSettings.key, KEY));
   return (row?.value as PayoutRules | undefined) ?? {};
 }
 
-export const ruleFor = (rules: PayoutRules, currency: string): PayoutRule => rules[currency] ?? NONE;
+/** A stored rule, or none; a rule stored before minimums existed has none, so it stays closed. */
+export const ruleFor = (rules: PayoutRules, currency: string): PayoutRule => ({ ...NONE, ...rules[currency] });
 
-export async function setPayoutRule(db: Db, actor: string, currency: string, change: { fee?: string; approvalThreshold?: string | null }) {
+export async function setPayoutRule(
+  db: Db,
+  actor: string,
+  currency: string,
+  change: { fee?: string; minimum?: string | null; approvalThreshold?: string | null },
+) {
   return db.transaction(async (tx) => {
     const rules = await payoutRules(tx);
     const before = ruleFor(rules, currency);
     const after: PayoutRule = {
       fee: change.fee ?? before.fee,
+      minimum: change.minimum === undefined ? before.minimum : change.minimum,
       approvalThreshold: change.approvalThreshold === undefined ? before.approvalThreshold : change.approvalThreshold,
     };
     const value = { ...rules, [currency]: after };
@@ -33,12 +63,34 @@ export async function setPayoutRule(db: Db, actor: string, currency: string, cha
   });
 }
 
-/** Fee and approval for a withdrawal of `amount`. */
-export function quote(rule: PayoutRule, amount: bigint) {
+export async function withdrawalLimits(db: Pick<Db, 'select'>): Promise<WithdrawalLimits> {
+  const [row] = await db.select().from(systemSettings).where(eq(systemSettings.key, LIMITS_KEY));
+  return { ...DEFAULT_LIMITS, ...(row?.value as Partial<WithdrawalLimits> | undefined) };
+}
+
+export async function setWithdrawalLimits(db: Db, actor: string, change: Partial<WithdrawalLimits>) {
+  return db.transaction(async (tx) => {
+    const before = await withdrawalLimits(tx);
+    const after: WithdrawalLimits = { ...before, ...change };
+    await tx.insert(systemSettings).values({ key: LIMITS_KEY, value: after }).onConflictDoUpdate({ target: systemSettings.key, set: { value: after } });
+    await audit(tx, { actor, action: 'payouts.limits', target: 'withdrawals', before, after });
+    return after;
+  });
+}
+
+/** What the account and the destination already withdrew in the currency within the window. */
+export type RecentSums = { account: bigint; destination: bigint };
+
+/**
+ * Fee, amount received and approval for a withdrawal of `amount`: approval when the window's sum
+ * of the account's withdrawals, or of those to the same address, would pass the threshold with it.
+ */
+export function quote(rule: PayoutRule, amount: bigint, recent: RecentSums = { account: 0n, destination: 0n }) {
   const fee = BigInt(rule.fee);
+  const threshold = rule.approvalThreshold === null ? null : BigInt(rule.approvalThreshold);
   return {
     fee,
     receive: amount > fee ? amount - fee : 0n,
-    approvalRequired: rule.approvalThreshold !== null && amount > BigInt(rule.approvalThreshold),
+    approvalRequired: threshold !== null && (recent.account + amount > threshold || recent.destination + amount > threshold),
   };
 }

@@ -7,8 +7,8 @@ import { ApiError } from '../http/errors';
 import { langOf } from '../http/lang';
 import { addRoute } from '../http/route';
 import { positionsOf, rows } from '../ledger';
-import { requestWithdrawal, withdrawalStatus, withdrawalsOf } from '../payouts/requests';
-import { payoutRules, quote, ruleFor } from '../payouts/settings';
+import { quoteWithdrawal, requestWithdrawal, withdrawalStatus, withdrawalsOf } from '../payouts/requests';
+import { payoutRules, ruleFor, withdrawalLimits } from '../payouts/settings';
 import type { Services } from '../services';
 
 const CHAIN_ID = 1;
@@ -146,9 +146,19 @@ export function investRoutes(app: FastifyInstance, s: Services) {
     items: (await withdrawalsOf(db, auth.user.id, query.pool)).map((w) => withdrawalStatus(w, s.config.money.payoutConfirmations)),
   }));
 
-  addRoute(app, apiRoutes.dashboardWithdrawQuote, async ({ query }) => {
-    const q = quote(ruleFor(await payoutRules(db), query.currency), BigInt(query.amount));
+  addRoute(app, apiRoutes.dashboardWithdrawQuote, async ({ query, auth }) => {
+    const q = await quoteWithdrawal(db, auth.user.id, query.currency, BigInt(query.amount));
     return { fee: String(q.fee), receive: String(q.receive), approvalRequired: q.approvalRequired };
+  });
+
+  // What the withdraw form shows and checks; currencies without a minimum are closed, so not listed.
+  addRoute(app, apiRoutes.dashboardWithdrawRules, async () => {
+    const [rules, limits] = await Promise.all([payoutRules(db), withdrawalLimits(db)]);
+    const open = Object.keys(rules).flatMap((currency) => {
+      const r = ruleFor(rules, currency);
+      return r.minimum === null ? [] : [{ currency, minimum: r.minimum, fee: r.fee }];
+    });
+    return { currencies: open, perHour: limits.perHour, perDay: limits.perDay };
   });
 
   addRoute(app, apiRoutes.dashboardDeposit, async ({ body, auth }) => {

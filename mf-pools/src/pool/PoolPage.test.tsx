@@ -263,13 +263,40 @@ it('records on the next visit a deposit whose record got no answer (the money le
 });
 
 describe('withdraw', () => {
-  async function openWithdraw(answer: () => Promise<unknown>) {
-    const page = await openPool({ api: { dashboardPool: async () => ({ ...coinPool, deposited: { ETH: (ETH / 10n).toString() } }), dashboardWithdraw: answer } });
-    fireEvent.click(screen.getByRole('tab', { name: 'Withdraw' }));
-    expect(screen.getByRole('tab', { name: 'Withdraw' }).getAttribute('aria-selected')).toBe('true');
-    expect(screen.getByText('In this pool: 0.1 ETH')).toBeTruthy();
+  async function openWithdraw(answer: () => Promise<unknown>, more: Parameters<typeof openPool>[0] = {}) {
+    const api = { dashboardPool: async () => ({ ...coinPool, deposited: { ETH: (ETH / 10n).toString() } }), dashboardWithdraw: answer, ...more.api };
+    const page = await openPool({ ...more, api });
+    const tab = more.lang === 'ru' ? 'Вывести' : 'Withdraw';
+    fireEvent.click(screen.getByRole('tab', { name: tab }));
+    expect(screen.getByRole('tab', { name: tab }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByText(more.lang === 'ru' ? 'В этом пуле: 0.1 ETH' : 'In this pool: 0.1 ETH')).toBeTruthy();
     return page;
   }
+
+  it('shows the smallest withdrawal and refuses less in the server’s words, without a request', async () => {
+    const page = await openWithdraw(async () => ({ ...movement, status: 'requested' }));
+    const input = screen.getByLabelText('Amount in ETH');
+    // The rules answer says 10^15 wei: 0.001 ETH.
+    await waitFor(() => expect(describedBy(input)).toContain('Smallest withdrawal: 0.001 ETH'));
+    typeAmount('Amount in ETH', '0.0009');
+    await submit('Request withdrawal');
+    expect(describedBy(input)).toContain('The smallest withdrawal of ETH is 0.001 ETH');
+    expect(page.calls.map((c) => c.name)).not.toContain('dashboardWithdraw');
+    typeAmount('Amount in ETH', '0.001');
+    await submit('Request withdrawal');
+    expect(page.calls.find((c) => c.name === 'dashboardWithdraw')?.request).toEqual({ body: { pool: 'coin', amount: (ETH / 1000n).toString(), currency: 'ETH' } });
+  });
+
+  it('says a currency the server does not list cannot be withdrawn, in Russian too', async () => {
+    const rules = async () => ({ currencies: [{ currency: 'USDT', minimum: '1000000', fee: '0' }], perHour: 5, perDay: 10 });
+    const page = await openWithdraw(async () => ({ ...movement, status: 'requested' }), { lang: 'ru', api: { dashboardWithdrawRules: rules } });
+    const input = screen.getByLabelText('Сумма в ETH');
+    await waitFor(() => expect(describedBy(input)).toContain('Вывод ETH пока недоступен'));
+    typeAmount('Сумма в ETH', '0.05');
+    await submit('Запросить вывод');
+    expect(describedBy(input)).toContain('Вывод ETH пока недоступен');
+    expect(page.calls.map((c) => c.name)).not.toContain('dashboardWithdraw');
+  });
 
   it('sends the request in base units and shows the server’s answer', async () => {
     const page = await openWithdraw(async () => ({ ...movement, message: 'Withdrawal request has been successfully sent! Payment will be processed soon.', status: 'requested' }));

@@ -49,6 +49,14 @@ export const insightAnswers = {
   }),
   cabinetRevision: async () => ({ revision: '0' }),
   dashboardWithdrawals: async () => ({ items: [] }),
+  dashboardWithdrawRules: async () => ({
+    currencies: [
+      { currency: 'ETH', minimum: '1000000000000000', fee: '0' },
+      { currency: 'USDT', minimum: '1000000', fee: '0' },
+    ],
+    perHour: 5,
+    perDay: 10,
+  }),
   poolAssets: async () => ({ pool: 'coin' as const, assets: [] }),
   poolStrategy: async () => ({ pool: 'coin' as const, title: 'Coin pool', description: 'ETH staked and lent.', riskLevel: 'medium' }),
   poolGraph: async () => ({ pool: 'coin' as const, points: [] }),

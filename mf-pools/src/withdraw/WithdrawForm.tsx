@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { DashboardPoolResponse } from '@app/contracts';
 import { formatUnits, parseUnits, type PoolKind } from '@app/web3';
-import { useNotify, useRemote } from '@app/ui';
+import { useNotify, useRemote, useServerData } from '@app/ui';
 import { isApiError } from '../errors';
 import type { PoolCoin } from '../pool/poolCoins';
 import { depositDecimals, formatCoin } from '../deposit';
@@ -36,6 +36,12 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
   const decimals = depositDecimals(coin.currency);
   const availableText = position?.deposited[coin.currency];
   const available = availableText && /^\d+$/.test(availableText) ? BigInt(availableText) : 0n;
+  // The smallest withdrawal per currency, as the server enforces it. Until it is known (or if it
+  // cannot be read) the form sends the request and shows the server's answer instead.
+  const { state: rules } = useServerData((signal) => api.call('dashboardWithdrawRules', { signal }), [api]);
+  const rule = rules.status === 'ready' ? (rules.data.currencies.find((c) => c.currency === coin.currency) ?? null) : undefined;
+  const minimum = rule ? `${formatUnits(BigInt(rule.minimum), decimals)} ${coin.currency}` : null;
+  const closed = rule === null ? t('withdraw.closed', { coin: coin.currency }) : null;
 
   useEffect(() => {
     if (!coins.some((c) => c.currency === currency)) setCurrency(coins[0]!.currency);
@@ -49,6 +55,14 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
       return;
     }
     const units = parseUnits(amount, decimals, 'down');
+    if (closed) {
+      setError(closed);
+      return;
+    }
+    if (rule && minimum && units < BigInt(rule.minimum)) {
+      setError(t('withdraw.belowMinimum', { coin: coin.currency, minimum }));
+      return;
+    }
     setError('');
     inFlight.current = true;
     setBusy(true);
@@ -72,7 +86,7 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
     }
   };
 
-  const describedBy = ['withdraw-amount-available', error ? 'withdraw-amount-error' : ''].filter(Boolean).join(' ');
+  const describedBy = ['withdraw-amount-available', minimum || closed ? 'withdraw-amount-minimum' : '', error ? 'withdraw-amount-error' : ''].filter(Boolean).join(' ');
   return (
     <form className="form pool-form" noValidate onSubmit={onSubmit} aria-busy={busy}>
       <p className="field__hint">{t('withdraw.note')}</p>
@@ -126,6 +140,11 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
         <p id="withdraw-amount-available" className="field__hint">
           {t('withdraw.available', { amount: formatCoin(available, coin.currency) })}
         </p>
+        {minimum || closed ? (
+          <p id="withdraw-amount-minimum" className="field__hint" data-testid="withdraw-minimum">
+            {closed ?? t('withdraw.minimum', { minimum })}
+          </p>
+        ) : null}
         {error ? (
           <p id="withdraw-amount-error" className="field__error">
             {error}

@@ -72,6 +72,15 @@ export const baseUnitsSchema = z
   .check(z.regex(patterns.baseUnits, M.invalidValue))
   .register(z.globalRegistry, { description: 'Integer amount in base units (wei, token units) as a decimal string', example: '1000000000000000000' });
 
+/**
+ * An amount to move: base units above zero. Zero answers "It's required field!", as the forms do
+ * for an empty or zero amount (spec §5).
+ */
+export const positiveBaseUnitsSchema = z
+  .string({ error: (iss) => (iss.input === undefined ? M.required : M.invalidValue) })
+  .check(z.regex(patterns.baseUnits, M.invalidValue), z.refine((v) => v !== '0', M.required))
+  .register(z.globalRegistry, { description: 'Integer amount above zero in base units (wei, token units) as a decimal string', example: '1000000000000000000' });
+
 export const poolNameSchema = z.enum(['stable', 'coin', 'dex'], {
   error: (iss) => (iss.input === undefined ? M.required : M.invalidValue),
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { apiMessages as M } from './messages';
-import { baseUnitsSchema, currencyCodeSchema, isoDateTime, patterns, poolNameSchema } from './common';
+import { baseUnitsSchema, currencyCodeSchema, isoDateTime, patterns, poolNameSchema, positiveBaseUnitsSchema } from './common';
 
 export const poolParamsSchema = z.object({ pool: poolNameSchema });
 export const currencyQuerySchema = z.object({ currency: z.optional(currencyCodeSchema) });
@@ -59,7 +59,7 @@ export const yieldResponseSchema = z
 export type YieldResponse = z.infer<typeof yieldResponseSchema>;
 
 export const withdrawBodySchema = z
-  .object({ pool: poolNameSchema, amount: baseUnitsSchema, currency: currencyCodeSchema })
+  .object({ pool: poolNameSchema, amount: positiveBaseUnitsSchema, currency: currencyCodeSchema })
   .register(z.globalRegistry, { id: 'WithdrawBody' });
 export type WithdrawBody = z.input<typeof withdrawBodySchema>;
 
@@ -183,10 +183,24 @@ export const withdrawalsResponseSchema = z
   .register(z.globalRegistry, { id: 'Withdrawals' });
 
 /** What a withdrawal of `amount` would cost, shown before the user confirms. */
-export const withdrawQuoteQuerySchema = z.object({ pool: poolNameSchema, currency: currencyCodeSchema, amount: baseUnitsSchema });
+export const withdrawQuoteQuerySchema = z.object({ pool: poolNameSchema, currency: currencyCodeSchema, amount: positiveBaseUnitsSchema });
 export const withdrawQuoteResponseSchema = z
   .object({ fee: baseUnitsSchema, receive: baseUnitsSchema, approvalRequired: z.boolean() })
   .register(z.globalRegistry, { id: 'WithdrawQuote' });
+
+/**
+ * What the withdraw form checks before a request (the server checks the same): per currency the
+ * smallest withdrawal and the fee, in base units; a currency not listed cannot be withdrawn now.
+ * `perHour` and `perDay` cap the account's requests over the last hour and the last 24 hours.
+ */
+export const withdrawRulesResponseSchema = z
+  .object({
+    currencies: z.array(z.object({ currency: z.string(), minimum: baseUnitsSchema, fee: baseUnitsSchema })),
+    perHour: z.int(),
+    perDay: z.int(),
+  })
+  .register(z.globalRegistry, { id: 'WithdrawRules' });
+export type WithdrawRulesResponse = z.infer<typeof withdrawRulesResponseSchema>;
 
 /** A pool's reserves per currency: on chain and on the books (public). */
 export const poolReservesResponseSchema = z
