@@ -15,6 +15,7 @@ import { createDeposits } from './deposits/service';
 import { createJobRunner } from './jobs/runner';
 import { hotWallets } from './payouts/hot-wallets';
 import { createPayoutJob } from './payouts/job';
+import { createTreasuryJob } from './payouts/treasury';
 import { tablePriceSource } from './pricing/prices';
 import { createWatcher } from './watcher';
 
@@ -53,8 +54,22 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
       db,
       chain,
       hotWallets(config.money.hotWalletKeys),
-      { chainId: config.deposits.chainId, confirmations: config.money.payoutConfirmations, rebroadcastSeconds: config.money.rebroadcastSeconds, batchSize: 50 },
+      {
+        chainId: config.deposits.chainId,
+        confirmations: config.money.payoutConfirmations,
+        rebroadcastSeconds: config.money.rebroadcastSeconds,
+        batchSize: 50,
+        cancelAfterSeconds: config.money.cancelAfterSeconds,
+        recheckSeconds: config.money.recheckSeconds,
+      },
       returnNotice,
+      log,
+    ),
+    treasury: createTreasuryJob(
+      db,
+      chain,
+      config.money.treasuryKey,
+      { chainId: config.deposits.chainId, confirmations: config.money.payoutConfirmations, rebroadcastSeconds: config.money.rebroadcastSeconds },
       log,
     ),
   };
