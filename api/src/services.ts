@@ -16,6 +16,7 @@ import { createJobRunner } from './jobs/runner';
 import { hotWallets } from './payouts/hot-wallets';
 import { createPayoutJob } from './payouts/job';
 import { createTreasuryJob } from './payouts/treasury';
+import { Wallet } from 'ethers';
 import { tablePriceSource } from './pricing/prices';
 import { createWatcher } from './watcher';
 
@@ -47,7 +48,13 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     watcher: createWatcher(
       db,
       chain,
-      { chainId: config.deposits.chainId, startBlock: config.money.watcherStartBlock, batchBlocks: config.money.watcherBatchBlocks, confirmations: config.deposits.confirmations },
+      {
+        chainId: config.deposits.chainId,
+        startBlock: config.money.watcherStartBlock,
+        batchBlocks: config.money.watcherBatchBlocks,
+        confirmations: config.deposits.confirmations,
+        houseAddresses: config.money.treasuryKey ? [new Wallet(config.money.treasuryKey).address.toLowerCase()] : [],
+      },
       log,
     ),
     payouts: createPayoutJob(

@@ -338,8 +338,8 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
   async function run(): Promise<PayoutResult> {
     const result: PayoutResult = { signed: 0, broadcast: 0, paid: 0, returned: 0, waiting: 0, waitingFunds: 0, cancelling: 0 };
     const open = await db.select().from(withdrawals).where(inArray(withdrawals.status, OPEN)).orderBy(asc(withdrawals.id)).limit(settings.batchSize);
-    const latest = await chain.blockNumber();
     if (open.length) {
+      const latest = await chain.blockNumber();
       const spent = await committed();
       // Signed in id order, so nonces follow the order of requests; one that waits for funds holds none.
       for (const w of open.filter((x) => UNSIGNED.includes(x.status))) await sign(w, spent, latest, result);
