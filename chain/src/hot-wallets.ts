@@ -30,15 +30,15 @@ export async function fundHotWallets(rpcUrl: string): Promise<void> {
  */
 export const LOCAL_TREASURY = '0xc4c81d5c1851702d27d602aa8ff830a7689f17cc';
 const TREASURY_ETH = parseUnits('1000', ETH_DECIMALS);
-/** Whole tokens minted to the treasury when it holds less than a tenth of them. */
-const TREASURY_TOKENS = 1_000_000n;
+/** Whole tokens of each kind minted to the treasury when it holds less than a tenth of them. */
+export const TREASURY_TOKEN_FUNDING = '1000000';
 
 /** Tops up the local treasury at start: ETH by anvil_setBalance, each token by a real mint. */
 export async function fundTreasury(rpcUrl: string): Promise<void> {
   const balance = BigInt(await rpc<string>(rpcUrl, 'eth_getBalance', [LOCAL_TREASURY, 'latest']));
   if (balance < TREASURY_ETH / 10n) await rpc(rpcUrl, 'anvil_setBalance', [LOCAL_TREASURY, toQuantity(balance + TREASURY_ETH)]);
   for (const token of LOCAL_TOKENS) {
-    const full = TREASURY_TOKENS * 10n ** BigInt(token.decimals);
+    const full = parseUnits(TREASURY_TOKEN_FUNDING, token.decimals);
     const data = `0x70a08231${LOCAL_TREASURY.slice(2).padStart(64, '0')}`;
     const held = BigInt(await rpc<string>(rpcUrl, 'eth_call', [{ to: token.address, data }, 'latest']));
     if (held < full / 10n) await mintToken(rpcUrl, token, LOCAL_TREASURY, full);

@@ -14,7 +14,7 @@ import type { TokenCurrency } from '@app/web3';
 
 export { DEV_ACCOUNTS, DEV_MNEMONIC, type DevAccount } from './accounts';
 export { DEFAULT_FUNDING, fundAccount, type Funding } from './fund';
-export { HOT_WALLET_GAS, LOCAL_HOT_WALLETS, LOCAL_TREASURY, fundHotWallets, fundTreasury } from './hot-wallets';
+export { HOT_WALLET_GAS, LOCAL_HOT_WALLETS, LOCAL_TREASURY, TREASURY_TOKEN_FUNDING, fundHotWallets, fundTreasury } from './hot-wallets';
 export { blockNumber, mine, revertTo, rpc, RpcError, snapshot } from './rpc';
 export { DEV_TOKEN_FUNDING, LOCAL_TOKENS, MINTER, TOKEN_ARTIFACT, type LocalToken } from './tokens';
 export { LOCAL_CHAIN_ID, freePort } from './anvil';

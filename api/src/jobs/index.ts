@@ -60,7 +60,7 @@ export function defineJobs(s: Services) {
     run: async () => {
       const r = await s.payouts.run();
       // A payout the hot wallet cannot fund: the treasury may cover it now rather than at its next round.
-      if (r.waitingFunds) jobs.kick('treasury');
+      if (r.newlyWaiting) jobs.kick('treasury');
       return r;
     },
   });

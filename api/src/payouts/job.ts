@@ -20,7 +20,8 @@ export type PayoutSettings = {
   /** A returned payout's hash is looked up this long after the return. */
   recheckSeconds: number;
 };
-export type PayoutResult = { signed: number; broadcast: number; paid: number; returned: number; waiting: number; waitingFunds: number; cancelling: number };
+/** `waitingFunds`: rows that wait for funds; `newlyWaiting`: of them, those that began to wait in this run. */
+export type PayoutResult = { signed: number; broadcast: number; paid: number; returned: number; waiting: number; waitingFunds: number; newlyWaiting: number; cancelling: number };
 
 /** A recipient (or token) that refuses a payout this many times is not tried again: the amount is returned. */
 export const MAX_REVERTS = 2;
@@ -109,6 +110,7 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
       hotWallet: from,
     });
     result.waitingFunds++;
+    if (w.status !== 'waiting_funds') result.newlyWaiting++;
   }
 
   /** The recipient (or token) refused: counted; the second time the amount is returned and the operator alerted. */
@@ -268,6 +270,8 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
       if (!done.length) return;
       await post(tx, paidTransaction(w));
       if (gas > 0n) await post(tx, gasTransaction(w, w.txHash!, gas));
+      // The payout won the race against its cancel.
+      if (w.cancelHash) await resolveAlert(tx, `payout-cancelled:${w.id}`);
       result.paid++;
     });
   }
@@ -336,7 +340,7 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
   }
 
   async function run(): Promise<PayoutResult> {
-    const result: PayoutResult = { signed: 0, broadcast: 0, paid: 0, returned: 0, waiting: 0, waitingFunds: 0, cancelling: 0 };
+    const result: PayoutResult = { signed: 0, broadcast: 0, paid: 0, returned: 0, waiting: 0, waitingFunds: 0, newlyWaiting: 0, cancelling: 0 };
     const open = await db.select().from(withdrawals).where(inArray(withdrawals.status, OPEN)).orderBy(asc(withdrawals.id)).limit(settings.batchSize);
     if (open.length) {
       const latest = await chain.blockNumber();
