@@ -76,7 +76,12 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
       db,
       chain,
       config.money.treasuryKey,
-      { chainId: config.deposits.chainId, confirmations: config.money.payoutConfirmations, rebroadcastSeconds: config.money.rebroadcastSeconds },
+      {
+        chainId: config.deposits.chainId,
+        confirmations: config.money.payoutConfirmations,
+        rebroadcastSeconds: config.money.rebroadcastSeconds,
+        stuckAfterSeconds: config.money.cancelAfterSeconds,
+      },
       log,
     ),
   };

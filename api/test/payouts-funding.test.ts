@@ -43,7 +43,7 @@ describe('money owed is money on chain', () => {
     // treasury the operator is alerted.
     const short = (await reconcile(app.services.db, app.services.chain, 1, 'stable')).find((r) => r.currency === 'USDT')!;
     expect(short).toMatchObject({ liabilities: String(total), onChain: String(principal), covered: false });
-    const noTreasury = createTreasuryJob(app.services.db, app.services.chain, null, { chainId: 1, confirmations: 2, rebroadcastSeconds: 1 }, app.log);
+    const noTreasury = createTreasuryJob(app.services.db, app.services.chain, null, { chainId: 1, confirmations: 2, rebroadcastSeconds: 1, stuckAfterSeconds: 1800 }, app.log);
     expect(await noTreasury.run()).toMatchObject({ short: 1, funded: 0 });
     expect((await operator(app, 'alerts')).out).toContain('reserves-short:stable:USDT');
 

@@ -14,7 +14,8 @@ import { balanceOf, estimateGas, feeCaps, nextNonce, transferOf, type RawReceipt
  */
 export const GAS_RESERVE = 5n * 10n ** 16n;
 
-export type TreasurySettings = { chainId: number; confirmations: number; rebroadcastSeconds: number };
+/** `stuckAfterSeconds`: a transfer not mined this long is alerted (it holds its address's funding). */
+export type TreasurySettings = { chainId: number; confirmations: number; rebroadcastSeconds: number; stuckAfterSeconds: number };
 export type Coverage = { pool: string; currency: string; address: string; liabilities: string; onChain: string; incoming: string; shortfall: string };
 export type TreasuryResult = { funded: number; settled: number; short: number; checked: Coverage[] };
 
@@ -43,6 +44,13 @@ export function createTreasuryJob(db: Db, chain: ChainReader, key: string | null
           });
           await db.update(treasuryTransfers).set({ broadcastAt: new Date(), updatedAt: new Date() }).where(eq(treasuryTransfers.id, t.id));
         }
+        if (Date.now() - t.createdAt.getTime() >= settings.stuckAfterSeconds * 1000)
+          await raiseAlert(db, log, {
+            key: `treasury-transfer-stuck:${t.id}`,
+            kind: 'treasury-transfer-stuck',
+            message: `treasury transfer ${t.id} of ${t.amount} ${t.currency} to ${t.toAddress} is not mined; no other funding goes there until it is`,
+            detail: { transfer: t.id, tx: t.txHash, nonce: t.nonce },
+          });
         continue;
       }
       const block = Number(BigInt(receipt.blockNumber));
@@ -55,6 +63,7 @@ export function createTreasuryJob(db: Db, chain: ChainReader, key: string | null
           .where(and(eq(treasuryTransfers.id, t.id), eq(treasuryTransfers.status, 'sending')))
           .returning({ id: treasuryTransfers.id });
         if (!done.length) return;
+        await resolveAlert(tx, `treasury-transfer-stuck:${t.id}`);
         if (ok)
           await post(tx, {
             reference: `treasury:${t.id}:fund`,
