@@ -99,18 +99,22 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
   }
 
   async function waitForFunds(w: WithdrawalRow, from: string, need: string, result: PayoutResult) {
-    await db
+    result.waitingFunds++;
+    // Already waiting: nothing to write (the job looks every few seconds).
+    if (w.status === 'waiting_funds') return;
+    const moved = await db
       .update(withdrawals)
-      .set({ status: 'waiting_funds', waitingSince: w.waitingSince ?? new Date(), updatedAt: new Date() })
-      .where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, UNSIGNED)));
+      .set({ status: 'waiting_funds', waitingSince: new Date(), updatedAt: new Date() })
+      .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'requested')))
+      .returning({ id: withdrawals.id });
+    if (!moved.length) return;
+    result.newlyWaiting++;
     await alert(`payout-waiting-funds:${w.id}`, 'payout-waiting-funds', `withdrawal ${w.id} waits for funds: the hot wallet cannot pay ${need}`, {
       withdrawal: w.id,
       pool: w.pool,
       currency: w.currency,
       hotWallet: from,
     });
-    result.waitingFunds++;
-    if (w.status !== 'waiting_funds') result.newlyWaiting++;
   }
 
   /** The recipient (or token) refused: counted; the second time the amount is returned and the operator alerted. */
