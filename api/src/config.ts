@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { brandRegistrySchema, defaultBrandRegistry, type BrandRegistry } from '@app/contracts';
-import { localHotWalletKeys } from './payouts/hot-wallets';
+import { localHotWalletKeys, localTreasuryKey } from './payouts/hot-wallets';
 import './zod-english';
 
 /** The repository root: the default data folder lives there whatever the working directory is. */
@@ -81,6 +81,12 @@ export const envSchema = z.object({
   PAYOUT_CONFIRMATIONS: z.optional(int(1, 1000)),
   /** A payout not mined after this long is sent again with the same nonce and raw transaction. */
   PAYOUT_REBROADCAST_SECONDS: z._default(int(1, 86_400), 30),
+  /** A signed payout not mined this long is cancelled by a zero-value self-transfer at its nonce, then returned. */
+  PAYOUT_CANCEL_AFTER_SECONDS: z._default(int(1, 30 * 86_400), 1800),
+  /** A returned payout's hash is looked up this long after the return; if it mines, the operator is alerted. */
+  PAYOUT_RECHECK_SECONDS: z._default(int(0, 90 * 86_400), 86_400),
+  /** Private key of the treasury (yield) address, which funds the interest owed at the paying addresses. Local stack: the test mnemonic's. */
+  TREASURY_KEY: z.optional(z.string().check(z.length(66))),
   /** Comma-separated private keys of the pools' hot wallets (the receiving addresses). Local stack: the test mnemonic's. */
   HOT_WALLET_KEYS: z.optional(z.string().check(z.minLength(66))),
   /** Credential of the operator CLI (X-Operator-Key), ≥ 32 characters. Outside production one is generated into DATA_DIR/operator-key. */
@@ -137,6 +143,10 @@ export type AppConfig = {
     rebroadcastSeconds: number;
     /** Hot wallet keys; null in production until configured (payouts then wait). */
     hotWalletKeys: string[];
+    cancelAfterSeconds: number;
+    recheckSeconds: number;
+    /** The treasury's key; null in production until configured (the operator is alerted of what it would fund). */
+    treasuryKey: string | null;
     watcherStartBlock: number | null;
     watcherBatchBlocks: number;
     /** Outside production `accrue --until` may name a future day. */
@@ -273,6 +283,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       payoutConfirmations: e.PAYOUT_CONFIRMATIONS ?? e.DEPOSIT_CONFIRMATIONS ?? (production ? 12 : 1),
       rebroadcastSeconds: e.PAYOUT_REBROADCAST_SECONDS,
       hotWalletKeys: e.HOT_WALLET_KEYS ? e.HOT_WALLET_KEYS.split(',').map((k) => k.trim()).filter(Boolean) : production ? [] : localHotWalletKeys(),
+      cancelAfterSeconds: e.PAYOUT_CANCEL_AFTER_SECONDS,
+      recheckSeconds: e.PAYOUT_RECHECK_SECONDS,
+      treasuryKey: e.TREASURY_KEY ?? (production ? null : localTreasuryKey()),
       watcherStartBlock: e.WATCHER_START_BLOCK ?? (production ? null : 0),
       watcherBatchBlocks: e.WATCHER_BATCH_BLOCKS,
       allowFutureAccrual: !production,

@@ -15,6 +15,8 @@ import { createDeposits } from './deposits/service';
 import { createJobRunner } from './jobs/runner';
 import { hotWallets } from './payouts/hot-wallets';
 import { createPayoutJob } from './payouts/job';
+import { createTreasuryJob } from './payouts/treasury';
+import { Wallet } from 'ethers';
 import { tablePriceSource } from './pricing/prices';
 import { createWatcher } from './watcher';
 
@@ -46,15 +48,40 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     watcher: createWatcher(
       db,
       chain,
-      { chainId: config.deposits.chainId, startBlock: config.money.watcherStartBlock, batchBlocks: config.money.watcherBatchBlocks, confirmations: config.deposits.confirmations },
+      {
+        chainId: config.deposits.chainId,
+        startBlock: config.money.watcherStartBlock,
+        batchBlocks: config.money.watcherBatchBlocks,
+        confirmations: config.deposits.confirmations,
+        houseAddresses: config.money.treasuryKey ? [new Wallet(config.money.treasuryKey).address.toLowerCase()] : [],
+      },
       log,
     ),
     payouts: createPayoutJob(
       db,
       chain,
       hotWallets(config.money.hotWalletKeys),
-      { chainId: config.deposits.chainId, confirmations: config.money.payoutConfirmations, rebroadcastSeconds: config.money.rebroadcastSeconds, batchSize: 50 },
+      {
+        chainId: config.deposits.chainId,
+        confirmations: config.money.payoutConfirmations,
+        rebroadcastSeconds: config.money.rebroadcastSeconds,
+        batchSize: 50,
+        cancelAfterSeconds: config.money.cancelAfterSeconds,
+        recheckSeconds: config.money.recheckSeconds,
+      },
       returnNotice,
+      log,
+    ),
+    treasury: createTreasuryJob(
+      db,
+      chain,
+      config.money.treasuryKey,
+      {
+        chainId: config.deposits.chainId,
+        confirmations: config.money.payoutConfirmations,
+        rebroadcastSeconds: config.money.rebroadcastSeconds,
+        stuckAfterSeconds: config.money.cancelAfterSeconds,
+      },
       log,
     ),
   };

@@ -4,6 +4,7 @@
 
 import { parseUnits, ETH_DECIMALS } from '@app/web3';
 import { rpc, toQuantity } from './rpc';
+import { LOCAL_TOKENS, mintToken } from './tokens';
 
 export const LOCAL_HOT_WALLETS = [
   '0x8c3229ec621644789d7f61faa82c6d0e5f97d43d',
@@ -20,5 +21,26 @@ export async function fundHotWallets(rpcUrl: string): Promise<void> {
   for (const address of LOCAL_HOT_WALLETS) {
     const balance = BigInt(await rpc<string>(rpcUrl, 'eth_getBalance', [address, 'latest']));
     if (balance < GAS_FLOOR) await rpc(rpcUrl, 'anvil_setBalance', [address, toQuantity(balance + HOT_WALLET_GAS)]);
+  }
+}
+
+/**
+ * The local treasury (yield) address, m/44'/60'/0'/0/103 of the test mnemonic: it funds the interest
+ * the books owe at the pools' paying addresses (the API's treasury job), so it starts rich.
+ */
+export const LOCAL_TREASURY = '0xc4c81d5c1851702d27d602aa8ff830a7689f17cc';
+const TREASURY_ETH = parseUnits('1000', ETH_DECIMALS);
+/** Whole tokens of each kind minted to the treasury when it holds less than a tenth of them. */
+export const TREASURY_TOKEN_FUNDING = '1000000';
+
+/** Tops up the local treasury at start: ETH by anvil_setBalance, each token by a real mint. */
+export async function fundTreasury(rpcUrl: string): Promise<void> {
+  const balance = BigInt(await rpc<string>(rpcUrl, 'eth_getBalance', [LOCAL_TREASURY, 'latest']));
+  if (balance < TREASURY_ETH / 10n) await rpc(rpcUrl, 'anvil_setBalance', [LOCAL_TREASURY, toQuantity(balance + TREASURY_ETH)]);
+  for (const token of LOCAL_TOKENS) {
+    const full = parseUnits(TREASURY_TOKEN_FUNDING, token.decimals);
+    const data = `0x70a08231${LOCAL_TREASURY.slice(2).padStart(64, '0')}`;
+    const held = BigInt(await rpc<string>(rpcUrl, 'eth_call', [{ to: token.address, data }, 'latest']));
+    if (held < full / 10n) await mintToken(rpcUrl, token, LOCAL_TREASURY, full);
   }
 }

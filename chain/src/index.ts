@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { DEV_ACCOUNTS, type DevAccount } from './accounts';
 import { LOCAL_CHAIN_ID, freePort, runAnvil } from './anvil';
 import { fundAccount, type Funding } from './fund';
-import { fundHotWallets } from './hot-wallets';
+import { fundHotWallets, fundTreasury } from './hot-wallets';
 import { LOCAL_TOKENS, installTokens, type LocalToken } from './tokens';
 import type { TokenCurrency } from '@app/web3';
 
 export { DEV_ACCOUNTS, DEV_MNEMONIC, type DevAccount } from './accounts';
 export { DEFAULT_FUNDING, fundAccount, type Funding } from './fund';
-export { HOT_WALLET_GAS, LOCAL_HOT_WALLETS, fundHotWallets } from './hot-wallets';
+export { HOT_WALLET_GAS, LOCAL_HOT_WALLETS, LOCAL_TREASURY, TREASURY_TOKEN_FUNDING, fundHotWallets, fundTreasury } from './hot-wallets';
 export { blockNumber, mine, revertTo, rpc, RpcError, snapshot } from './rpc';
 export { DEV_TOKEN_FUNDING, LOCAL_TOKENS, MINTER, TOKEN_ARTIFACT, type LocalToken } from './tokens';
 export { LOCAL_CHAIN_ID, freePort } from './anvil';
@@ -85,6 +85,8 @@ export async function startChain(options: ChainOptions = {}): Promise<LocalChain
       installed = [...installed, ...(await installTokens(anvil.rpcUrl))];
       // The pools pay withdrawals from their receiving addresses: they need gas.
       await fundHotWallets(anvil.rpcUrl);
+      // The treasury funds the interest the books owe (the API's treasury job).
+      await fundTreasury(anvil.rpcUrl);
     } catch (error) {
       await anvil.stop();
       throw error;

@@ -345,6 +345,19 @@ export const withdrawals = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
     /** position: out of a pool; referral: a claim of referral rewards (api/src/referral). */
     kind: text('kind').notNull().default('position'),
+    /** Times the recipient refused the payout (a failed estimate or a reverted transfer); at two it is returned. */
+    reverts: integer('reverts').notNull().default(0),
+    /** The head when it was signed: where a search for the transaction that used its nonce starts. */
+    signedBlock: bigint('signed_block', { mode: 'number' }),
+    /** When it was signed: a payout not mined long after is cancelled at its nonce. */
+    signedAt: ts('signed_at'),
+    /** A zero-value self-transfer at the same nonce, replacing a payout that cannot be mined. */
+    cancelTx: text('cancel_tx'),
+    cancelHash: text('cancel_hash'),
+    /** Since when it waits for the hot wallet's funds (status waiting_funds). */
+    waitingSince: ts('waiting_since'),
+    /** A returned payout's hash is looked up until then: if it mines after all, the operator is alerted. */
+    recheckUntil: ts('recheck_until'),
   },
   (t) => [
     index('withdrawals_user_idx').on(t.userId),
@@ -353,7 +366,7 @@ export const withdrawals = pgTable(
     index('withdrawals_destination_idx').on(t.toAddress, t.currency, t.createdAt),
     uniqueIndex('withdrawals_one_referral_claim')
       .on(t.userId)
-      .where(sql`kind = 'referral' and status in ('requested', 'awaiting_approval', 'sending')`),
+      .where(sql`kind = 'referral' and status in ('requested', 'awaiting_approval', 'waiting_funds', 'sending', 'cancelling')`),
   ],
 );
 
@@ -609,6 +622,44 @@ export const hotWalletNonces = pgTable(
   'hot_wallet_nonces',
   { chainId: integer('chain_id').notNull(), address: text('address').notNull(), nextNonce: bigint('next_nonce', { mode: 'number' }).notNull() },
   (t) => [primaryKey({ columns: [t.chainId, t.address] })],
+);
+
+/** What the operator must look at (`npm run operator -- alerts`): one row per subject, counted when raised again. */
+export const operatorAlerts = pgTable('operator_alerts', {
+  key: text('key').primaryKey(),
+  kind: text('kind').notNull(),
+  message: text('message').notNull(),
+  detail: jsonb('detail'),
+  firstAt: ts('first_at').notNull().defaultNow(),
+  lastAt: ts('last_at').notNull().defaultNow(),
+  count: integer('count').notNull().default(1),
+  resolvedAt: ts('resolved_at'),
+});
+
+/** Transfers from the treasury (yield) address to a pool's paying address (api/src/payouts/treasury.ts). */
+export const treasuryTransfers = pgTable(
+  'treasury_transfers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    chainId: integer('chain_id').notNull(),
+    pool: text('pool').notNull(),
+    currency: text('currency').notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    amount: baseUnits('amount').notNull(),
+    status: text('status').notNull().default('sending'),
+    nonce: bigint('nonce', { mode: 'number' }).notNull(),
+    signedTx: text('signed_tx').notNull(),
+    txHash: text('tx_hash').notNull(),
+    broadcastAt: ts('broadcast_at'),
+    blockNumber: bigint('block_number', { mode: 'number' }),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('treasury_transfers_sender_nonce_key').on(t.chainId, t.fromAddress, t.nonce),
+    uniqueIndex('treasury_transfers_open_key').on(t.toAddress, t.currency).where(sql`status = 'sending'`),
+  ],
 );
 
 /** The chain watcher's cursor: the last block read, with its hash. */

@@ -21,7 +21,12 @@ export function defineJobs(s: Services) {
     exclusive: true,
     intervalMs: config.money.jobsIntervalMs && Math.max(config.money.jobsIntervalMs, 60_000),
     leaseSeconds: 120,
-    run: ({ renew }) => accrueAndReward(s.db, s.prices, lastClosedDay(), renew),
+    run: async ({ renew }) => {
+      const r = await accrueAndReward(s.db, s.prices, lastClosedDay(), renew);
+      // The day's interest is owed on chain now: fund it.
+      jobs.kick('treasury');
+      return r;
+    },
   });
   jobs.define({
     name: 'watcher',
@@ -47,5 +52,18 @@ export function defineJobs(s: Services) {
       return c.ok;
     },
   });
-  jobs.define({ name: 'payouts', exclusive: true, intervalMs: config.money.jobsIntervalMs, leaseSeconds: 60, run: () => s.payouts.run() });
+  jobs.define({
+    name: 'payouts',
+    exclusive: true,
+    intervalMs: config.money.jobsIntervalMs,
+    leaseSeconds: 60,
+    run: async () => {
+      const r = await s.payouts.run();
+      // A payout the hot wallet cannot fund: the treasury may cover it now rather than at its next round.
+      if (r.newlyWaiting) jobs.kick('treasury');
+      return r;
+    },
+  });
+  // Reserves ≥ liabilities at every paying address: funded from the treasury, or alerted.
+  jobs.define({ name: 'treasury', exclusive: true, intervalMs: config.money.jobsIntervalMs && Math.max(config.money.jobsIntervalMs, 60_000), leaseSeconds: 60, run: () => s.treasury.run() });
 }

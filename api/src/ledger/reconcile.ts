@@ -15,7 +15,33 @@ export type ReconcileRow = {
   books: string;
   /** onChain − books; null when the node cannot be reached. Reported, never corrected. */
   difference: string | null;
+  /** What the books owe at this address in this pool and currency (positions and unpaid withdrawals). */
+  liabilities: string;
+  /** Reserves ≥ liabilities on chain; null when the node cannot be reached. */
+  covered: boolean | null;
 };
+
+/** Withdrawals whose amount is still owed at the paying address (not paid, not returned). */
+const UNPAID = sql`('requested', 'awaiting_approval', 'waiting_funds', 'sending', 'cancelling')`;
+
+/**
+ * What the books owe at each paying address, per pool and currency: the positions (principal and
+ * interest credited) and the withdrawals not yet paid; and ETH at every paying address, for gas.
+ */
+export async function liabilities(db: Pick<Db, 'execute'>, chainId: number) {
+  return rows<{ pool: string; currency: string; address: string; owed: string }>(
+    db,
+    sql`with pa as (select pool, currency, lower(address) as address from pool_addresses where chain_id = ${chainId}),
+             pos as (select pool, currency, -sum(balance) as owed from ledger_accounts where kind = 'position' group by pool, currency),
+             fl as (select pool, currency, sum(amount) as owed from withdrawals where status in ${UNPAID} group by pool, currency)
+        select pa.pool, pa.currency, pa.address, (coalesce(pos.owed, 0) + coalesce(fl.owed, 0))::text as owed
+        from pa left join pos using (pool, currency) left join fl using (pool, currency)
+        union all
+        -- A token pool's paying address owes no ETH, but pays gas in it.
+        select min(pool), 'ETH', address, '0' from pa where address not in (select address from pa where currency = 'ETH') group by address
+        order by 1, 2`,
+  );
+}
 
 const erc20 = new Interface(ERC20_ABI as unknown as string[]);
 
@@ -34,7 +60,8 @@ async function onChainBalance(chain: ChainReader, address: string, currency: str
 /**
  * For each pool address and currency (the operator's receiving addresses, and any address the
  * ledger holds reserves at, e.g. gas at a hot wallet), the on-chain balance against the ledger's
- * reserves account. A difference is reported, never fixed: the hot wallets' gas money, or a
+ * reserves account, and what the books owe there (reserves ≥ liabilities, which the treasury job
+ * keeps and alerts on). A difference is reported, never fixed: the hot wallets' gas money, or a
  * transfer nobody has claimed yet, shows here.
  */
 export async function reconcile(db: Pick<Db, 'execute'>, chain: ChainReader, chainId: number, pool?: string): Promise<ReconcileRow[]> {
@@ -51,6 +78,7 @@ export async function reconcile(db: Pick<Db, 'execute'>, chain: ChainReader, cha
         ${pool ? sql`where p.pool = ${pool}` : sql``}
         order by p.pool, p.currency, p.address`,
   );
+  const owed = new Map((await liabilities(db, chainId)).map((l) => [`${l.pool}:${l.currency}:${l.address}`, l.owed]));
   // An address shared by pools is one balance on chain: listed once per pool, compared once.
   const seen = new Set<string>();
   const out: ReconcileRow[] = [];
@@ -66,6 +94,8 @@ export async function reconcile(db: Pick<Db, 'execute'>, chain: ChainReader, cha
       onChain: onChain === null ? null : String(onChain),
       books: r.books,
       difference: onChain === null ? null : String(onChain - BigInt(r.books)),
+      liabilities: owed.get(`${r.pool}:${r.currency}:${r.address}`) ?? '0',
+      covered: onChain === null ? null : onChain >= BigInt(owed.get(`${r.pool}:${r.currency}:${r.address}`) ?? '0'),
     });
   }
   return out;

@@ -2,7 +2,7 @@ import type { Lang } from '@app/contracts';
 
 export type MailKind = 'approve' | 'recovery' | 'password-changed' | 'email-change' | 'wallet-code' | 'wallet-changed' | 'withdrawal-returned' | 'claim-returned';
 /** Why a withdrawal came back to the balance (the part of `withdrawals.reason` before any ':'). */
-export type ReturnReason = 'PAYOUT_REVERTED' | 'PAYOUT_DROPPED' | 'REJECTED';
+export type ReturnReason = 'PAYOUT_REVERTED' | 'PAYOUT_DROPPED' | 'PAYOUT_RECIPIENT_REVERTS' | 'PAYOUT_CANCELLED' | 'REJECTED';
 /**
  * `sessions` (password-changed): which sessions the change ended: `all` (recovery by code ends
  * every one), `others` (the settings, asked to end the others), `none` (the settings, others kept).
@@ -23,8 +23,20 @@ export type MailVars = {
 };
 
 const returnReasons: Record<'en' | 'ru', Record<ReturnReason, string>> = {
-  en: { PAYOUT_REVERTED: 'the transaction failed on chain', PAYOUT_DROPPED: 'the network dropped the transaction', REJECTED: 'the operator declined it' },
-  ru: { PAYOUT_REVERTED: 'транзакция не прошла в блокчейне', PAYOUT_DROPPED: 'сеть отбросила транзакцию', REJECTED: 'оператор отклонил его' },
+  en: {
+    PAYOUT_REVERTED: 'the transaction failed on chain',
+    PAYOUT_DROPPED: 'the network dropped the transaction',
+    PAYOUT_RECIPIENT_REVERTS: 'your wallet refused the transfer twice',
+    PAYOUT_CANCELLED: 'the transaction could not be sent and was cancelled',
+    REJECTED: 'the operator declined it',
+  },
+  ru: {
+    PAYOUT_REVERTED: 'транзакция не прошла в блокчейне',
+    PAYOUT_DROPPED: 'сеть отбросила транзакцию',
+    PAYOUT_RECIPIENT_REVERTS: 'ваш кошелёк дважды отказался принять перевод',
+    PAYOUT_CANCELLED: 'транзакцию не удалось отправить, и она отменена',
+    REJECTED: 'оператор отклонил его',
+  },
 };
 type Rendered = { subject: string; text: string };
 

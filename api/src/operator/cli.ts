@@ -22,6 +22,9 @@ const USAGE = `usage: npm run operator -- <command> [--api URL] [--key KEY]
   payouts limits [--per-hour N] [--per-day N] [--window-hours H]
                                                  withdrawal requests per account, and how far back the
                                                  threshold sums an account's (and an address's) withdrawals
+  withdrawals cancel <id>                        release a payout: returned if unsigned, else cancelled at its nonce
+  alerts [--all yes]                             what needs the operator (open ones; --all yes: resolved too)
+  treasury                                       fund each paying address from the treasury; reserves against liabilities
   unclaimed list
   unclaimed assign <id> <login-or-user-id> <pool>
   reconcile                                      on-chain balances against the ledger's reserves
@@ -105,7 +108,7 @@ export async function runOperator(argv: string[], send: Transport, out: Output):
     }
     return r.body as Record<string, unknown>;
   };
-  const cmd = (group === 'accrue' || group === 'reconcile') && action === undefined ? group : `${group ?? ''} ${action ?? ''}`.trim();
+  const cmd = ['accrue', 'reconcile', 'alerts', 'treasury'].includes(group ?? '') && action === undefined ? group! : `${group ?? ''} ${action ?? ''}`.trim();
   switch (cmd) {
     case 'ledger check': {
       const r = await call('GET', '/ledger/check');
@@ -157,6 +160,25 @@ export async function runOperator(argv: string[], send: Transport, out: Output):
       const r = await call('POST', `/withdrawals/${id(rest[0])}/reject`, reason ? { reason } : {});
       out(`withdrawal ${r.id}: ${r.status}`);
       return 0;
+    }
+    case 'withdrawals cancel': {
+      const r = await call('POST', `/withdrawals/${id(rest[0])}/cancel`);
+      out(`withdrawal ${r.id}: ${r.status}${r.status === 'cancelling' ? ' (returned once the cancel at its nonce is final)' : ''}`);
+      return 0;
+    }
+    case 'alerts': {
+      const all = flags.has('all') ? need(flags.get('all'), '--all', (x) => x === 'yes' || x === 'no', 'expected yes or no') === 'yes' : false;
+      const r = await call('GET', `/alerts${all ? '?all=true' : ''}`);
+      const items = r.items as Record<string, unknown>[];
+      out(table(items, ['kind', 'key', 'count', 'lastAt', 'resolvedAt', 'message']));
+      return items.some((i) => i.resolvedAt === null) ? 1 : 0;
+    }
+    case 'treasury': {
+      const r = await call('POST', '/treasury');
+      out(`treasury ${r.treasury ?? '(not configured: TREASURY_KEY)'}: ${r.funded} transfer(s) sent`);
+      out(table(r.items as Record<string, unknown>[], ['pool', 'currency', 'address', 'liabilities', 'onChain', 'incoming', 'shortfall']));
+      out(Number(r.short) ? `${r.short} pool(s) hold less than they owe and the treasury cannot cover it` : 'every paying address holds what it owes, or its funding is on the way');
+      return Number(r.short) ? 1 : 0;
     }
     case 'payouts set': {
       const currency = need(rest[0], 'currency', (x) => /^[A-Z]{2,10}$/.test(x), 'expected a currency code such as USDT');
@@ -225,10 +247,12 @@ export async function runOperator(argv: string[], send: Transport, out: Output):
     }
     case 'reconcile': {
       const r = await call('GET', '/reconcile');
-      const items = r.items as { onChain: string | null; difference: string | null }[];
-      out(table(items as Record<string, unknown>[], ['pool', 'currency', 'address', 'onChain', 'books', 'difference']));
+      const items = r.items as { onChain: string | null; difference: string | null; covered: boolean | null }[];
+      out(table(items as Record<string, unknown>[], ['pool', 'currency', 'address', 'onChain', 'books', 'difference', 'liabilities']));
       const off = items.filter((i) => i.difference !== '0');
       out(off.length ? `${off.length} difference(s) reported; nothing was changed` : 'reserves match the books');
+      const short = items.filter((i) => i.covered === false);
+      out(short.length ? `${short.length} pool address(es) hold less than the books owe (npm run operator -- treasury)` : 'reserves cover the liabilities');
       return 0;
     }
     default:

@@ -13,6 +13,7 @@ import { accrueAndReward } from '../referral/rewards';
 import { checkLedger, reconcile } from '../ledger';
 import type { Services } from '../services';
 import { assignUnclaimed, listUnclaimed } from '../watcher';
+import { listAlerts } from './alerts';
 import { audit } from './audit';
 import { operatorGuard } from './auth';
 
@@ -20,7 +21,8 @@ const isoDay = z.iso.date({ error: 'expected a calendar date YYYY-MM-DD' });
 const apyBody = z.object({ pool: poolNameSchema, apy: z.string().check(z.maxLength(30)), effectiveFrom: z.optional(isoDay) });
 const accrueBody = z.object({ until: isoDay });
 const idParams = z.object({ id: z.coerce.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER)) });
-const statusQuery = z.object({ status: z.optional(z.enum(['requested', 'awaiting_approval', 'sending', 'paid', 'returned'])) });
+const statusQuery = z.object({ status: z.optional(z.enum(['requested', 'awaiting_approval', 'waiting_funds', 'sending', 'cancelling', 'paid', 'returned'])) });
+const alertsQuery = z.object({ all: z.optional(z.enum(['true', 'false'])) });
 const rejectBody = z.object({ reason: z.optional(z.string().check(z.maxLength(500))) });
 const assignBody = z.object({ account: z.string().check(z.minLength(3), z.maxLength(320)), pool: poolNameSchema });
 const payoutsBody = z.object({
@@ -76,7 +78,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
       .where(req.query.status ? eq(withdrawals.status, req.query.status) : undefined)
       .orderBy(asc(withdrawals.id))
       .limit(500);
-    return { items: list.map((w) => ({ ...withdrawalStatus(w, s.config.money.payoutConfirmations), userId: w.userId, nonce: w.nonce, kind: w.kind })) };
+    return { items: list.map((w) => ({ ...withdrawalStatus(w, s.config.money.payoutConfirmations), userId: w.userId, nonce: w.nonce, kind: w.kind, reverts: w.reverts })) };
   });
 
   const withdrawal = async (id: number) => {
@@ -114,6 +116,40 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     });
     if (!done) throw notAwaiting(w.id, w.status);
     return { id: w.id, status: 'returned' };
+  });
+
+  // Releases a payout: one not signed yet (no nonce held) is returned at once; a signed one is
+  // cancelled by a zero-value self-transfer at its nonce and returned once that is final.
+  r.post('/operator/withdrawals/:id/cancel', { ...opts, schema: { ...schema, params: idParams } }, async (req) => {
+    const w = await withdrawal(req.params.id);
+    const who = actor(req);
+    const status = await s.db.transaction(async (tx) => {
+      if (await returnWithdrawal(tx, w, 'PAYOUT_CANCELLED', ['awaiting_approval', 'requested', 'waiting_funds'], s.returnNotice, who)) {
+        await audit(tx, { actor: who, action: 'withdrawal.cancel', target: String(w.id), before: { status: w.status }, after: { status: 'returned' } });
+        return 'returned';
+      }
+      const moved = await tx
+        .update(withdrawals)
+        .set({ status: 'cancelling', decidedBy: who, updatedAt: new Date() })
+        .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'sending')))
+        .returning({ id: withdrawals.id });
+      if (!moved.length) return null;
+      await audit(tx, { actor: who, action: 'withdrawal.cancel', target: String(w.id), before: { status: 'sending' }, after: { status: 'cancelling' } });
+      return 'cancelling';
+    });
+    if (!status) {
+      const [now] = await s.db.select({ status: withdrawals.status }).from(withdrawals).where(eq(withdrawals.id, w.id));
+      throw badRequest(`withdrawal ${w.id} is ${now?.status ?? w.status}: only a payout not yet paid or returned can be cancelled`, 'NOT_CANCELLABLE');
+    }
+    s.jobs.kick('payouts');
+    return { id: w.id, status };
+  });
+
+  r.get('/operator/alerts', { ...opts, schema: { ...schema, querystring: alertsQuery } }, async (req) => ({ items: await listAlerts(s.db, req.query.all === 'true') }));
+
+  r.post('/operator/treasury', opts, async () => {
+    const result = (await s.jobs.runNow('treasury', () => s.treasury.run())) as Awaited<ReturnType<typeof s.treasury.run>> | undefined;
+    return { treasury: s.treasury.address, items: result?.checked ?? [], funded: result?.funded ?? 0, short: result?.short ?? 0 };
   });
 
   r.post('/operator/payouts', { ...opts, schema: { ...schema, body: payoutsBody } }, async (req) =>

@@ -1,22 +1,33 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { Interface, Transaction, type Wallet } from 'ethers';
-import { ERC20_ABI, TOKENS } from '@app/web3';
+import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { Transaction, type Wallet } from 'ethers';
 import type { Db } from '../db/client';
-import { hotWalletNonces, poolAddresses, withdrawals } from '../db/schema';
+import { poolAddresses, withdrawals } from '../db/schema';
 import type { ChainReader } from '../deposits/chain';
 import { post, type LedgerTransaction } from '../ledger';
-import { mailReturned, type ReturnNotice } from './notice';
-import { returnTransaction, returnWithdrawal, type WithdrawalRow } from './requests';
+import { raiseAlert, resolveAlert } from '../operator/alerts';
+import { balanceOf, estimateGas, feeCaps, maxCost, nextNonce, transactionAtNonce, transferOf, type RawReceipt } from './chain-tx';
+import type { ReturnNotice } from './notice';
+import { returnWithdrawal, type WithdrawalRow } from './requests';
 
-export type PayoutSettings = { chainId: number; confirmations: number; rebroadcastSeconds: number; batchSize: number };
-export type PayoutResult = { signed: number; broadcast: number; paid: number; returned: number; waiting: number };
+export type PayoutSettings = {
+  chainId: number;
+  confirmations: number;
+  rebroadcastSeconds: number;
+  batchSize: number;
+  /** A signed payout not mined this long after signing is cancelled at its nonce, then returned. */
+  cancelAfterSeconds: number;
+  /** A returned payout's hash is looked up this long after the return. */
+  recheckSeconds: number;
+};
+/** `waitingFunds`: rows that wait for funds; `newlyWaiting`: of them, those that began to wait in this run. */
+export type PayoutResult = { signed: number; broadcast: number; paid: number; returned: number; waiting: number; waitingFunds: number; newlyWaiting: number; cancelling: number };
 
-const erc20 = new Interface(ERC20_ABI as unknown as string[]);
-const TOKEN_GAS_LIMIT = 120_000n;
-const ETH_GAS_LIMIT = 21_000n;
-
-type RawReceipt = { status: string; blockNumber: string; blockHash: string; gasUsed: string; effectiveGasPrice: string } | null;
+/** A recipient (or token) that refuses a payout this many times is not tried again: the amount is returned. */
+export const MAX_REVERTS = 2;
+const OPEN = ['requested', 'waiting_funds', 'sending', 'cancelling'];
+const UNSIGNED = ['requested', 'waiting_funds'];
+const SIGNED = ['sending', 'cancelling'];
 
 /** The ledger transaction of a paid withdrawal: in flight → out of the reserves, the fee to the house. */
 function paidTransaction(w: WithdrawalRow): LedgerTransaction {
@@ -35,12 +46,12 @@ function paidTransaction(w: WithdrawalRow): LedgerTransaction {
   };
 }
 
-/** Gas paid by the hot wallet: the house's expense, out of the address's ETH reserves. */
-function gasTransaction(w: WithdrawalRow, gas: bigint): LedgerTransaction {
+/** Gas paid by the hot wallet for one mined transaction (payout, reverted payout or cancel): the house's expense. */
+function gasTransaction(w: WithdrawalRow, hash: string, gas: bigint): LedgerTransaction {
   return {
-    reference: `withdrawal:${w.id}:gas`,
+    reference: `withdrawal:${w.id}:gas:${hash}`,
     kind: 'payout_gas',
-    detail: { withdrawal: w.id, tx: w.txHash },
+    detail: { withdrawal: w.id, tx: hash },
     postings: [
       { account: { kind: 'house', currency: 'ETH' }, amount: gas },
       { account: { kind: 'reserves', chainId: w.chainId, address: w.fromAddress!, pool: w.pool, currency: 'ETH' }, amount: -gas },
@@ -48,38 +59,91 @@ function gasTransaction(w: WithdrawalRow, gas: bigint): LedgerTransaction {
   };
 }
 
+const gasOf = (r: NonNullable<RawReceipt>) => BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice);
+/** Back to unsigned: the nonce it held is spent (or never was), a new one is taken when it is signed again. */
+const UNSIGN = { nonce: null, signedTx: null, txHash: null, signedBlock: null, signedAt: null, broadcastAt: null, blockNumber: null, confirmations: 0, cancelTx: null, cancelHash: null };
+
 /**
- * Pays withdrawals on chain from the pool's hot wallet (the pool's receiving address), in three
- * idempotent steps, each safe to repeat after a crash (the job runs in one replica at a time):
+ * Pays withdrawals on chain from the pool's hot wallet (the pool's receiving address). Every step
+ * is idempotent and guarded by the row's status, so a second run, a concurrent one or one after a
+ * crash changes nothing twice (README.md in this folder):
  *
- * 1. sign: a nonce from the nonce manager (`hot_wallet_nonces`, under a row lock), the transaction
- *    signed and stored with its hash, status `sending`, all in one database transaction, before
- *    anything reaches the node. A crash after this point re-sends the same bytes: never twice.
- * 2. broadcast: the stored raw transaction, again whenever it is not mined after a while (same
- *    nonce, same hash; "already known" is fine).
- * 3. settle: with N confirmations, paid (the hash, ledger: in flight → reserves, fee and gas to the
- *    house). A reverted payout, or one whose nonce was taken by another transaction (dropped), is
- *    returned to the user's balance with a reason the API shows.
+ * 1. sign, only what the hot wallet can pay: the amount and the gas (estimated, with a margin and a
+ *    cap) against its balance less what its unmined payouts may still take. Otherwise the row waits
+ *    unsigned, holding no nonce (`waiting_funds`), and the operator is alerted. A recipient that
+ *    refuses the transfer twice is not tried again: returned, and the operator is alerted.
+ * 2. broadcast the stored bytes, again while not mined.
+ * 3. settle: mined with N confirmations → paid (or, reverted, tried once more); not mined long after
+ *    signing → cancelled by a zero-value self-transfer at its nonce, returned once that is final; its
+ *    nonce taken by another transaction that is itself final → returned. A returned payout's hash is
+ *    looked up for a while after: if it mines anyway, the operator is alerted.
  */
 export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string, Wallet>, settings: PayoutSettings, notice: ReturnNotice, log: FastifyBaseLogger) {
-  async function nextNonce(tx: Pick<Db, 'execute' | 'select' | 'insert' | 'update'>, address: string): Promise<number> {
-    const onChain = Number(BigInt(await chain.call<string>('eth_getTransactionCount', [address, 'pending'])));
-    await tx.insert(hotWalletNonces).values({ chainId: settings.chainId, address, nextNonce: onChain }).onConflictDoNothing();
-    const [row] = await tx
-      .select()
-      .from(hotWalletNonces)
-      .where(and(eq(hotWalletNonces.chainId, settings.chainId), eq(hotWalletNonces.address, address)))
-      .for('update');
-    // The wallet may have been used outside the payouts (e.g. topped up by hand): never reuse a nonce the chain has seen.
-    const nonce = Math.max(row!.nextNonce, onChain);
-    await tx
-      .update(hotWalletNonces)
-      .set({ nextNonce: nonce + 1 })
-      .where(and(eq(hotWalletNonces.chainId, settings.chainId), eq(hotWalletNonces.address, address)));
-    return nonce;
+  const alert = (key: string, kind: string, message: string, detail: Record<string, unknown>) => raiseAlert(db, log, { key, kind, message, detail });
+
+  /** What each hot wallet's unmined payouts may still take from it, by currency (ETH includes their gas). */
+  async function committed(): Promise<Map<string, bigint>> {
+    const out = new Map<string, bigint>();
+    const add = (k: string, v: bigint) => out.set(k, (out.get(k) ?? 0n) + v);
+    const rows = await db
+      .select({ from: withdrawals.fromAddress, currency: withdrawals.currency, signedTx: withdrawals.signedTx, cancelTx: withdrawals.cancelTx })
+      .from(withdrawals)
+      .where(and(inArray(withdrawals.status, SIGNED), sql`${withdrawals.blockNumber} is null`));
+    for (const r of rows) {
+      const c = maxCost(r.signedTx!, r.currency);
+      add(`${r.from}:ETH`, c.eth);
+      if (c.token) add(`${r.from}:${r.currency}`, c.token);
+      if (r.cancelTx) add(`${r.from}:ETH`, maxCost(r.cancelTx, 'ETH').eth);
+    }
+    return out;
   }
 
-  async function sign(w: WithdrawalRow, result: PayoutResult) {
+  async function waitForFunds(w: WithdrawalRow, from: string, need: string, result: PayoutResult) {
+    result.waitingFunds++;
+    // Already waiting: nothing to write (the job looks every few seconds).
+    if (w.status === 'waiting_funds') return;
+    const moved = await db
+      .update(withdrawals)
+      .set({ status: 'waiting_funds', waitingSince: new Date(), updatedAt: new Date() })
+      .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'requested')))
+      .returning({ id: withdrawals.id });
+    if (!moved.length) return;
+    result.newlyWaiting++;
+    await alert(`payout-waiting-funds:${w.id}`, 'payout-waiting-funds', `withdrawal ${w.id} waits for funds: the hot wallet cannot pay ${need}`, {
+      withdrawal: w.id,
+      pool: w.pool,
+      currency: w.currency,
+      hotWallet: from,
+    });
+  }
+
+  /** The recipient (or token) refused: counted; the second time the amount is returned and the operator alerted. */
+  async function refused(conn: Pick<Db, 'transaction'>, w: WithdrawalRow, from: string[], detail: string, extra: Partial<WithdrawalRow> = {}) {
+    return conn.transaction(async (tx) => {
+      const [row] = await tx
+        .update(withdrawals)
+        .set({ reverts: sql`${withdrawals.reverts} + 1`, updatedAt: new Date(), ...extra })
+        .where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, from)))
+        .returning({ reverts: withdrawals.reverts });
+      if (!row) return false;
+      const last = row.reverts >= MAX_REVERTS;
+      if (!last) await tx.update(withdrawals).set({ status: 'requested', ...UNSIGN }).where(eq(withdrawals.id, w.id));
+      else {
+        await returnWithdrawal(tx, w, 'PAYOUT_RECIPIENT_REVERTS', [...from, 'requested'], notice);
+        await raiseAlert(tx, log, {
+          key: `payout-recipient-reverts:${w.id}`,
+          kind: 'payout-recipient-reverts',
+          message: `withdrawal ${w.id}: the recipient ${w.toAddress} refused the payout ${row.reverts} times; returned to the balance`,
+          detail: { withdrawal: w.id, to: w.toAddress, why: detail },
+        });
+      }
+      return last;
+    });
+  }
+
+  async function sign(w: WithdrawalRow, spent: Map<string, bigint>, latest: number, result: PayoutResult) {
+    // A refused payout is tried again only after a pause, not in the same breath.
+    if (w.reverts > 0 && Date.now() - w.updatedAt.getTime() < settings.rebroadcastSeconds * 1000) return void result.waiting++;
     const [pa] = await db
       .select({ address: poolAddresses.address })
       .from(poolAddresses)
@@ -88,47 +152,54 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
     const wallet = from ? wallets.get(from) : undefined;
     if (!from || !wallet) {
       log.warn({ withdrawal: w.id, pool: w.pool, currency: w.currency }, 'no hot wallet key for this pool address; the payout waits');
-      result.waiting++;
-      return;
+      return void result.waiting++;
     }
     const receive = BigInt(w.amount) - BigInt(w.fee);
-    const token = w.currency === 'ETH' ? null : TOKENS[1][w.currency as keyof (typeof TOKENS)[1]];
-    if (w.currency !== 'ETH' && !token) throw new Error(`no token contract for ${w.currency}`);
-    const gasPrice = BigInt(await chain.call<string>('eth_gasPrice', []));
+    const transfer = transferOf(w.currency, w.toAddress!, receive);
+    const eth = (await balanceOf(chain, from, 'ETH')) - (spent.get(`${from}:ETH`) ?? 0n);
+    const held = w.currency === 'ETH' ? eth : (await balanceOf(chain, from, w.currency)) - (spent.get(`${from}:${w.currency}`) ?? 0n);
+    if (held < receive) return waitForFunds(w, from, `${receive} ${w.currency}`, result);
+    const estimate = await estimateGas(chain, from, transfer);
+    if ('unfunded' in estimate) return waitForFunds(w, from, `${receive} ${w.currency} and its gas`, result);
+    if ('refused' in estimate) {
+      if (await refused(db, w, UNSIGNED, estimate.refused)) result.returned++;
+      else result.waiting++;
+      return;
+    }
+    const fees = await feeCaps(chain);
+    const gas = estimate.gasLimit * fees.maxFeePerGas;
+    if (eth < gas + transfer.value) return waitForFunds(w, from, `${receive} ${w.currency} and ${gas} wei of gas`, result);
     await db.transaction(async (tx) => {
-      // Lock the row: only a withdrawal still `requested` is signed, once.
-      const [row] = await tx.select().from(withdrawals).where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'requested'))).for('update');
+      // Lock the row: only a withdrawal still unsigned is signed, once.
+      const [row] = await tx.select().from(withdrawals).where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, UNSIGNED))).for('update');
       if (!row) return;
-      const nonce = await nextNonce(tx, from);
-      const unsigned = Transaction.from({
-        type: 2,
-        chainId: settings.chainId,
-        nonce,
-        maxPriorityFeePerGas: gasPrice / 10n + 1n,
-        // Room for the base fee to double before the payout is stuck.
-        maxFeePerGas: gasPrice * 2n + 1n,
-        ...(token
-          ? { to: token.address, value: 0n, data: erc20.encodeFunctionData('transfer', [w.toAddress, receive]), gasLimit: TOKEN_GAS_LIMIT }
-          : { to: w.toAddress, value: receive, data: '0x', gasLimit: ETH_GAS_LIMIT }),
-      });
-      const signed = await wallet.signTransaction(unsigned);
+      const nonce = await nextNonce(tx, chain, settings.chainId, from);
+      const signed = await wallet.signTransaction(Transaction.from({ type: 2, chainId: settings.chainId, nonce, gasLimit: estimate.gasLimit, ...fees, ...transfer }));
       const hash = Transaction.from(signed).hash!;
       await tx
         .update(withdrawals)
-        .set({ status: 'sending', fromAddress: from, nonce, signedTx: signed, txHash: hash, updatedAt: new Date() })
+        .set({ status: 'sending', fromAddress: from, nonce, signedTx: signed, txHash: hash, signedBlock: latest, signedAt: new Date(), waitingSince: null, updatedAt: new Date() })
         .where(eq(withdrawals.id, w.id));
+      await resolveAlert(tx, `payout-waiting-funds:${w.id}`);
+      spent.set(`${from}:ETH`, (spent.get(`${from}:ETH`) ?? 0n) + gas + transfer.value);
+      if (w.currency !== 'ETH') spent.set(`${from}:${w.currency}`, (spent.get(`${from}:${w.currency}`) ?? 0n) + receive);
       result.signed++;
     });
   }
 
-  async function broadcast(w: WithdrawalRow, result: PayoutResult) {
+  async function send(raw: string, id: number) {
     try {
-      await chain.call('eth_sendRawTransaction', [w.signedTx]);
+      await chain.call('eth_sendRawTransaction', [raw]);
     } catch (err) {
       // Already in the pool or mined: the receipt step decides. Anything else is logged and retried.
       const msg = (err as Error).message.toLowerCase();
-      if (!/already known|nonce too low|already imported|known transaction/.test(msg)) log.warn({ err, withdrawal: w.id }, 'payout broadcast failed; retried later');
+      if (!/already known|nonce too low|already imported|known transaction|underpriced/.test(msg)) log.warn({ err, withdrawal: id }, 'payout broadcast failed; retried later');
     }
+  }
+
+  async function broadcast(w: WithdrawalRow, result: PayoutResult) {
+    if (w.status === 'sending') await send(w.signedTx!, w.id);
+    if (w.cancelTx) await send(w.cancelTx, w.id);
     await db
       .update(withdrawals)
       .set({ broadcastAt: new Date(), attempts: sql`${withdrawals.attempts} + 1`, updatedAt: new Date() })
@@ -136,68 +207,157 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
     result.broadcast++;
   }
 
-  async function settle(w: WithdrawalRow, latest: number, result: PayoutResult) {
-    const receipt = await chain.call<RawReceipt>('eth_getTransactionReceipt', [w.txHash]);
-    if (!receipt) {
-      // Not mined. If the chain has moved past our nonce, another transaction took it: dropped.
-      const mined = Number(BigInt(await chain.call<string>('eth_getTransactionCount', [w.fromAddress, 'latest'])));
-      if (w.nonce !== null && mined > w.nonce) {
-        // Look once more: the payout may have been mined between the two reads.
-        if (!(await chain.call<RawReceipt>('eth_getTransactionReceipt', [w.txHash]))) {
-          if (await returnWithdrawal(db, w, 'PAYOUT_DROPPED', ['sending'], notice)) result.returned++;
-          return;
-        }
-      }
-      const stale = !w.broadcastAt || Date.now() - w.broadcastAt.getTime() >= settings.rebroadcastSeconds * 1000;
-      if (stale) await broadcast(w, result);
-      else result.waiting++;
-      return;
-    }
+  /**
+   * A zero-value transfer to itself at the payout's nonce, with fees above the payout's (a node
+   * replaces a pending transaction only for a higher fee): whichever of the two is mined, the
+   * nonce is used once, and the amount leaves only if the payout won.
+   */
+  async function signCancel(w: WithdrawalRow, result: PayoutResult) {
+    const wallet = wallets.get(w.fromAddress!);
+    if (!wallet) return;
+    const old = Transaction.from(w.signedTx!);
+    const now = await feeCaps(chain);
+    const bump = (x: bigint | null) => ((x ?? 0n) * 13n) / 10n + 1n;
+    const maxPriorityFeePerGas = [bump(old.maxPriorityFeePerGas), now.maxPriorityFeePerGas].reduce((a, b) => (a > b ? a : b));
+    const maxFeePerGas = [bump(old.maxFeePerGas), now.maxFeePerGas, maxPriorityFeePerGas].reduce((a, b) => (a > b ? a : b));
+    const signed = await wallet.signTransaction(
+      Transaction.from({ type: 2, chainId: settings.chainId, nonce: w.nonce!, to: w.fromAddress!, value: 0n, data: '0x', gasLimit: 21_000n, maxFeePerGas, maxPriorityFeePerGas }),
+    );
+    const done = await db
+      .update(withdrawals)
+      .set({ status: 'cancelling', cancelTx: signed, cancelHash: Transaction.from(signed).hash!, broadcastAt: null, updatedAt: new Date() })
+      .where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, SIGNED), sql`${withdrawals.cancelTx} is null`))
+      .returning({ id: withdrawals.id });
+    if (!done.length) return;
+    await alert(`payout-cancelled:${w.id}`, 'payout-cancelled', `withdrawal ${w.id} was not mined in time: cancelled at nonce ${w.nonce}; returned once the cancel is final`, {
+      withdrawal: w.id,
+      hotWallet: w.fromAddress,
+      nonce: w.nonce,
+    });
+    result.cancelling++;
+  }
+
+  /** Returned: its hash is looked up until `recheckUntil` in case it mines after all. */
+  async function giveBack(w: WithdrawalRow, reason: string, gas?: { hash: string; amount: bigint }) {
+    return db.transaction(async (tx) => {
+      if (!(await returnWithdrawal(tx, w, reason, SIGNED, notice))) return false;
+      await tx.update(withdrawals).set({ recheckUntil: new Date(Date.now() + settings.recheckSeconds * 1000) }).where(eq(withdrawals.id, w.id));
+      if (gas && gas.amount > 0n) await post(tx, gasTransaction(w, gas.hash, gas.amount));
+      return true;
+    });
+  }
+
+  async function settleMined(w: WithdrawalRow, receipt: NonNullable<RawReceipt>, latest: number, result: PayoutResult) {
     const blockNumber = Number(BigInt(receipt.blockNumber));
     const confirmations = Math.max(0, latest - blockNumber + 1);
     if (confirmations < settings.confirmations) {
       await db.update(withdrawals).set({ blockNumber, confirmations, updatedAt: new Date() }).where(eq(withdrawals.id, w.id));
-      result.waiting++;
+      return void result.waiting++;
+    }
+    const gas = gasOf(receipt);
+    if (receipt.status !== '0x1') {
+      // Reverted: the nonce is spent, the gas paid; tried once more with a new nonce, unless it was the second time.
+      const last = await db.transaction(async (tx) => {
+        if (gas > 0n) await post(tx, gasTransaction(w, w.txHash!, gas));
+        return refused(tx, w, SIGNED, `reverted in block ${blockNumber}`);
+      });
+      if (last) result.returned++;
+      else result.waiting++;
       return;
     }
-    const gas = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
-    const ok = receipt.status === '0x1';
     await db.transaction(async (tx) => {
       const done = await tx
         .update(withdrawals)
-        .set(
-          ok
-            ? { status: 'paid', blockNumber, confirmations, paidAt: new Date(), updatedAt: new Date() }
-            : { status: 'returned', reason: 'PAYOUT_REVERTED', blockNumber, confirmations, updatedAt: new Date() },
-        )
-        .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'sending')))
+        .set({ status: 'paid', blockNumber, confirmations, paidAt: new Date(), updatedAt: new Date() })
+        .where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, SIGNED)))
         .returning({ id: withdrawals.id });
       if (!done.length) return;
-      await post(tx, ok ? paidTransaction(w) : returnTransaction({ ...w, amount: String(w.amount) }, 'PAYOUT_REVERTED'));
-      if (!ok) await mailReturned(tx, notice, w, 'PAYOUT_REVERTED');
-      if (gas > 0n) await post(tx, gasTransaction(w, gas));
-      if (ok) result.paid++;
-      else result.returned++;
+      await post(tx, paidTransaction(w));
+      if (gas > 0n) await post(tx, gasTransaction(w, w.txHash!, gas));
+      // The payout won the race against its cancel.
+      if (w.cancelHash) await resolveAlert(tx, `payout-cancelled:${w.id}`);
+      result.paid++;
     });
   }
 
-  async function run(): Promise<PayoutResult> {
-    const result: PayoutResult = { signed: 0, broadcast: 0, paid: 0, returned: 0, waiting: 0 };
-    const open = await db
+  async function settle(w: WithdrawalRow, latest: number, result: PayoutResult) {
+    const receipt = await chain.call<RawReceipt>('eth_getTransactionReceipt', [w.txHash]);
+    if (receipt) return settleMined(w, receipt, latest, result);
+    if (w.cancelHash) {
+      const cancel = await chain.call<RawReceipt>('eth_getTransactionReceipt', [w.cancelHash]);
+      if (cancel) {
+        // The cancel used the nonce: once final, the payout can never be mined.
+        if (latest - Number(BigInt(cancel.blockNumber)) + 1 >= settings.confirmations) {
+          if (await giveBack(w, 'PAYOUT_CANCELLED', { hash: w.cancelHash, amount: gasOf(cancel) })) result.returned++;
+        } else result.waiting++;
+        return;
+      }
+    }
+    const mined = Number(BigInt(await chain.call<string>('eth_getTransactionCount', [w.fromAddress, 'latest'])));
+    if (w.nonce !== null && mined > w.nonce) {
+      // The count says the nonce is used; only the transaction that used it, found in a final block,
+      // proves it was not ours (a node's count can run ahead of the blocks another node serves).
+      const other = await transactionAtNonce(chain, w.fromAddress!, w.nonce, w.signedBlock ?? 0, latest);
+      if (other && other.hash !== w.txHash && other.hash !== w.cancelHash && latest - other.block + 1 >= settings.confirmations) {
+        const proof = await chain.call<RawReceipt>('eth_getTransactionReceipt', [other.hash]);
+        if (proof && Number(BigInt(proof.blockNumber)) === other.block) {
+          if (await giveBack(w, 'PAYOUT_DROPPED')) result.returned++;
+          return;
+        }
+      }
+      if (!other)
+        await alert(`payout-nonce-unexplained:${w.id}`, 'payout-nonce-unexplained', `withdrawal ${w.id}: the node says nonce ${w.nonce} is used, but no block shows by what; the payout waits`, {
+          withdrawal: w.id,
+          hotWallet: w.fromAddress,
+          nonce: w.nonce,
+        });
+      return void result.waiting++;
+    }
+    if (w.status === 'sending' && w.signedAt && Date.now() - w.signedAt.getTime() >= settings.cancelAfterSeconds * 1000) return signCancel(w, result);
+    if (w.status === 'cancelling' && !w.cancelTx) return signCancel(w, result);
+    const stale = !w.broadcastAt || Date.now() - w.broadcastAt.getTime() >= settings.rebroadcastSeconds * 1000;
+    if (stale) await broadcast(w, result);
+    else result.waiting++;
+  }
+
+  /** Returned payouts whose hash could still mine (a node that had not seen the other transaction): alerted if one does. */
+  async function recheck() {
+    const now = new Date();
+    await db.update(withdrawals).set({ recheckUntil: null }).where(and(isNotNull(withdrawals.recheckUntil), lte(withdrawals.recheckUntil, now)));
+    const due = await db
       .select()
       .from(withdrawals)
-      .where(inArray(withdrawals.status, ['requested', 'sending']))
+      .where(and(isNotNull(withdrawals.recheckUntil), gt(withdrawals.recheckUntil, now)))
       .orderBy(asc(withdrawals.id))
       .limit(settings.batchSize);
-    if (!open.length) return result;
-    const latest = await chain.blockNumber();
-    // Signed in id order, so nonces follow the order of requests.
-    for (const w of open.filter((x) => x.status === 'requested')) await sign(w, result);
-    const sending = await db.select().from(withdrawals).where(eq(withdrawals.status, 'sending')).orderBy(asc(withdrawals.id)).limit(settings.batchSize);
-    for (const w of sending) {
-      if (!w.broadcastAt) await broadcast(w, result);
-      else await settle(w, latest, result);
+    for (const w of due) {
+      const receipt = await chain.call<RawReceipt>('eth_getTransactionReceipt', [w.txHash]);
+      if (!receipt || receipt.status !== '0x1') continue;
+      await alert(`payout-mined-after-return:${w.id}`, 'payout-mined-after-return', `withdrawal ${w.id} was returned, but its payout ${w.txHash} mined: paid twice; recover the amount`, {
+        withdrawal: w.id,
+        userId: w.userId,
+        tx: w.txHash,
+        block: Number(BigInt(receipt.blockNumber)),
+      });
+      await db.update(withdrawals).set({ recheckUntil: null }).where(eq(withdrawals.id, w.id));
     }
+  }
+
+  async function run(): Promise<PayoutResult> {
+    const result: PayoutResult = { signed: 0, broadcast: 0, paid: 0, returned: 0, waiting: 0, waitingFunds: 0, newlyWaiting: 0, cancelling: 0 };
+    const open = await db.select().from(withdrawals).where(inArray(withdrawals.status, OPEN)).orderBy(asc(withdrawals.id)).limit(settings.batchSize);
+    if (open.length) {
+      const latest = await chain.blockNumber();
+      const spent = await committed();
+      // Signed in id order, so nonces follow the order of requests; one that waits for funds holds none.
+      for (const w of open.filter((x) => UNSIGNED.includes(x.status))) await sign(w, spent, latest, result);
+      const signed = await db.select().from(withdrawals).where(inArray(withdrawals.status, SIGNED)).orderBy(asc(withdrawals.id)).limit(settings.batchSize);
+      for (const w of signed) {
+        if (!w.broadcastAt) await broadcast(w, result);
+        else await settle(w, latest, result);
+      }
+    }
+    await recheck();
     // A return queued its mail inside the transaction: send it now rather than at the next poll.
     if (result.returned) void notice.mailer.poll();
     return result;

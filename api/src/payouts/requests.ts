@@ -134,6 +134,8 @@ async function decimalsOf(db: Db, currency: string) {
 const reasonMessages: Record<string, string> = {
   PAYOUT_REVERTED: M.withdrawalReturnedReverted,
   PAYOUT_DROPPED: M.withdrawalReturnedDropped,
+  PAYOUT_RECIPIENT_REVERTS: M.withdrawalReturnedRecipientReverts,
+  PAYOUT_CANCELLED: M.withdrawalReturnedCancelled,
   REJECTED: M.withdrawalRejected,
 };
 
@@ -150,10 +152,10 @@ export function withdrawalStatus(w: WithdrawalRow, required: number): Withdrawal
     receive: String(amount - fee),
     status: w.status as WithdrawalStatus['status'],
     to: w.toAddress,
-    transaction: w.status === 'sending' || w.status === 'paid' ? w.txHash : null,
+    transaction: w.status === 'sending' || w.status === 'cancelling' || w.status === 'paid' ? w.txHash : null,
     confirmations: w.status === 'paid' ? Math.max(w.confirmations, required) : w.confirmations,
     confirmationsRequired: required,
-    reason: w.reason ? (reasonMessages[w.reason.split(':')[0]!] ?? w.reason) : null,
+    reason: w.status === 'waiting_funds' ? M.withdrawalWaitingFunds : w.reason ? (reasonMessages[w.reason.split(':')[0]!] ?? w.reason) : null,
     createdAt: w.createdAt.toISOString(),
     paidAt: w.paidAt?.toISOString() ?? null,
   };

@@ -9,7 +9,7 @@ import type { WithdrawalRow } from '../payouts/requests';
 import { payoutRules, ruleFor } from '../payouts/settings';
 
 /** A claim is in payment from its request until the payout confirms or comes back. */
-export const CLAIM_OPEN = ['requested', 'awaiting_approval', 'sending'] as const;
+export const CLAIM_OPEN = ['requested', 'awaiting_approval', 'waiting_funds', 'sending', 'cancelling'] as const;
 
 const inPayment = () => new ApiError(409, M.claimInProgress, 'CLAIM_IN_PROGRESS');
 

@@ -9,16 +9,21 @@ const CACHE_MS = 10_000;
 
 /** Public: each pool's reserves per currency, on chain and on the books (the reconciliation). */
 export function reservesRoutes(app: FastifyInstance, s: Services) {
-  const cache = new Map<string, { at: number; items: ReconcileRow[] }>();
+  // The promise is cached, not its answer: concurrent callers of a stale pool share one reconciliation.
+  const cache = new Map<string, { at: number; items: Promise<ReconcileRow[]> }>();
   addRoute(app, apiRoutes.poolReserves, async ({ params }) => {
     let hit = cache.get(params.pool);
     if (!hit || Date.now() - hit.at > CACHE_MS) {
-      hit = { at: Date.now(), items: await reconcile(s.db, s.chain, s.config.deposits.chainId, params.pool) };
-      cache.set(params.pool, hit);
+      const entry = { at: Date.now(), items: reconcile(s.db, s.chain, s.config.deposits.chainId, params.pool) };
+      // A failure is not kept: the next caller tries again.
+      entry.items.catch(() => cache.get(params.pool) === entry && cache.delete(params.pool));
+      cache.set(params.pool, entry);
+      hit = entry;
     }
+    const items = await hit.items;
     return {
       pool: params.pool,
-      items: hit.items.map((r) => ({ currency: r.currency, address: r.address, onChain: r.onChain, books: r.books, difference: r.difference })),
+      items: items.map((r) => ({ currency: r.currency, address: r.address, onChain: r.onChain, books: r.books, difference: r.difference })),
       checkedAt: new Date(hit.at).toISOString(),
     };
   });

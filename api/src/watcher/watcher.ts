@@ -5,7 +5,7 @@ import type { Db } from '../db/client';
 import { deposits, poolAddresses, unclaimedTransfers, users, watcherBlocks, watcherCursor } from '../db/schema';
 import type { ChainReader } from '../deposits/chain';
 
-export type WatcherSettings = { chainId: 1; startBlock: number | null; batchBlocks: number; confirmations: number };
+export type WatcherSettings = { chainId: 1; startBlock: number | null; batchBlocks: number; confirmations: number; houseAddresses?: string[] };
 export type WatchResult = { from: number; to: number; head: number; transfers: number; deposits: number; unclaimed: number; rewoundTo: number | null };
 
 type RawTx = { hash: string; from: string; to: string | null; value: string };
@@ -201,7 +201,8 @@ export function createWatcher(db: Db, chain: ChainReader, settings: WatcherSetti
             .onConflictDoNothing({ target: [deposits.chainId, deposits.txHash, deposits.logIndex] })
             .returning({ id: deposits.id });
           result.deposits += inserted.length;
-        } else {
+        } else if (!settings.houseAddresses?.includes(t.from)) {
+          // The house's own transfers (the treasury funding a pool) are nobody's deposit.
           const inserted = await tx
             .insert(unclaimedTransfers)
             .values({

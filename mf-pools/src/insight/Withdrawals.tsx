@@ -37,7 +37,7 @@ export function Withdrawals({ pool, revision }: { pool: PoolKind; revision: numb
                   <td className="num" data-label={t('withdrawals.amount')}>{isCurrency(w.currency) ? formatCoin(BigInt(w.amount), w.currency) : `${w.amount} ${w.currency}`}</td>
                   <td data-label={t('withdrawals.status')} data-testid="withdrawal-status">
                     {stateText(t, w)}
-                    {w.status === 'returned' && w.reason ? ` (${w.reason})` : ''}
+                    {(w.status === 'returned' || w.status === 'waiting_funds') && w.reason ? ` (${w.reason})` : ''}
                   </td>
                   <td data-label={t('withdrawals.transaction')}>
                     <TxLink hash={w.transaction} testId="withdrawal-link" />

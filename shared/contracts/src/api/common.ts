@@ -80,6 +80,11 @@ export const positiveBaseUnitsSchema = z
   .string({ error: (iss) => (iss.input === undefined ? M.required : M.invalidValue) })
   .check(z.regex(patterns.baseUnits, M.invalidValue), z.refine((v) => v !== '0', M.required))
   .register(z.globalRegistry, { description: 'Integer amount above zero in base units (wei, token units) as a decimal string', example: '1000000000000000000' });
+/** A signed amount in base units (a balance on the books, a difference): a decimal string of an integer. */
+export const signedBaseUnitsSchema = z
+  .string()
+  .check(z.regex(/^-?(0|[1-9]\d{0,77})$/, M.invalidValue))
+  .register(z.globalRegistry, { description: 'Signed integer amount in base units as a decimal string', example: '-21000000000000' });
 
 export const poolNameSchema = z.enum(['stable', 'coin', 'dex'], {
   error: (iss) => (iss.input === undefined ? M.required : M.invalidValue),

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { apiMessages as M } from './messages';
-import { baseUnitsSchema, currencyCodeSchema, isoDateTime, patterns, poolNameSchema, positiveBaseUnitsSchema } from './common';
+import { baseUnitsSchema, currencyCodeSchema, isoDateTime, patterns, poolNameSchema, positiveBaseUnitsSchema, signedBaseUnitsSchema } from './common';
 
 export const poolParamsSchema = z.object({ pool: poolNameSchema });
 export const currencyQuerySchema = z.object({ currency: z.optional(currencyCodeSchema) });
@@ -153,8 +153,8 @@ export const poolGraphResponseSchema = z
 export type PoolGraphResponse = z.infer<typeof poolGraphResponseSchema>;
 
 /**
- * A withdrawal and its progress: requested → (awaiting_approval →) sending → paid (with the
- * transaction hash), or returned (the amount is back in the balance; `reason` says why).
+ * A withdrawal and its progress: requested → (awaiting_approval →) (waiting_funds →) sending → paid
+ * (with the transaction hash), or returned (the amount is back in the balance; `reason` says why).
  */
 export const withdrawalStatusSchema = z
   .object({
@@ -165,7 +165,8 @@ export const withdrawalStatusSchema = z
     /** Kept as the withdrawal fee; the wallet receives `receive` = amount − fee. */
     fee: baseUnitsSchema,
     receive: baseUnitsSchema,
-    status: z.enum(['requested', 'awaiting_approval', 'sending', 'paid', 'returned']),
+    /** waiting_funds: not signed yet, the paying address cannot fund it now; cancelling: replaced at its nonce, returned once that is final. */
+    status: z.enum(['requested', 'awaiting_approval', 'waiting_funds', 'sending', 'cancelling', 'paid', 'returned']),
     to: z.nullable(z.string()),
     transaction: z.nullable(z.string()),
     confirmations: z.int(),
@@ -206,7 +207,9 @@ export type WithdrawRulesResponse = z.infer<typeof withdrawRulesResponseSchema>;
 export const poolReservesResponseSchema = z
   .object({
     pool: poolNameSchema,
-    items: z.array(z.object({ currency: z.string(), address: z.string(), onChain: z.nullable(baseUnitsSchema), books: baseUnitsSchema, difference: z.nullable(z.string()) })),
+    // Signed: the books of an address can hold less than nothing (gas paid from money the books never
+    // recorded), and the difference goes either way. A public page never fails on a value the ledger can hold.
+    items: z.array(z.object({ currency: z.string(), address: z.string(), onChain: z.nullable(baseUnitsSchema), books: signedBaseUnitsSchema, difference: z.nullable(signedBaseUnitsSchema) })),
     checkedAt: isoDateTime,
   })
   .register(z.globalRegistry, { id: 'PoolReserves' });
