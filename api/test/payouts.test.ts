@@ -403,7 +403,7 @@ describe('issue 21: withdrawals the house can afford, and approval on what an ac
     db().execute(sql`update withdrawals set created_at = created_at - make_interval(hours => ${hours}::int) where user_id = ${userId}`);
 
   it("finding 2: a withdrawal below the currency's minimum is refused and nothing is booked", async () => {
-    const u = await investor(0, 0n, 100n * USDT);
+    const u = await investor(null, 0n, 100n * USDT);
     const minimumWhole = 5n;
     const minimum = minimumWhole * USDT;
     expect(await operator(stack.t.app, 'payouts', 'set', 'USDT', '--minimum', String(minimum))).toMatchObject({ code: 0 });
@@ -429,7 +429,7 @@ describe('issue 21: withdrawals the house can afford, and approval on what an ac
   });
 
   it('finding 2: a currency with no rule refuses withdrawals until the operator gives it a minimum', async () => {
-    const u = await investor(1, 0n, 50n * USDT);
+    const u = await investor(null, 0n, 50n * USDT);
     // A deployment whose operator never ruled on USDT.
     const [stored] = await db().select().from(systemSettings).where(eq(systemSettings.key, 'payouts'));
     const { USDT: _ruled, ...others } = stored!.value as Record<string, unknown>;
@@ -453,7 +453,7 @@ describe('issue 21: withdrawals the house can afford, and approval on what an ac
   });
 
   it('finding 2: withdrawal requests are limited per account per hour and per day', async () => {
-    const u = await investor(2, ETH, 0n);
+    const u = await investor(null, ETH, 0n);
     const before = await rules(u.token);
     const perHour = 2;
     const perDay = 3;
@@ -533,7 +533,7 @@ describe('issue 21: withdrawals the house can afford, and approval on what an ac
   });
 
   it('a withdrawal of "0" is answered "It\'s required field!", in English and Russian, and books nothing', async () => {
-    const u = await investor(3, ETH / 10n, 0n);
+    const u = await investor(null, ETH / 10n, 0n);
     const zero = { pool: 'coin', currency: 'ETH', amount: '0' };
     const en = await withdraw(u.token, zero);
     expect([en.status, en.body.fields]).toEqual([400, { amount: M.required }]);
