@@ -4,7 +4,7 @@ import { Interface, Transaction, type Wallet } from 'ethers';
 import { ERC20_ABI, TOKENS } from '@app/web3';
 import type { Db } from '../db/client';
 import { hotWalletNonces, poolAddresses, withdrawals } from '../db/schema';
-import type { ChainReader } from '../deposits/chain';
+import type { ChainReader } from '../chain';
 import { post, type LedgerTransaction } from '../ledger';
 import { mailReturned, type ReturnNotice } from './notice';
 import { returnTransaction, returnWithdrawal, type WithdrawalRow } from './requests';

@@ -3,7 +3,8 @@ import { apiMessages as M, formatMessage, type PoolName, type WithdrawalStatus }
 import type { Db } from '../db/client';
 import { users, withdrawals } from '../db/schema';
 import { badRequest } from '../http/errors';
-import { InsufficientBalance, post, rows, type AccountRef, type Conn, type LedgerTransaction } from '../ledger';
+import { rows } from '../db/rows';
+import { InsufficientBalance, post, type AccountRef, type Conn, type LedgerTransaction } from '../ledger';
 import { mailReturned, type ReturnNotice } from './notice';
 import { payoutRules, quote, ruleFor } from './settings';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { systemSettings } from '../db/schema';
-import { audit } from '../operator/audit';
+import { audit } from '../db/audit';
 
 /** Per currency: the withdrawal fee and the amount above which an operator must approve (base units). */
 export type PayoutRule = { fee: string; approvalThreshold: string | null };
