@@ -4,6 +4,12 @@ import react from 'eslint-plugin-react';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
+import boundaries from 'eslint-plugin-boundaries';
+
+// Files of a capability that are entries rather than its library: its routes and its command line.
+const ENTRIES = '{routes.ts,operator-routes.ts,cli.ts}';
+// The remotes and the shell by package name (relative paths are caught as elements).
+const FRONT_ENDS = ['@app/mf-*', '@app/shell'];
 
 export default tseslint.config(
   {
@@ -40,6 +46,109 @@ export default tseslint.config(
           { name: 'rxjs', message: "Import from '@app/singletons/rx'." },
           { name: 'rxjs/operators', message: "Import from '@app/singletons/rx'." },
           { name: 'react-i18next', message: "Import from '@app/singletons/react-i18n'." },
+        ],
+      }],
+    },
+  },
+  {
+    // The boundaries. In the API, routes call capabilities, capabilities call the ledger, the chain
+    // reader and the database, never the other way; a capability is used only through its
+    // index.ts. In the front ends, a remote never imports another remote or the shell, and the
+    // shared packages import neither. Tests are no element and may reach anything.
+    files: ['api/src/**/*.ts', 'shell/**/*.{ts,tsx}', 'mf-*/**/*.{ts,tsx}', 'shared/**/*.{ts,tsx,js,mjs}'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] } },
+      'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+      'boundaries/elements': [
+        { type: 'api-routes', pattern: 'api/src/routes', partialMatch: false },
+        { type: 'api-http', pattern: 'api/src/http', partialMatch: false },
+        { type: 'api-ledger', pattern: 'api/src/ledger', partialMatch: false },
+        { type: 'api-chain', pattern: 'api/src/chain', partialMatch: false },
+        { type: 'api-db', pattern: 'api/src/db', partialMatch: false },
+        { type: 'api-capability', pattern: 'api/src/*', capture: ['capability'], partialMatch: false },
+        // The composition root: the files directly in api/src.
+        { type: 'api-app', pattern: 'api/src', partialMatch: false },
+        { type: 'remote', pattern: 'mf-*', capture: ['remote'], partialMatch: false },
+        { type: 'shell', pattern: 'shell', partialMatch: false },
+        { type: 'shared', pattern: 'shared/*', capture: ['package'], partialMatch: false },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': ['error', {
+        default: 'allow',
+        // Workspace packages resolve through node_modules: the front ends named by package too.
+        checkAllOrigins: true,
+        // Within an element too: a capability's library never imports its own routes.
+        checkInternals: true,
+        policies: [
+          {
+            disallow: { to: { element: { type: 'api-capability', fileInternalPath: `!{index.ts,${ENTRIES.slice(1)}` } } },
+            message: 'import {{to.element.captured.capability}}/ through its index.ts, its public surface, not {{to.element.fileInternalPath}}',
+          },
+          {
+            // Inside one element anything reaches the rest of it, but for the arrows below.
+            allow: { dependency: { relationship: { to: 'internal' } } },
+          },
+          {
+            from: { element: { type: 'api-db' } },
+            disallow: { to: { element: { type: ['api-app', 'api-routes', 'api-http', 'api-capability', 'api-ledger', 'api-chain'] } } },
+            message: 'db/ is the bottom layer: it imports nothing else of the API',
+          },
+          {
+            from: { element: { type: 'api-chain' } },
+            disallow: { to: { element: { type: ['api-app', 'api-routes', 'api-http', 'api-capability', 'api-ledger'] } } },
+            message: 'chain/ reads the chain: of the API it may import db/ only',
+          },
+          {
+            from: { element: { type: 'api-ledger' } },
+            disallow: { to: { element: { type: ['api-app', 'api-routes', 'api-http', 'api-capability'] } } },
+            message: 'the ledger sits under the capabilities: it may import db/ and chain/ only',
+          },
+          {
+            from: { element: { type: 'api-http' } },
+            disallow: { to: { element: { type: ['api-app', 'api-routes', 'api-capability'] } } },
+            message: 'http/ is the request toolkit under the routes: of a capability it may import types only',
+          },
+          {
+            from: { element: { type: 'api-http' } },
+            allow: { to: { element: { type: 'api-capability', fileInternalPath: 'index.ts' } }, dependency: { kind: 'type' } },
+          },
+          {
+            from: { element: { type: 'api-capability', fileInternalPath: `!${ENTRIES}` } },
+            disallow: [{ to: { element: { type: ['api-app', 'api-routes'] } } }, { to: { element: { type: 'api-capability', fileInternalPath: ENTRIES } } }],
+            message: 'a capability never imports routes or the composition root (routes → capabilities → ledger/db)',
+          },
+          {
+            // The services container is handed to capabilities and routes; they may name its type.
+            from: { element: { type: ['api-capability', 'api-routes'] } },
+            allow: { to: { element: { type: 'api-app', fileInternalPath: 'services.ts' } }, dependency: { kind: 'type' } },
+          },
+          {
+            // A command line reads the configuration like the server does.
+            from: { element: { type: 'api-capability', fileInternalPath: 'cli.ts' } },
+            allow: { to: { element: { type: 'api-app', fileInternalPath: 'config.ts' } } },
+          },
+          {
+            from: { element: { type: 'api-routes' } },
+            disallow: { to: { element: { type: 'api-app', fileInternalPath: '!{services,background}.ts' } } },
+            message: 'routes import capabilities, not the composition root',
+          },
+          {
+            from: { element: { type: 'remote' } },
+            disallow: [{ to: { element: { type: ['remote', 'shell'] } } }, { to: { module: { origin: 'external', source: FRONT_ENDS } } }],
+            message: 'a remote never imports another remote or the shell: share through shared/ or the bus',
+          },
+          {
+            from: { element: { type: 'shared' } },
+            disallow: [{ to: { element: { type: ['remote', 'shell'] } } }, { to: { module: { origin: 'external', source: FRONT_ENDS } } }],
+            message: 'a shared package never imports a remote or the shell',
+          },
+          {
+            // ... but a front end reaches the rest of its own package.
+            from: { element: { type: ['remote', 'shared'] } },
+            allow: { dependency: { relationship: { to: 'internal' } } },
+          },
         ],
       }],
     },

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { brandRegistrySchema, defaultBrandRegistry, type BrandRegistry } from '@app/contracts';
-import { localHotWalletKeys, localTreasuryKey } from './payouts/hot-wallets';
+import { localHotWalletKeys, localTreasuryKey } from './payouts';
 import './zod-english';
 
 /** The repository root: the default data folder lives there whatever the working directory is. */

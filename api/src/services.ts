@@ -1,23 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config';
 import type { Db } from './db/client';
-import { createCodes } from './auth/codes';
-import { createCounters } from './auth/limits';
-import { createPasswordHasher } from './auth/passwords';
-import { createSessions } from './auth/sessions';
-import { createSiwe } from './auth/siwe';
-import { createAccessTokens } from './auth/tokens';
-import { createMailer } from './mail/mailer';
+import { createAccessTokens, createCodes, createCounters, createPasswordHasher, createSessions, createSiwe } from './auth';
+import { createMailer } from './mail';
 import { createBackground } from './background';
-import { rpcChainReader } from './deposits/chain';
-import { createDepositJob } from './deposits/job';
-import { createDeposits } from './deposits/service';
-import { createJobRunner } from './jobs/runner';
-import { hotWallets } from './payouts/hot-wallets';
-import { createPayoutJob } from './payouts/job';
-import { createTreasuryJob } from './payouts/treasury';
+import { rpcChainReader } from './chain';
+import { createDepositJob, createDeposits } from './deposits';
+import { createJobRunner } from './jobs';
+import { createPayoutJob, createTreasuryJob, hotWallets } from './payouts';
 import { Wallet } from 'ethers';
-import { tablePriceSource } from './pricing/prices';
+import { tablePriceSource } from './pricing';
 import { createWatcher } from './watcher';
 
 /** Everything a handler needs, built once per server. */

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { users } from '../src/db/schema';
 import { accrueDay } from '../src/interest';
-import { checkLedger, post, rows } from '../src/ledger';
+import { rows } from '../src/db/rows';
+import { checkLedger, post } from '../src/ledger';
 import { startTestApp, type TestApp } from './helpers';
 import { independentEarned } from './money-helpers';
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { users } from '../src/db/schema';
-import { InsufficientBalance, UnbalancedTransaction, checkLedger, post, positionsOf, rows } from '../src/ledger';
+import { rows } from '../src/db/rows';
+import { InsufficientBalance, LedgerReferenceConflict, UnbalancedTransaction, checkLedger, post, positionsOf } from '../src/ledger';
 import { runOperator } from '../src/operator/cli';
 import { STRONG_PASSWORD, call, register, startTestApp, type TestApp } from './helpers';
 
@@ -37,12 +38,59 @@ describe('the ledger', () => {
     expect((await checkLedger(db())).ok).toBe(true);
   });
 
+  it('a reused ledger reference with different postings is an error; identical contents are a retry', async () => {
+    const u = await newUser();
+    const other = await newUser();
+    const reference = `test:${u}:reused`;
+    const position = (userId: string) => ({ kind: 'position' as const, userId, pool: 'coin', currency: 'ETH' });
+    expect(await deposit(u, reference, 500n)).toEqual(expect.any(Number));
+
+    // The same kind, accounts and amounts: a retry, whatever its time, detail or order of legs.
+    expect(
+      await post(db(), {
+        reference,
+        kind: 'deposit',
+        at: new Date('2020-01-01T00:00:00Z'),
+        detail: { retried: true },
+        postings: [
+          { account: position(u), amount: -500n },
+          { account: reserves, amount: 500n },
+        ],
+      }),
+    ).toBeNull();
+
+    const conflicts = [
+      { kind: 'deposit' as const, postings: [{ account: reserves, amount: 501n }, { account: position(u), amount: -501n }] },
+      { kind: 'deposit' as const, postings: [{ account: reserves, amount: 500n }, { account: position(other), amount: -500n }] },
+      { kind: 'referral_claim' as const, postings: [{ account: reserves, amount: 500n }, { account: position(u), amount: -500n }] },
+      {
+        kind: 'deposit' as const,
+        postings: [
+          { account: reserves, amount: 500n },
+          { account: position(u), amount: -400n },
+          { account: { kind: 'house' as const, currency: 'ETH' }, amount: -100n },
+        ],
+      },
+    ];
+    for (const c of conflicts) {
+      await expect(post(db(), { reference, ...c })).rejects.toMatchObject({ constructor: LedgerReferenceConflict, code: 'LEDGER_REFERENCE_CONFLICT' });
+    }
+
+    // Nothing of the refused posts was written: one transaction, the first post's two legs.
+    expect(await positionsOf(db(), u)).toEqual([{ pool: 'coin', currency: 'ETH', balance: 500n }]);
+    expect(await positionsOf(db(), other)).toEqual([]);
+    expect(
+      await rows(db(), sql`select p.amount::text as amount from ledger_postings p join ledger_transactions t on t.id = p.transaction_id where t.reference = ${reference} order by p.amount`),
+    ).toEqual([{ amount: '-500' }, { amount: '500' }]);
+    expect((await checkLedger(db())).ok).toBe(true);
+  });
+
   it('refuses an unbalanced transaction or a zero leg before writing anything', async () => {
     const u = await newUser();
     await expect(
-      post(db(), { reference: `bad:${u}`, kind: 'x', postings: [{ account: reserves, amount: 5n }, { account: { kind: 'position', userId: u, pool: 'coin', currency: 'ETH' }, amount: -4n }] }),
+      post(db(), { reference: `bad:${u}`, kind: 'deposit', postings: [{ account: reserves, amount: 5n }, { account: { kind: 'position', userId: u, pool: 'coin', currency: 'ETH' }, amount: -4n }] }),
     ).rejects.toBeInstanceOf(UnbalancedTransaction);
-    await expect(post(db(), { reference: `zero:${u}`, kind: 'x', postings: [{ account: reserves, amount: 0n }, { account: reserves, amount: 0n }] })).rejects.toBeInstanceOf(UnbalancedTransaction);
+    await expect(post(db(), { reference: `zero:${u}`, kind: 'deposit', postings: [{ account: reserves, amount: 0n }, { account: reserves, amount: 0n }] })).rejects.toBeInstanceOf(UnbalancedTransaction);
     expect(await rows(db(), sql`select 1 from ledger_transactions where reference in (${`bad:${u}`}, ${`zero:${u}`})`)).toEqual([]);
   });
 

@@ -4,7 +4,7 @@ import { apiMessages as M, apiMessagesRu } from '@app/contracts';
 import { mine } from '@app/chain';
 import { referralRewards, users, withdrawals } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
-import { rows } from '../src/ledger';
+import { rows } from '../src/db/rows';
 import { rewardDay } from '../src/referral/rewards';
 import { call, register, siweSign, uniqueEmail } from './helpers';
 import { devWallet, sendEth, sendToken, tokenContract } from './deposit-helpers';

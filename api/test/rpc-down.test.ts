@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { freePort, rpc, startChain, type LocalChain } from '@app/chain';
 import { deposits, jobLeases, watcherCursor, withdrawals } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
-import { rows } from '../src/ledger';
+import { rows } from '../src/db/rows';
 import { call, startTestApp, type TestApp } from './helpers';
 import { devWallet, sendEth, userWithWallet } from './deposit-helpers';
 import { ETH, expectLedgerBalanced } from './money-helpers';

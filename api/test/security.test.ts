@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { apiMessages as M, apiMessagesRu } from '@app/contracts';
-import { queryRows } from '../src/db/rows';
+import { rows as queryRows } from '../src/db/rows';
 import { emailCodes, outbox, users } from '../src/db/schema';
 import { REDACTED } from '../src/mail/mailer';
 import { buildServer } from '../src/app';

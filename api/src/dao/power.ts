@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { queryRows } from '../db/rows';
-import type { PriceSource } from '../pricing/prices';
+import { rows as queryRows } from '../db/rows';
+import type { TransactionKind } from '../ledger';
+import type { PriceSource } from '../pricing';
 
 /** US dollars are counted in 10^-8 units (the precision of the price table), as bigints. */
 const USD_SCALE = 8;
@@ -38,8 +39,8 @@ export async function stakeAt(db: Db, userId: string, at: Date): Promise<Stake[]
     db,
     sql`select a.currency, c.decimals,
                (-sum(p.amount))::text as position,
-               (-coalesce(sum(p.amount) filter (where t.kind <> 'interest'), 0))::text as principal,
-               (-coalesce(sum(p.amount) filter (where t.kind = 'interest'), 0))::text as rewards
+               (-coalesce(sum(p.amount) filter (where t.kind <> ${'interest' satisfies TransactionKind}), 0))::text as principal,
+               (-coalesce(sum(p.amount) filter (where t.kind = ${'interest' satisfies TransactionKind}), 0))::text as rewards
         from ledger_postings p
         join ledger_accounts a on a.id = p.account_id
         join ledger_transactions t on t.id = p.transaction_id

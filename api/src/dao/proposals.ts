@@ -4,7 +4,7 @@ import { apiMessages as M, VOTE_DOMAIN_VERSION, voteTypes, type ProposalResponse
 import type { Db } from '../db/client';
 import { daoProposals, daoVotes } from '../db/schema';
 import { ApiError, badRequest } from '../http/errors';
-import type { PriceSource } from '../pricing/prices';
+import type { PriceSource } from '../pricing';
 import { unitsToUsd, usdToUnits, votingPowerAt } from './power';
 
 /** How far a vote's own timestamp may be from the server's clock, in seconds. */

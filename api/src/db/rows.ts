@@ -1,8 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { Db } from './client';
 
-/** Runs raw SQL and answers its rows; node-postgres and PGlite both put them in `rows`. */
-export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
+/** Runs raw SQL on the database or a transaction and answers its rows; node-postgres and PGlite both put them in `rows`. */
+export async function rows<T>(conn: Pick<Db, 'execute'>, query: SQL): Promise<T[]> {
+  return ((await conn.execute(query)) as unknown as { rows: T[] }).rows;
 }

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { queryRows } from '../db/rows';
+import { rows } from '../db/rows';
 import { deposits } from '../db/schema';
 import { post } from '../ledger';
-import type { ChainReader } from './chain';
+import type { ChainReader } from '../chain';
 import { depositTransaction, type CreditableDeposit } from './credit';
 import { stillCredits } from './verify';
 
@@ -57,7 +57,7 @@ export function createDepositJob(db: Db, chain: ChainReader, settings: JobSettin
       update deposits set confirmations = greatest(0, ${latest} - block_number + 1), updated_at = now()
       where status = 'pending' and block_number is not null and confirmations <> greatest(0, ${latest} - block_number + 1)`);
     // Due: enough blocks on top (or vanished, to look for it again).
-    const claimed = await queryRows<Claimed>(
+    const claimed = await rows<Claimed>(
       db,
       sql`
       update deposits set lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${settings.leaseSeconds})

@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { apiMessages as M, formatMessage, type DepositStatus, type PoolName } from '@app/contracts';
 import type { Db } from '../db/client';
 import { deposits, poolAddresses } from '../db/schema';
-import { ChainUnavailable, type ChainReader } from './chain';
+import { ChainUnavailable, type ChainReader } from '../chain';
 import { DepositRefused, readDeposit, verifyDeposit } from './verify';
 
 export type DepositRow = typeof deposits.$inferSelect;

@@ -1,6 +1,6 @@
 import { apiMessages as M, formatMessage } from '@app/contracts';
 import { TRANSFER_TOPIC, currencyOfToken } from '@app/web3';
-import type { ChainLog, ChainReader, ChainReceipt, ChainTx } from './chain';
+import type { ChainLog, ChainReader, ChainReceipt, ChainTx } from '../chain';
 
 /** Why a deposit is refused: the message (catalogue), a stable code and the HTTP status. */
 export class DepositRefused extends Error {

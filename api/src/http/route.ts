@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type * as z from 'zod/mini';
 import { apiMessages as M, errorResponseSchema, type ApiRoutes } from '@app/contracts';
-import type { SessionUser } from '../auth/sessions';
+import type { SessionUser } from '../auth';
 import { ApiError } from './errors';
 
 type RouteDef = ApiRoutes[keyof ApiRoutes];

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { RATE_SCALE, dailyRate } from '@app/web3';
 import type { Db } from '../db/client';
-import { rows } from '../ledger';
+import { rows } from '../db/rows';
+import type { TransactionKind } from '../ledger';
 
 const DAY_MS = 86_400_000;
 export const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
@@ -78,7 +79,7 @@ async function accruePart(db: Db, p: Part): Promise<number> {
       sql`
       with tx as (
         insert into ledger_transactions (reference, kind, at, detail)
-        values (${p.reference}, 'interest', ${p.end}::timestamptz, jsonb_build_object('pool', ${p.pool}::text, 'day', ${p.day}::text, 'apy', ${p.apy}::text))
+        values (${p.reference}, ${'interest' satisfies TransactionKind}, ${p.end}::timestamptz, jsonb_build_object('pool', ${p.pool}::text, 'day', ${p.day}::text, 'apy', ${p.apy}::text))
         on conflict (reference) do nothing
         returning id
       ),

@@ -3,8 +3,8 @@ import { parseApy } from '@app/web3';
 import type { Db } from '../db/client';
 import { poolApy, pools } from '../db/schema';
 import { badRequest } from '../http/errors';
-import { audit } from '../operator/audit';
-import { rows } from '../ledger';
+import { audit } from '../db/audit';
+import { rows } from '../db/rows';
 
 /**
  * Sets a pool's APY from a day on. Days already accrued keep the rate they were accrued with, so

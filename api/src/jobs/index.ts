@@ -1,6 +1,6 @@
 import { utcDay } from '../interest';
 import { checkLedger } from '../ledger';
-import { accrueAndReward } from '../referral/rewards';
+import { accrueAndReward } from '../referral';
 import type { Services } from '../services';
 
 export { createJobRunner, type JobRunner } from './runner';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { rows } from '../ledger';
+import { rows } from '../db/rows';
 
 export type JobContext = {
   /** Extends this replica's lease; answers false when another replica has taken the job meanwhile. */

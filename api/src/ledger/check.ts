@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { rows } from './post';
+import { rows } from '../db/rows';
 
 export type CurrencyTotals = {
   currency: string;

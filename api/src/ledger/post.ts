@@ -1,13 +1,27 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { rows } from '../db/rows';
 import { accountKey, type AccountRef } from './accounts';
 
 /** Anything that runs SQL: the database or a transaction on it. */
 export type Conn = Pick<Db, 'execute' | 'transaction'>;
 
-export async function rows<T>(conn: Pick<Db, 'execute'>, query: SQL): Promise<T[]> {
-  return ((await conn.execute(query)) as unknown as { rows: T[] }).rows;
-}
+/**
+ * Every kind of ledger transaction. The column is text; this list is what the code may write,
+ * including the kinds that interest and referral rewards write in SQL of their own.
+ */
+export const TRANSACTION_KINDS = [
+  'deposit',
+  'withdrawal_reserve',
+  'withdrawal_paid',
+  'withdrawal_return',
+  'payout_gas',
+  'interest',
+  'referral_reward',
+  'referral_claim',
+  'treasury_funding',
+] as const;
+export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 
 /** One leg of a transaction: a signed amount (debit positive, credit negative) on an account. */
 export type Posting = { account: AccountRef; amount: bigint };
@@ -15,7 +29,7 @@ export type Posting = { account: AccountRef; amount: bigint };
 export type LedgerTransaction = {
   /** The idempotency key: a second post with the same reference changes nothing. */
   reference: string;
-  kind: string;
+  kind: TransactionKind;
   /** When it takes effect; defaults to now. */
   at?: Date;
   detail?: Record<string, unknown>;
@@ -24,6 +38,15 @@ export type LedgerTransaction = {
 
 /** The postings do not sum to zero in a currency, or an amount is zero. A programming error. */
 export class UnbalancedTransaction extends Error {}
+
+/**
+ * The reference was already posted with other contents (kind, accounts or amounts): two different
+ * movements were given one idempotency key. Answering it as a retry would drop the second movement
+ * without a trace, so it is refused; which one is right is for a person to decide.
+ */
+export class LedgerReferenceConflict extends Error {
+  readonly code = 'LEDGER_REFERENCE_CONFLICT';
+}
 
 /** A liability would go below zero (e.g. a withdrawal larger than the position). */
 export class InsufficientBalance extends Error {}
@@ -51,7 +74,8 @@ export function assertBalanced(t: LedgerTransaction) {
 
 /**
  * Writes a balanced transaction and moves the accounts' balances, all or nothing. Answers the new
- * transaction's id, or null when the reference was already posted (a retry: nothing changes).
+ * transaction's id, or null when the reference was already posted with the same kind, accounts and
+ * amounts (a retry: nothing changes); with other contents it throws LedgerReferenceConflict.
  * Throws InsufficientBalance when a liability would be overdrawn; the whole transaction is undone.
  * Accounts are locked in key order, so concurrent posts never deadlock.
  */
@@ -86,7 +110,10 @@ export async function post(conn: Conn, t: LedgerTransaction): Promise<number | n
         sql`insert into ledger_transactions (reference, kind, at, detail) values (${t.reference}, ${t.kind}, ${at.toISOString()}, ${t.detail ? JSON.stringify(t.detail) : null}::jsonb)
             on conflict (reference) do nothing returning id`,
       );
-      if (!created) return null;
+      if (!created) {
+        await assertSameContents(tx, t, legs);
+        return null;
+      }
       const txId = created.id;
       await tx.execute(sql`select id from ledger_accounts where key in (${sql.join(keys.map((k) => sql`${k}`), sql`, `)}) order by key for update`);
       const legValues = sql.join(legs.map((l) => sql`(${l.key}, ${l.amount.toString()}::numeric)`), sql`, `);
@@ -104,6 +131,20 @@ export async function post(conn: Conn, t: LedgerTransaction): Promise<number | n
     if (isOverdrawn(err)) throw new InsufficientBalance(`${t.reference}: an account would be overdrawn`, { cause: err });
     throw err;
   }
+}
+
+/** A retry carries what was posted under its reference: the same kind, and the same amount on each account. */
+async function assertSameContents(conn: Pick<Db, 'execute'>, t: LedgerTransaction, legs: { key: string; amount: bigint }[]) {
+  const posted = await rows<{ kind: string; key: string | null; amount: string | null }>(
+    conn,
+    sql`select t.kind, a.key, p.amount::text as amount from ledger_transactions t
+        left join ledger_postings p on p.transaction_id = t.id left join ledger_accounts a on a.id = p.account_id
+        where t.reference = ${t.reference}`,
+  );
+  const before = new Map(posted.filter((p) => p.key !== null).map((p) => [p.key!, BigInt(p.amount!)]));
+  const same =
+    posted[0]?.kind === t.kind && before.size === legs.length && legs.every((l) => before.get(l.key) === l.amount);
+  if (!same) throw new LedgerReferenceConflict(`${t.reference} was posted with other contents`);
 }
 
 /** Natural balances (what is owed to the user) of a user's positions, per pool and currency. */

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { ERC20_ABI, TOKENS } from '@app/web3';
 import { Interface } from 'ethers';
 import type { Db } from '../db/client';
-import type { ChainReader } from '../deposits/chain';
-import { rows } from './post';
+import type { ChainReader } from '../chain';
+import { rows } from '../db/rows';
 
 export type ReconcileRow = {
   pool: string;

@@ -3,7 +3,7 @@ import { Interface, Transaction } from 'ethers';
 import { ERC20_ABI, TOKENS } from '@app/web3';
 import type { Db } from '../db/client';
 import { hotWalletNonces } from '../db/schema';
-import { ChainUnavailable, type ChainReader } from '../deposits/chain';
+import { ChainUnavailable, type ChainReader } from '../chain';
 
 /** What the payouts and the treasury send: ETH, or a token's `transfer`. */
 export const erc20 = new Interface(ERC20_ABI as unknown as string[]);

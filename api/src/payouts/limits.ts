@@ -3,7 +3,7 @@ import { apiMessages as M, formatMessage } from '@app/contracts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { ApiError, badRequest } from '../http/errors';
-import { rows } from '../ledger';
+import { rows } from '../db/rows';
 import type { PayoutRule, RecentSums, WithdrawalLimits } from './settings';
 
 type Exec = Pick<Db, 'execute'>;

@@ -3,8 +3,7 @@ import { formatUnits } from 'ethers';
 import type { Lang } from '@app/contracts';
 import type { Db } from '../db/client';
 import { currencies, users } from '../db/schema';
-import type { Mailer } from '../mail/mailer';
-import type { ReturnReason } from '../mail/templates';
+import type { Mailer, ReturnReason } from '../mail';
 import type { WithdrawalRow } from './requests';
 
 /** What a returned withdrawal's mail needs: the mailer, the brand's title and the public address of the site. */

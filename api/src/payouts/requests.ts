@@ -3,7 +3,8 @@ import { apiMessages as M, type PoolName, type WithdrawalStatus } from '@app/con
 import type { Db } from '../db/client';
 import { currencies, users, withdrawals } from '../db/schema';
 import { badRequest } from '../http/errors';
-import { InsufficientBalance, post, rows, type AccountRef, type Conn, type LedgerTransaction } from '../ledger';
+import { rows } from '../db/rows';
+import { InsufficientBalance, post, type AccountRef, type Conn, type LedgerTransaction } from '../ledger';
 import { mailReturned, type ReturnNotice } from './notice';
 import { checkAmount, checkRequestCounts, lockAccount, lockDestination, recentWithdrawals } from './limits';
 import { payoutRules, quote, ruleFor, withdrawalLimits } from './settings';

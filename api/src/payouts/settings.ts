@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { systemSettings } from '../db/schema';
-import { audit } from '../operator/audit';
+import { audit } from '../db/audit';
 
 /**
  * Per currency, in base units: the withdrawal fee, the smallest withdrawal, and the amount above

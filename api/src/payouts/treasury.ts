@@ -3,9 +3,9 @@ import { and, asc, eq } from 'drizzle-orm';
 import { Transaction, Wallet } from 'ethers';
 import type { Db } from '../db/client';
 import { treasuryTransfers } from '../db/schema';
-import type { ChainReader } from '../deposits/chain';
+import type { ChainReader } from '../chain';
 import { liabilities, post } from '../ledger';
-import { raiseAlert, resolveAlert } from '../operator/alerts';
+import { raiseAlert, resolveAlert } from '../db/alerts';
 import { balanceOf, estimateGas, feeCaps, nextNonce, transferOf, type RawReceipt } from './chain-tx';
 
 /**

@@ -4,8 +4,9 @@ import { sql } from 'drizzle-orm';
 import { DAYS_PER_YEAR, RATE_SCALE, dailyRate, formatUnits, parseUnits, unitsToUsd } from '@app/web3';
 import type { ActivityItem, CabinetSummary, PoolName } from '@app/contracts';
 import type { Db } from '../db/client';
-import { rows } from '../ledger';
-import type { PriceSource } from '../pricing/prices';
+import { rows } from '../db/rows';
+import type { TransactionKind } from '../ledger';
+import type { PriceSource } from '../pricing';
 
 const DAY_MS = 86_400_000;
 export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
@@ -63,7 +64,7 @@ export async function portfolioSummary(db: Db, prices: PriceSource, userId: stri
     rows<{ pool: string; currency: string; balance: string; deposited: string; withdrawn: string }>(
       db,
       sql`select a.pool, a.currency, (-a.balance)::text as balance,
-            coalesce(sum(-p.amount) filter (where t.kind = 'deposit'), 0)::text as deposited,
+            coalesce(sum(-p.amount) filter (where t.kind = ${'deposit' satisfies TransactionKind}), 0)::text as deposited,
             coalesce(sum(p.amount) filter (where t.kind in ('withdrawal_reserve', 'withdrawal_return')), 0)::text as withdrawn
           from ledger_accounts a
           left join ledger_postings p on p.account_id = a.id

@@ -4,9 +4,9 @@ import type { Db } from '../db/client';
 import { uniqueViolation } from '../db/errors';
 import { users, withdrawals } from '../db/schema';
 import { ApiError, badRequest } from '../http/errors';
-import { post, rows, type LedgerTransaction } from '../ledger';
-import type { WithdrawalRow } from '../payouts/requests';
-import { payoutRules, ruleFor } from '../payouts/settings';
+import { rows } from '../db/rows';
+import { post, type LedgerTransaction } from '../ledger';
+import { payoutRules, ruleFor, type WithdrawalRow } from '../payouts';
 
 /** A claim is in payment from its request until the payout confirms or comes back. */
 export const CLAIM_OPEN = ['requested', 'awaiting_approval', 'waiting_funds', 'sending', 'cancelling'] as const;

@@ -2,8 +2,8 @@ import { asc, desc, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { currencies, referralConfig, referralConfigLevels, referralConfigRanks } from '../db/schema';
 import { badRequest } from '../http/errors';
-import { rows } from '../ledger';
-import { audit } from '../operator/audit';
+import { rows } from '../db/rows';
+import { audit } from '../db/audit';
 import { toE8 } from './network';
 
 /** The programme's promise: "up to 18 %" of a referee's interest, every level and rank bonus included. */

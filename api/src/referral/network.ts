@@ -2,8 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { getAddress } from 'ethers';
 import type { AffiliateSort } from '@app/contracts';
 import type { Db } from '../db/client';
-import { rows } from '../ledger';
-import type { PriceSource } from '../pricing/prices';
+import { rows } from '../db/rows';
+import type { PriceSource } from '../pricing';
 
 /** The price source's current USD prices with each currency's decimals, as an SQL subquery of (currency, usd, decimals) to alias. */
 export async function priceTable(db: Db, source: PriceSource): Promise<SQL> {

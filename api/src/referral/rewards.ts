@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { accrueUntil, dayAfter, type AccrualRun } from '../interest';
-import { rows } from '../ledger';
-import type { PriceSource } from '../pricing/prices';
+import { rows } from '../db/rows';
+import type { TransactionKind } from '../ledger';
+import type { PriceSource } from '../pricing';
 import { configOn } from './config';
 
 /** 10^18: interest values are scaled to 18 decimals whatever the currency's own, so sums stay exact. */
@@ -116,7 +117,7 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
       ),
       tx as (
         insert into ledger_transactions (reference, kind, at, detail)
-        select ${reference}, 'referral_reward', ${end}::timestamptz,
+        select ${reference}, ${'referral_reward' satisfies TransactionKind}, ${end}::timestamptz,
                jsonb_build_object('pool', ${pool}::text, 'day', ${day}::text, 'config', ${config.id}::bigint, 'currency', ${payout}::text)
         from marker where total > 0
         on conflict (reference) do nothing

@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getAddress } from 'ethers';
-import { brandForHost, brandTitle, sessionMarkerCookie, type AuthResponse, type AuthUser, type Lang } from '@app/contracts';
-import type { IssuedTokens, SessionUser } from '../auth/sessions';
-import { requestHost } from '../auth/siwe';
+import { sessionMarkerCookie, type AuthResponse, type AuthUser } from '@app/contracts';
+import type { IssuedTokens, SessionUser } from '../auth';
 import type { Services } from '../services';
 
 export const REFRESH_COOKIE = 'refresh_token';
@@ -58,14 +57,6 @@ export function answerWithTokens(s: Services, reply: FastifyReply, user: Session
   setRefreshCookie(s, reply, tokens);
   reply.header('cache-control', 'no-store');
   return { user: toAuthUser(user), token: tokens.token, refreshToken: tokens.refreshToken };
-}
-
-/** What a mail needs from the request: the brand's title and the site's address. */
-export function mailContext(s: Services, req: FastifyRequest, lang: Lang, path: string) {
-  const host = requestHost(req);
-  const known = brandForHost(s.config.brands, host);
-  const base = known ? `${req.protocol}://${host}` : s.config.publicUrl;
-  return { title: brandTitle(s.config.brands, host), link: `${base}${lang === 'ru' ? '/ru' : ''}${path}`, minutes: Math.round(s.config.lifetimes.emailCode / 60) };
 }
 
 /**

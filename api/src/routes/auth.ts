@@ -2,21 +2,19 @@ import { randomUUID, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { apiMessages as M, apiRoutes } from '@app/contracts';
-import { requestHost } from '../auth/siwe';
+import { loginLockout, requestHost, type UserRow } from '../auth';
 import { afterReply } from '../background';
 import { uniqueViolation } from '../db/errors';
 import { users } from '../db/schema';
 import { ApiError, badRequest, unauthorized } from '../http/errors';
 import { langOf } from '../http/lang';
-import { loginLockout } from '../auth/lockout';
 import { addRoute } from '../http/route';
 import type { Services } from '../services';
-import type { UserRow } from '../auth/sessions';
+import { mailContext } from '../mail';
 import {
   REFRESH_COOKIE,
   answerWithTokens,
   clearRefreshCookie,
-  mailContext,
   signIn,
   toAuthUser,
   uniformTime,

@@ -3,15 +3,26 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { asc, sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import { apiMessages as M, apiRoutes, brandForHost, brandTitle, hostName } from '@app/contracts';
-import { requestHost } from '../auth/siwe';
-import { castVote, createProposal, listProposals, proposalView, proposalsVoted, publicVotes, type ProposalRow, type VoteSpace } from '../dao/proposals';
-import { personalStake, stakingRewards, unitsToUsd } from '../dao/power';
-import { queryRows } from '../db/rows';
+import { requestHost } from '../auth';
+import {
+  castVote,
+  createProposal,
+  listProposals,
+  personalStake,
+  proposalsVoted,
+  proposalView,
+  publicVotes,
+  stakingRewards,
+  unitsToUsd,
+  type ProposalRow,
+  type VoteSpace,
+} from '../dao';
+import { rows as queryRows } from '../db/rows';
 import { daoValues } from '../db/schema';
 import { badRequest } from '../http/errors';
 import { addRoute } from '../http/route';
-import { audit } from '../operator/audit';
-import { operatorGuard } from '../operator/auth';
+import { audit } from '../db/audit';
+import { operatorGuard } from '../operator';
 import type { Services } from '../services';
 
 const when = z.iso.datetime({ offset: true });

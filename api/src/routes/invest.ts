@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { apiMessages as M, apiRoutes, type DashboardPoolResponse, type PoolName } from '@app/contracts';
-import { DepositRefused } from '../deposits/verify';
+import { DepositRefused } from '../deposits';
 import { currencies, currencyAddresses, interestAccruals, poolAddresses, poolAssets, poolGraph, pools, poolTexts } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { langOf } from '../http/lang';
 import { addRoute } from '../http/route';
-import { positionsOf, rows } from '../ledger';
-import { quoteWithdrawal, requestWithdrawal, withdrawalStatus, withdrawalsOf } from '../payouts/requests';
-import { payoutRules, ruleFor, withdrawalLimits } from '../payouts/settings';
+import { rows } from '../db/rows';
+import { positionsOf } from '../ledger';
+import { payoutRules, quoteWithdrawal, requestWithdrawal, ruleFor, withdrawalLimits, withdrawalsOf, withdrawalStatus } from '../payouts';
 import type { Services } from '../services';
 
 const CHAIN_ID = 1;

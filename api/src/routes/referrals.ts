@@ -4,9 +4,20 @@ import { apiMessages as M, apiRoutes } from '@app/contracts';
 import { currencies, referralRewards, users } from '../db/schema';
 import { addRoute } from '../http/route';
 import { utcDay } from '../interest';
-import { claimRewards, latestClaim } from '../referral/claims';
-import { MAX_TOTAL_BPS, configInForce, rankFor } from '../referral/config';
-import { affiliatesPage, downline, fromE8, priceTable, rewardsUsd, toE8, usd2 } from '../referral/network';
+import {
+  affiliatesPage,
+  claimRewards,
+  configInForce,
+  downline,
+  fromE8,
+  latestClaim,
+  MAX_TOTAL_BPS,
+  priceTable,
+  rankFor,
+  rewardsUsd,
+  toE8,
+  usd2,
+} from '../referral';
 import type { Services } from '../services';
 
 /** The invite check answers only valid or invalid; this bounds guessing codes from one address. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { apiMessages as M, apiRoutes, avatarParamsSchema } from '@app/contracts';
-import { readAvatar, saveAvatar } from '../avatars/store';
+import { readAvatar, saveAvatar } from '../avatars';
 import { ApiError } from '../http/errors';
 import { addRoute } from '../http/route';
 import { toAuthUser } from './auth-helpers';
@@ -14,7 +14,7 @@ import {
   replaceWallet,
   toProfile,
   unlinkWallet,
-} from '../settings/account';
+} from '../settings';
 
 /** Guessing a password or a code through these calls is as limited as through sign-in. */
 const proofLimit = { max: 30, timeWindow: '15 minutes' };

@@ -3,14 +3,12 @@ import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { getAddress } from 'ethers';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { apiMessages as M, type Lang, type Profile, type ProfileUpdateBody } from '@app/contracts';
-import type { SessionUser } from '../auth/sessions';
-import { requestHost } from '../auth/siwe';
+import { requestHost, type SessionUser } from '../auth';
 import { uniqueViolation } from '../db/errors';
 import { refreshTokens, sessions, users } from '../db/schema';
 import { ApiError, badRequest } from '../http/errors';
 import type { AuthInfo } from '../http/route';
-import type { MailKind, MailVars } from '../mail/templates';
-import { mailContext } from '../routes/auth-helpers';
+import { mailContext, type MailKind, type MailVars } from '../mail';
 import type { Services } from '../services';
 
 const THEMES = new Set(['light', 'dark', 'system']);

@@ -2,7 +2,7 @@ import { and, asc, eq, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { deposits, poolAddresses, unclaimedTransfers, users } from '../db/schema';
 import { ApiError, badRequest } from '../http/errors';
-import { audit } from '../operator/audit';
+import { audit } from '../db/audit';
 
 export async function listUnclaimed(db: Db, status = 'unclaimed') {
   const list = await db.select().from(unclaimedTransfers).where(eq(unclaimedTransfers.status, status)).orderBy(asc(unclaimedTransfers.id)).limit(500);

@@ -3,7 +3,7 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { TOKENS, TRANSFER_TOPIC, currencyOfToken } from '@app/web3';
 import type { Db } from '../db/client';
 import { deposits, poolAddresses, unclaimedTransfers, users, watcherBlocks, watcherCursor } from '../db/schema';
-import type { ChainReader } from '../deposits/chain';
+import type { ChainReader } from '../chain';
 
 export type WatcherSettings = { chainId: 1; startBlock: number | null; batchBlocks: number; confirmations: number; houseAddresses?: string[] };
 export type WatchResult = { from: number; to: number; head: number; transfers: number; deposits: number; unclaimed: number; rewoundTo: number | null };

@@ -1,5 +1,5 @@
-import type { Db } from '../db/client';
-import { operatorAudit } from '../db/schema';
+import type { Db } from './client';
+import { operatorAudit } from './schema';
 
 /** Writes one operator action to the audit log (in the caller's transaction when given one). */
 export async function audit(db: Pick<Db, 'insert'>, entry: { actor: string; action: string; target?: string; before?: unknown; after?: unknown }) {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { operatorAlerts } from '../db/schema';
+import type { Db } from './client';
+import { operatorAlerts } from './schema';
 
 export type Alert = { key: string; kind: string; message: string; detail?: Record<string, unknown> };
 

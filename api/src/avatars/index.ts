@@ -1,0 +1,2 @@
+export { imageTypeOf, type AvatarType } from './image';
+export { avatarUrl, readAvatar, saveAvatar } from './store';

@@ -1,0 +1,3 @@
+export { mailContext } from './context';
+export { REDACTED, createMailer, type Mailer, type MailerOptions } from './mailer';
+export { renderMail, type MailKind, type MailVars, type ReturnReason, type SessionsEnded } from './templates';

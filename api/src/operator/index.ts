@@ -1,0 +1,1 @@
+export { operatorGuard, type OperatorActor } from './auth';

@@ -1,0 +1,25 @@
+export { hotWallets, localHotWalletKeys, localTreasuryKey } from './hot-wallets';
+export { createPayoutJob, type PayoutJob, type PayoutResult, type PayoutSettings } from './job';
+export { mailReturned, type ReturnNotice } from './notice';
+export {
+  quoteWithdrawal,
+  requestWithdrawal,
+  reserveTransaction,
+  returnTransaction,
+  returnWithdrawal,
+  withdrawalStatus,
+  withdrawalsOf,
+  type WithdrawalRequest,
+  type WithdrawalRow,
+} from './requests';
+export {
+  payoutRules,
+  quote,
+  ruleFor,
+  setPayoutRule,
+  setWithdrawalLimits,
+  withdrawalLimits,
+  type PayoutRule,
+  type PayoutRules,
+} from './settings';
+export { createTreasuryJob } from './treasury';

@@ -1,0 +1,1 @@
+export { setPrices, tablePriceSource, type PriceSource } from './prices';
