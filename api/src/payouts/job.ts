@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { Interface, Transaction, type Wallet } from 'ethers';
 import { ERC20_ABI, TOKENS } from '@app/web3';
 import type { Db } from '../db/client';
-import { hotWalletNonces, poolAddresses, withdrawals } from '../db/schema';
+import { hotWalletNonces, poolAddresses, users, withdrawals } from '../db/schema';
 import type { ChainReader } from '../deposits/chain';
 import { post, type LedgerTransaction } from '../ledger';
 import { mailReturned, type ReturnNotice } from './notice';
@@ -15,6 +15,13 @@ export type PayoutResult = { signed: number; broadcast: number; paid: number; re
 const erc20 = new Interface(ERC20_ABI as unknown as string[]);
 const TOKEN_GAS_LIMIT = 120_000n;
 const ETH_GAS_LIMIT = 21_000n;
+
+/**
+ * A withdrawal not yet signed waits while its account is held: a recent change of the e-mail,
+ * password or wallet (issue 21, finding 1) leaves the owner time to react before money leaves.
+ */
+const notHeld = sql`(${withdrawals.status} <> 'requested' or not exists (
+  select 1 from ${users} where ${users.id} = ${withdrawals.userId} and ${users.withdrawalsHeldUntil} > now()))`;
 
 type RawReceipt = { status: string; blockNumber: string; blockHash: string; gasUsed: string; effectiveGasPrice: string } | null;
 
@@ -186,7 +193,7 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
     const open = await db
       .select()
       .from(withdrawals)
-      .where(inArray(withdrawals.status, ['requested', 'sending']))
+      .where(and(inArray(withdrawals.status, ['requested', 'sending']), notHeld))
       .orderBy(asc(withdrawals.id))
       .limit(settings.batchSize);
     if (!open.length) return result;

@@ -12,6 +12,7 @@ import { loginLockout } from '../auth/lockout';
 import { addRoute } from '../http/route';
 import type { Services } from '../services';
 import type { UserRow } from '../auth/sessions';
+import { linkFirstWallet } from '../settings/account';
 import {
   REFRESH_COOKIE,
   answerWithTokens,
@@ -110,7 +111,7 @@ export function authRoutes(app: FastifyInstance, s: Services) {
     if (!user.email) return;
     const sent = await s.counters.hit(`mail:${user.email}`, 3600);
     if (sent > MAILS_PER_ADDRESS_PER_HOUR * s.config.rateLimit.multiplier) return;
-    const code = await s.codes.issue(user.id, purpose);
+    const code = await s.codes.issue(user.id, purpose, user.email);
     const path = purpose === 'approve' ? '/registration-confirm' : '/password-recovery';
     const lang = user.lang === 'ru' ? 'ru' : 'en';
     await s.mailer.send(user.email, lang, purpose, { ...mailContext(s, req, lang, path), code });
@@ -272,7 +273,7 @@ export function authRoutes(app: FastifyInstance, s: Services) {
     async ({ body, req, reply }) => {
       const user = await uniformTime(s, async () => {
         const u = await userByEmail(s, body.login);
-        if (!u || !(await s.codes.consume(u.id, 'approve', body.code))) {
+        if (!u || !(await s.codes.consume(u.id, 'approve', body.code, body.login))) {
           throw badRequest(M.invalidCode, 'INVALID_CODE', { code: M.invalidCode });
         }
         // The password was chosen before anyone proved the e-mail. It survives only when the code
@@ -292,7 +293,7 @@ export function authRoutes(app: FastifyInstance, s: Services) {
     async ({ body, req }) =>
       uniformTime(s, async () => {
         const user = await userByEmail(s, body.login);
-        if (!user || !(await s.codes.consume(user.id, 'recovery', body.code))) {
+        if (!user || !(await s.codes.consume(user.id, 'recovery', body.code, body.login))) {
           throw badRequest(M.invalidCode, 'INVALID_CODE', { code: M.invalidCode });
         }
         const passwordHash = await s.hasher.hash(body.password);
@@ -316,6 +317,10 @@ export function authRoutes(app: FastifyInstance, s: Services) {
       const wallet = await verifyWallet(req, body);
       if (auth.user.walletAddress === wallet) return { message: M.metamaskLinked, user: toAuthUser(auth.user) };
       if (auth.user.walletAddress) throw new ApiError(409, M.walletAlreadyLinked, 'WALLET_ALREADY_LINKED');
+      // On an account that holds money or rewards the first wallet decides where that money goes:
+      // the owner's proof, the hold and the notice apply as to a replacement.
+      const guarded = await linkFirstWallet(s, req, auth, wallet, body);
+      if (guarded) return { message: M.metamaskLinked, user: toAuthUser(guarded) };
       try {
         const [u] = await s.db
           .update(users)

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { apiMessages as M, apiRoutes, type DashboardPoolResponse, type PoolName } from '@app/contracts';
+import { apiMessages as M, apiRoutes, formatMessage, type DashboardPoolResponse, type PoolName } from '@app/contracts';
 import { DepositRefused } from '../deposits/verify';
 import { currencies, currencyAddresses, interestAccruals, poolAddresses, poolAssets, poolGraph, pools, poolTexts } from '../db/schema';
 import { ApiError } from '../http/errors';
@@ -10,6 +10,7 @@ import { positionsOf, rows } from '../ledger';
 import { requestWithdrawal, withdrawalStatus, withdrawalsOf } from '../payouts/requests';
 import { payoutRules, quote, ruleFor } from '../payouts/settings';
 import type { Services } from '../services';
+import { heldUntil } from '../settings/account';
 
 const CHAIN_ID = 1;
 
@@ -139,16 +140,25 @@ export function investRoutes(app: FastifyInstance, s: Services) {
     await poolRow(body.pool);
     const w = await requestWithdrawal(db, auth.user.id, body);
     s.jobs.kick('payouts');
-    return { message: w.status === 'awaiting_approval' ? M.withdrawalAwaitingApproval : M.withdrawalSent, id: w.id, status: w.status, createdAt: w.createdAt.toISOString() };
+    // Accepted, but the payout job leaves it until a recent change's hold ends: say so.
+    const held = heldUntil(auth.user);
+    const message = held ? formatMessage(M.withdrawalsHeld, { until: `${held.slice(0, 16).replace('T', ' ')} UTC` }) : w.status === 'awaiting_approval' ? M.withdrawalAwaitingApproval : M.withdrawalSent;
+    return { message, id: w.id, status: w.status, createdAt: w.createdAt.toISOString() };
   });
 
-  addRoute(app, apiRoutes.dashboardWithdrawals, async ({ query, auth }) => ({
-    items: (await withdrawalsOf(db, auth.user.id, query.pool)).map((w) => withdrawalStatus(w, s.config.money.payoutConfirmations)),
-  }));
+  addRoute(app, apiRoutes.dashboardWithdrawals, async ({ query, auth }) => {
+    const held = heldUntil(auth.user);
+    return {
+      items: (await withdrawalsOf(db, auth.user.id, query.pool)).map((w) => ({
+        ...withdrawalStatus(w, s.config.money.payoutConfirmations),
+        heldUntil: w.status === 'requested' || w.status === 'awaiting_approval' ? held : null,
+      })),
+    };
+  });
 
-  addRoute(app, apiRoutes.dashboardWithdrawQuote, async ({ query }) => {
+  addRoute(app, apiRoutes.dashboardWithdrawQuote, async ({ query, auth }) => {
     const q = quote(ruleFor(await payoutRules(db), query.currency), BigInt(query.amount));
-    return { fee: String(q.fee), receive: String(q.receive), approvalRequired: q.approvalRequired };
+    return { fee: String(q.fee), receive: String(q.receive), approvalRequired: q.approvalRequired, heldUntil: heldUntil(auth.user) };
   });
 
   addRoute(app, apiRoutes.dashboardDeposit, async ({ body, auth }) => {
