@@ -151,14 +151,15 @@ export function investRoutes(app: FastifyInstance, s: Services) {
     return {
       items: (await withdrawalsOf(db, auth.user.id, query.pool)).map((w) => ({
         ...withdrawalStatus(w, s.config.money.payoutConfirmations),
-        heldUntil: w.status === 'requested' || w.status === 'awaiting_approval' ? held : null,
+        ...(held && (w.status === 'requested' || w.status === 'awaiting_approval') ? { heldUntil: held } : {}),
       })),
     };
   });
 
   addRoute(app, apiRoutes.dashboardWithdrawQuote, async ({ query, auth }) => {
     const q = quote(ruleFor(await payoutRules(db), query.currency), BigInt(query.amount));
-    return { fee: String(q.fee), receive: String(q.receive), approvalRequired: q.approvalRequired, heldUntil: heldUntil(auth.user) };
+    const held = heldUntil(auth.user);
+    return { fee: String(q.fee), receive: String(q.receive), approvalRequired: q.approvalRequired, ...(held ? { heldUntil: held } : {}) };
   });
 
   addRoute(app, apiRoutes.dashboardDeposit, async ({ body, auth }) => {
