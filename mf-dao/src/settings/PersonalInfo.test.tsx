@@ -6,7 +6,7 @@ import en from '../i18n/en.json';
 import ru from '../i18n/ru.json';
 import { PersonalInfo } from './PersonalInfo';
 
-const profile: Profile = { id: 'u1', name: null, email: 'ann@example.com', phone: null, telegram: null, avatar: null, walletAddress: null, role: 'user', lang: 'en', theme: null, referralCode: 'r', pendingEmail: null };
+const profile: Profile = { id: 'u1', name: null, email: 'ann@example.com', phone: null, telegram: null, avatar: null, walletAddress: null, role: 'user', lang: 'en', theme: null, referralCode: 'r', pendingEmail: null, withdrawalsHeldUntil: null };
 const described = (el: HTMLElement) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' ');
 
 describe('personal info', () => {
