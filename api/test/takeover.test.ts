@@ -235,6 +235,30 @@ describe('finding 1: a stolen session becomes the account and its money', () => 
   });
 });
 
+describe('finding 1: the password', () => {
+  it('finding 1: a password change, in the settings or by a recovery code, ends the other sessions, mails the address and holds payouts', async () => {
+    const u = await register(app());
+    const other = await signIn(u.email);
+    const without = await call(app(), 'POST', '/api/v1/settings/password', { token: u.token, body: { password: 'N3w!pass' } });
+    expect([without.status, without.body.fields]).toEqual([400, { currentPassword: M.ownerProofRequired }]);
+    const before = Date.now();
+    expect((await call(app(), 'POST', '/api/v1/settings/password', { token: u.token, body: { currentPassword: STRONG_PASSWORD, password: 'N3w!pass' } })).status).toBe(200);
+    expectHoldBetween((await profile(u.token)).withdrawalsHeldUntil, before, Date.now());
+    expect((await call(app(), 'GET', '/api/v1/profile', { token: other })).status).toBe(401);
+    expect((await lastMail(app(), u.email, 'password-changed'))?.text).toContain('Withdrawals wait until');
+
+    // A recovery by code is a password change too.
+    const v = await register(app());
+    await call(app(), 'POST', '/api/v1/send-password-recovery', { body: { login: v.email } });
+    const code = (await lastMail(app(), v.email, 'recovery'))!.code!;
+    const at = Date.now();
+    expect((await call(app(), 'POST', '/api/v1/change-password-by-code', { body: { login: v.email, code, password: 'N3w!pass' } })).status).toBe(200);
+    const row = await stored(v.user.id as string);
+    expectHoldBetween(row.withdrawalsHeldUntil?.toISOString(), at, Date.now());
+    expect((await lastMail(app(), v.email, 'password-changed'))?.text).toContain('Withdrawals wait until');
+  });
+});
+
 describe('finding 4: a code proves an address it was not sent to', () => {
   it('finding 4: a code sent to one address does not prove another', async () => {
     const attacker = await register(app());

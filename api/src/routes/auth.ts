@@ -12,7 +12,7 @@ import { loginLockout } from '../auth/lockout';
 import { addRoute } from '../http/route';
 import type { Services } from '../services';
 import type { UserRow } from '../auth/sessions';
-import { linkFirstWallet } from '../settings/account';
+import { heldUntil, holdSet, linkFirstWallet } from '../settings/account';
 import {
   REFRESH_COOKIE,
   answerWithTokens,
@@ -93,7 +93,8 @@ export function authRoutes(app: FastifyInstance, s: Services) {
         role: u.role ?? 'user',
         emailConfirmedAt: u.emailConfirmedAt ?? new Date(),
         ...(wasConfirmed ? {} : { walletAddress: null }),
-        ...(opts.passwordHash ? { passwordHash: opts.passwordHash } : opts.keepPassword ? {} : { passwordHash: null }),
+        // A new password by recovery is a change of the password: payouts wait as after the settings' change.
+        ...(opts.passwordHash ? { passwordHash: opts.passwordHash, ...holdSet(s) } : opts.keepPassword ? {} : { passwordHash: null }),
         updatedAt: new Date(),
       })
       .where(eq(users.id, u.id))
@@ -297,11 +298,11 @@ export function authRoutes(app: FastifyInstance, s: Services) {
           throw badRequest(M.invalidCode, 'INVALID_CODE', { code: M.invalidCode });
         }
         const passwordHash = await s.hasher.hash(body.password);
-        await proveEmail(user, { keepPassword: false, passwordHash });
+        const proved = await proveEmail(user, { keepPassword: false, passwordHash });
         await loginFailures.clear(body.login);
         if (user.email) {
           const lang = user.lang === 'ru' ? 'ru' : 'en';
-          await s.mailer.send(user.email, lang, 'password-changed', mailContext(s, req, lang, '/password-recovery'));
+          await s.mailer.send(user.email, lang, 'password-changed', { ...mailContext(s, req, lang, '/password-recovery'), heldUntil: heldUntil(proved) ?? undefined });
         }
         return { message: M.passwordChanged };
       }),

@@ -113,7 +113,7 @@ async function proveOwner(s: Services, req: FastifyRequest, u: UserRow, proof: O
 }
 
 /** Payouts of the account wait until the hold ends; a new change never shortens a running hold. */
-const holdSet = (s: Services) => ({
+export const holdSet = (s: Services) => ({
   withdrawalsHeldUntil: sql`greatest(coalesce(${users.withdrawalsHeldUntil}, now()), now() + make_interval(secs => ${s.config.withdrawalHoldSeconds}))`,
 });
 
