@@ -98,6 +98,9 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
   app.setNotFoundHandler((req, reply) => errorHandler(new ApiError(404, M.notFound, 'NOT_FOUND'), req, reply));
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // An answer to a caller who identified itself is that caller's alone: no browser or proxy
+    // keeps it (a route that sets its own policy, e.g. the versioned avatars, keeps that).
+    if ((req.auth || req.headers.authorization || req.headers['x-operator-key']) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   app.addHook('preValidation', async (req) => {
     // A call with a body schema but no body gets field messages, not a bare "expected object".

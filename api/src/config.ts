@@ -95,6 +95,8 @@ export const envSchema = z.object({
   WATCHER_START_BLOCK: z.optional(int(0, 2_000_000_000)),
   /** Blocks the watcher reads per step. */
   WATCHER_BATCH_BLOCKS: z._default(int(1, 10_000), 200),
+  /** Hours a change of the login e-mail, password or payout wallet holds the account's payouts (issue 21). */
+  WITHDRAWAL_HOLD_HOURS: z._default(int(0, 24 * 90), 48),
   /** Which source's rows in coin_prices give the pools' USD estimates. */
   PRICE_SOURCE: z._default(z.string().check(z.minLength(1), z.maxLength(64)), 'local'),
 });
@@ -126,6 +128,8 @@ export type AppConfig = {
   /** Lifetimes (seconds); fixed by the spec, adjustable only by tests. */
   lifetimes: { accessToken: number; refreshToken: number; siweNonce: number; emailCode: number };
   emailCodeMaxAttempts: number;
+  /** How long a change of the e-mail, password or wallet holds payouts, and keeps codes off a changed address. */
+  withdrawalHoldSeconds: number;
   /** On-chain deposits (chain id 1 only: spec §9). */
   deposits: {
     chainId: 1;
@@ -269,6 +273,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mail: { retentionSeconds: e.MAIL_RETENTION_DAYS * 86_400, sendingLeaseSeconds: 120 },
     lifetimes: { accessToken: 1800, refreshToken: 2592000, siweNonce: 300, emailCode: 900 },
     emailCodeMaxAttempts: 5,
+    withdrawalHoldSeconds: e.WITHDRAWAL_HOLD_HOURS * 3600,
     deposits: {
       chainId: 1,
       confirmations: e.DEPOSIT_CONFIRMATIONS ?? (production ? 12 : 1),

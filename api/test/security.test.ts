@@ -180,8 +180,9 @@ describe('finding 5: no live code rests in plain text', () => {
     expect(rows[0]).toMatchObject({ status: 'sent', text_body: REDACTED, html_body: REDACTED });
     expect(JSON.stringify(rows)).not.toContain(code);
     const [stored] = await t.app.services.db.select().from(emailCodes).where(eq(emailCodes.userId, r.user.id as string));
-    const withJwtKey = createHmac('sha256', t.app.services.config.jwtSecret).update(`approve:${r.user.id as string}:${code}`).digest('hex');
-    const withCodeKey = createHmac('sha256', t.app.services.config.codeHmacKey).update(`approve:${r.user.id as string}:${code}`).digest('hex');
+    // The HMAC covers the address the code was mailed to (issue 21, finding 4).
+    const withJwtKey = createHmac('sha256', t.app.services.config.jwtSecret).update(`approve:${r.user.id as string}:${r.email}:${code}`).digest('hex');
+    const withCodeKey = createHmac('sha256', t.app.services.config.codeHmacKey).update(`approve:${r.user.id as string}:${r.email}:${code}`).digest('hex');
     expect(stored?.codeHash).toBe(withCodeKey);
     expect(stored?.codeHash).not.toBe(withJwtKey);
   });

@@ -111,6 +111,10 @@ test.describe('personal info', () => {
     const { login } = await openSettings(page);
     const next = uniqueEmail('moved');
     await page.getByLabel('E-mail').fill(next);
+    // A session alone is not the owner: the password (or a code to the current address) comes with it.
+    await page.getByRole('button', { name: 'Save', exact: true }).first().click();
+    await expect(page.getByLabel('Your password')).toHaveAccessibleDescription('Enter your password or the code from the e-mail');
+    await page.getByLabel('Your password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Save', exact: true }).first().click();
     await expect(notifications(page).getByText('A code has been sent to your new e-mail. Enter it to confirm the change.')).toBeVisible();
     // Still the old login: the greeting falls back to it.
@@ -124,6 +128,8 @@ test.describe('personal info', () => {
     await page.getByRole('button', { name: 'Confirm the new e-mail' }).click();
     await expect(notifications(page).getByText('Your e-mail is changed')).toBeVisible();
     await expect(page.getByRole('banner').getByText(next)).toBeVisible();
+    // Payouts wait for a while after the change, and the page says so.
+    await expect(page.getByTestId('withdrawals-held')).toContainText('Withdrawals wait until');
     const login2 = await page.request.post('/api/v1/login', { data: { login: next, password: PASSWORD } });
     expect(login2.status()).toBe(200);
   });
@@ -201,7 +207,7 @@ test.describe('wallets', () => {
     await page.getByLabel('Password', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Send me a code by e-mail instead' }).click();
     await expect(notifications(page).getByText('A code has been sent to your e-mail')).toBeVisible();
-    await page.getByLabel('Code from the e-mail').fill(await mailedCode(page.request, account.login, 'wallet-code'));
+    await page.getByLabel('Code from the e-mail').fill(await mailedCode(page.request, account.login, 'owner-code'));
     await sign.click();
     await expect(notifications(page).getByText('The wallet is replaced')).toBeVisible();
     await expect(page.getByTestId('settings-wallet')).toHaveText(short(next.address));
@@ -238,7 +244,7 @@ test.describe('security', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
   });
 
-  test('a password change can end the other sessions too', async ({ page, browser }) => {
+  test('a password change ends the other sessions and holds withdrawals for a while', async ({ page, browser }) => {
     const account = await openSettings(page);
     const other = await browser.newContext();
     const otherPage = await other.newPage();
@@ -246,9 +252,10 @@ test.describe('security', () => {
     await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByLabel('New password', { exact: true }).fill('N3w!pass');
     await page.getByLabel('Repeat the new password').fill('N3w!pass');
-    await expect(page.getByLabel('Sign out my other sessions too')).toBeChecked();
+    await expect(page.getByText('Changing the password signs out your other sessions, and withdrawals wait for a safety period.')).toBeVisible();
     await page.getByRole('button', { name: 'Change the password' }).click();
     await expect(notifications(page).getByText('Password changed successfully')).toBeVisible();
+    await expect(page.getByTestId('withdrawals-held')).toContainText('Withdrawals wait until');
     await otherPage.goto('/cabinet/dashboard');
     await expect(otherPage).toHaveURL(/\/sign-in/);
     await other.close();

@@ -49,6 +49,10 @@ export const users = pgTable(
     referralCode: text('referral_code').notNull(),
     referrerId: uuid('referrer_id'),
     emailConfirmedAt: ts('email_confirmed_at'),
+    /** When the login e-mail last changed in the settings: no code proves the owner through it during the hold. */
+    emailChangedAt: ts('email_changed_at'),
+    /** A change of the e-mail, password or wallet holds the account's payouts until then (issue 21, finding 1). */
+    withdrawalsHeldUntil: ts('withdrawals_held_until'),
     createdAt: created(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

@@ -1,6 +1,15 @@
 import type { Lang } from '@app/contracts';
 
-export type MailKind = 'approve' | 'recovery' | 'password-changed' | 'email-change' | 'wallet-code' | 'wallet-changed' | 'withdrawal-returned' | 'claim-returned';
+export type MailKind =
+  | 'approve'
+  | 'recovery'
+  | 'password-changed'
+  | 'email-change'
+  | 'email-changed'
+  | 'owner-code'
+  | 'wallet-changed'
+  | 'withdrawal-returned'
+  | 'claim-returned';
 /** Why a withdrawal came back to the balance (the part of `withdrawals.reason` before any ':'). */
 export type ReturnReason = 'PAYOUT_REVERTED' | 'PAYOUT_DROPPED' | 'PAYOUT_RECIPIENT_REVERTS' | 'PAYOUT_CANCELLED' | 'REJECTED';
 /**
@@ -14,7 +23,11 @@ export type MailVars = {
   link?: string;
   minutes?: number;
   wallet?: string;
+  /** email-changed: the new login. */
+  email?: string;
   sessions?: SessionsEnded;
+  /** A change of a credential: when the held payouts may go again (ISO). */
+  heldUntil?: string;
   /** A withdrawal: its amount in whole units (e.g. 0.25), currency, pool and why it was returned. */
   amount?: string;
   currency?: string;
@@ -40,6 +53,10 @@ const returnReasons: Record<'en' | 'ru', Record<ReturnReason, string>> = {
 };
 type Rendered = { subject: string; text: string };
 
+const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+const enHold = (v: MailVars) => (v.heldUntil ? `\n\nWithdrawals wait until ${utc(v.heldUntil)}, so that money cannot leave before you can react.` : '');
+const ruHold = (v: MailVars) => (v.heldUntil ? `\n\nВыводы средств ждут до ${utc(v.heldUntil)}, чтобы деньги не ушли раньше, чем вы успеете вмешаться.` : '');
+
 const enSessions: Record<SessionsEnded, string> = {
   all: 'Every session was signed out.',
   others: 'Every other session was signed out; the one that changed it stays signed in.',
@@ -62,21 +79,23 @@ const en: Record<MailKind, (v: MailVars) => Rendered> = {
   }),
   'password-changed': (v) => ({
     subject: `${v.title}: your password was changed`,
-    text: `The password of your ${v.title} account was changed. ${enSessions[v.sessions ?? 'all']}\n\nIf it was not you, recover your password at ${v.link} at once.`,
+    text: `The password of your ${v.title} account was changed. ${enSessions[v.sessions ?? 'all']}${enHold(v)}\n\nIf it was not you, recover your password at ${v.link} at once.`,
   }),
   'email-change': (v) => ({
     subject: `${v.title}: confirm your new e-mail`,
     text: `Somebody asked to use this address for a ${v.title} account.\n\nYour code is ${v.code}. It works once and for ${v.minutes} minutes. Enter it in the settings (${v.link}) to confirm the change.\n\nIf it was not you, ignore this e-mail.`,
   }),
-  'wallet-code': (v) => ({
-    subject: `${v.title}: code for a wallet change`,
-    text: `Your code for changing the wallet of your ${v.title} account is ${v.code}. It works once and for ${v.minutes} minutes.\n\nIf it was not you, change your password at ${v.link}.`,
+  'email-changed': (v) => ({
+    subject: `${v.title}: your sign-in e-mail was changed`,
+    text: `The sign-in e-mail of your ${v.title} account is now ${v.email}; this address no longer signs in. ${enSessions.others}${v.wallet ? ` The wallet ${v.wallet} was unlinked: link it again with your password.` : ''}${enHold(v)}\n\nIf it was not you, contact support at once.`,
+  }),
+  'owner-code': (v) => ({
+    subject: `${v.title}: code to confirm a change`,
+    text: `Your code to change the e-mail, password or wallet of your ${v.title} account is ${v.code}. It works once and for ${v.minutes} minutes.\n\nIf it was not you, somebody may be using your account: change your password at ${v.link}.`,
   }),
   'wallet-changed': (v) => ({
     subject: `${v.title}: your wallet was changed`,
-    text: v.wallet
-      ? `The wallet ${v.wallet} is now linked to your ${v.title} account.\n\nIf it was not you, change your password at ${v.link} at once.`
-      : `The wallet was unlinked from your ${v.title} account.\n\nIf it was not you, change your password at ${v.link} at once.`,
+    text: `${v.wallet ? `The wallet ${v.wallet} is now linked to your ${v.title} account.` : `The wallet was unlinked from your ${v.title} account.`} ${enSessions.others}${enHold(v)}\n\nIf it was not you, change your password at ${v.link} at once.`,
   }),
   'withdrawal-returned': (v) => ({
     subject: `${v.title}: your withdrawal was returned`,
@@ -99,21 +118,23 @@ const ru: Record<MailKind, (v: MailVars) => Rendered> = {
   }),
   'password-changed': (v) => ({
     subject: `${v.title}: пароль изменён`,
-    text: `Пароль вашего аккаунта ${v.title} изменён. ${ruSessions[v.sessions ?? 'all']}\n\nЕсли это были не вы, срочно восстановите пароль: ${v.link}`,
+    text: `Пароль вашего аккаунта ${v.title} изменён. ${ruSessions[v.sessions ?? 'all']}${ruHold(v)}\n\nЕсли это были не вы, срочно восстановите пароль: ${v.link}`,
   }),
   'email-change': (v) => ({
     subject: `${v.title}: подтвердите новый e-mail`,
     text: `Кто-то хочет использовать этот адрес для аккаунта ${v.title}.\n\nВаш код: ${v.code}. Он действует один раз и ${v.minutes} минут. Введите его в настройках (${v.link}), чтобы подтвердить смену.\n\nЕсли это были не вы, проигнорируйте письмо.`,
   }),
-  'wallet-code': (v) => ({
-    subject: `${v.title}: код для смены кошелька`,
-    text: `Ваш код для смены кошелька аккаунта ${v.title}: ${v.code}. Он действует один раз и ${v.minutes} минут.\n\nЕсли это были не вы, смените пароль: ${v.link}.`,
+  'email-changed': (v) => ({
+    subject: `${v.title}: e-mail для входа изменён`,
+    text: `E-mail для входа в ваш аккаунт ${v.title} теперь ${v.email}; с этим адресом войти больше нельзя. ${ruSessions.others}${v.wallet ? ` Кошелёк ${v.wallet} отвязан: привяжите его снова с паролем.` : ''}${ruHold(v)}\n\nЕсли это были не вы, немедленно напишите в поддержку.`,
+  }),
+  'owner-code': (v) => ({
+    subject: `${v.title}: код для подтверждения изменения`,
+    text: `Ваш код для смены e-mail, пароля или кошелька аккаунта ${v.title}: ${v.code}. Он действует один раз и ${v.minutes} минут.\n\nЕсли это были не вы, кто-то может пользоваться вашим аккаунтом: смените пароль: ${v.link}.`,
   }),
   'wallet-changed': (v) => ({
     subject: `${v.title}: кошелёк изменён`,
-    text: v.wallet
-      ? `К вашему аккаунту ${v.title} теперь привязан кошелёк ${v.wallet}.\n\nЕсли это были не вы, срочно смените пароль: ${v.link}`
-      : `Кошелёк отвязан от вашего аккаунта ${v.title}.\n\nЕсли это были не вы, срочно смените пароль: ${v.link}`,
+    text: `${v.wallet ? `К вашему аккаунту ${v.title} теперь привязан кошелёк ${v.wallet}.` : `Кошелёк отвязан от вашего аккаунта ${v.title}.`} ${ruSessions.others}${ruHold(v)}\n\nЕсли это были не вы, срочно смените пароль: ${v.link}`,
   }),
   'withdrawal-returned': (v) => ({
     subject: `${v.title}: вывод средств возвращён`,

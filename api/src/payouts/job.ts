@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { Transaction, type Wallet } from 'ethers';
 import type { Db } from '../db/client';
-import { poolAddresses, withdrawals } from '../db/schema';
+import { poolAddresses, users, withdrawals } from '../db/schema';
 import type { ChainReader } from '../chain';
 import { post, type LedgerTransaction } from '../ledger';
 import { raiseAlert, resolveAlert } from '../db/alerts';
@@ -28,6 +28,13 @@ export const MAX_REVERTS = 2;
 const OPEN = ['requested', 'waiting_funds', 'sending', 'cancelling'];
 const UNSIGNED = ['requested', 'waiting_funds'];
 const SIGNED = ['sending', 'cancelling'];
+
+/**
+ * A withdrawal not yet signed waits while its account is held: a recent change of the e-mail,
+ * password or wallet (issue 21, finding 1) leaves the owner time to react before money leaves.
+ */
+const notHeld = sql`(${withdrawals.status} not in ('requested', 'waiting_funds') or not exists (
+  select 1 from ${users} where ${users.id} = ${withdrawals.userId} and ${users.withdrawalsHeldUntil} > now()))`;
 
 /** The ledger transaction of a paid withdrawal: in flight → out of the reserves, the fee to the house. */
 function paidTransaction(w: WithdrawalRow): LedgerTransaction {
@@ -171,7 +178,7 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
     if (eth < gas + transfer.value) return waitForFunds(w, from, `${receive} ${w.currency} and ${gas} wei of gas`, result);
     await db.transaction(async (tx) => {
       // Lock the row: only a withdrawal still unsigned is signed, once.
-      const [row] = await tx.select().from(withdrawals).where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, UNSIGNED))).for('update');
+      const [row] = await tx.select().from(withdrawals).where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, UNSIGNED), notHeld)).for('update');
       if (!row) return;
       const nonce = await nextNonce(tx, chain, settings.chainId, from);
       const signed = await wallet.signTransaction(Transaction.from({ type: 2, chainId: settings.chainId, nonce, gasLimit: estimate.gasLimit, ...fees, ...transfer }));
@@ -345,7 +352,7 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
 
   async function run(): Promise<PayoutResult> {
     const result: PayoutResult = { signed: 0, broadcast: 0, paid: 0, returned: 0, waiting: 0, waitingFunds: 0, newlyWaiting: 0, cancelling: 0 };
-    const open = await db.select().from(withdrawals).where(inArray(withdrawals.status, OPEN)).orderBy(asc(withdrawals.id)).limit(settings.batchSize);
+    const open = await db.select().from(withdrawals).where(and(inArray(withdrawals.status, OPEN), notHeld)).orderBy(asc(withdrawals.id)).limit(settings.batchSize);
     if (open.length) {
       const latest = await chain.blockNumber();
       const spent = await committed();

@@ -11,6 +11,7 @@ import { langOf } from '../http/lang';
 import { addRoute } from '../http/route';
 import type { Services } from '../services';
 import { mailContext } from '../mail';
+import { heldUntil, holdSet, linkFirstWallet } from '../settings';
 import {
   REFRESH_COOKIE,
   answerWithTokens,
@@ -90,7 +91,8 @@ export function authRoutes(app: FastifyInstance, s: Services) {
         role: u.role ?? 'user',
         emailConfirmedAt: u.emailConfirmedAt ?? new Date(),
         ...(wasConfirmed ? {} : { walletAddress: null }),
-        ...(opts.passwordHash ? { passwordHash: opts.passwordHash } : opts.keepPassword ? {} : { passwordHash: null }),
+        // A new password by recovery is a change of the password: payouts wait as after the settings' change.
+        ...(opts.passwordHash ? { passwordHash: opts.passwordHash, ...holdSet(s) } : opts.keepPassword ? {} : { passwordHash: null }),
         updatedAt: new Date(),
       })
       .where(eq(users.id, u.id))
@@ -108,7 +110,7 @@ export function authRoutes(app: FastifyInstance, s: Services) {
     if (!user.email) return;
     const sent = await s.counters.hit(`mail:${user.email}`, 3600);
     if (sent > MAILS_PER_ADDRESS_PER_HOUR * s.config.rateLimit.multiplier) return;
-    const code = await s.codes.issue(user.id, purpose);
+    const code = await s.codes.issue(user.id, purpose, user.email);
     const path = purpose === 'approve' ? '/registration-confirm' : '/password-recovery';
     const lang = user.lang === 'ru' ? 'ru' : 'en';
     await s.mailer.send(user.email, lang, purpose, { ...mailContext(s, req, lang, path), code });
@@ -270,7 +272,7 @@ export function authRoutes(app: FastifyInstance, s: Services) {
     async ({ body, req, reply }) => {
       const user = await uniformTime(s, async () => {
         const u = await userByEmail(s, body.login);
-        if (!u || !(await s.codes.consume(u.id, 'approve', body.code))) {
+        if (!u || !(await s.codes.consume(u.id, 'approve', body.code, body.login))) {
           throw badRequest(M.invalidCode, 'INVALID_CODE', { code: M.invalidCode });
         }
         // The password was chosen before anyone proved the e-mail. It survives only when the code
@@ -290,15 +292,15 @@ export function authRoutes(app: FastifyInstance, s: Services) {
     async ({ body, req }) =>
       uniformTime(s, async () => {
         const user = await userByEmail(s, body.login);
-        if (!user || !(await s.codes.consume(user.id, 'recovery', body.code))) {
+        if (!user || !(await s.codes.consume(user.id, 'recovery', body.code, body.login))) {
           throw badRequest(M.invalidCode, 'INVALID_CODE', { code: M.invalidCode });
         }
         const passwordHash = await s.hasher.hash(body.password);
-        await proveEmail(user, { keepPassword: false, passwordHash });
+        const proved = await proveEmail(user, { keepPassword: false, passwordHash });
         await loginFailures.clear(body.login);
         if (user.email) {
           const lang = user.lang === 'ru' ? 'ru' : 'en';
-          await s.mailer.send(user.email, lang, 'password-changed', mailContext(s, req, lang, '/password-recovery'));
+          await s.mailer.send(user.email, lang, 'password-changed', { ...mailContext(s, req, lang, '/password-recovery'), heldUntil: heldUntil(proved) ?? undefined });
         }
         return { message: M.passwordChanged };
       }),
@@ -314,6 +316,10 @@ export function authRoutes(app: FastifyInstance, s: Services) {
       const wallet = await verifyWallet(req, body);
       if (auth.user.walletAddress === wallet) return { message: M.metamaskLinked, user: toAuthUser(auth.user) };
       if (auth.user.walletAddress) throw new ApiError(409, M.walletAlreadyLinked, 'WALLET_ALREADY_LINKED');
+      // On an account that holds money or rewards the first wallet decides where that money goes:
+      // the owner's proof, the hold and the notice apply as to a replacement.
+      const guarded = await linkFirstWallet(s, req, auth, wallet, body);
+      if (guarded) return { message: M.metamaskLinked, user: toAuthUser(guarded) };
       try {
         const [u] = await s.db
           .update(users)

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { apiMessages as M, apiRoutes, type DashboardPoolResponse, type PoolName } from '@app/contracts';
+import { apiMessages as M, apiRoutes, formatMessage, type DashboardPoolResponse, type PoolName } from '@app/contracts';
 import { DepositRefused } from '../deposits';
 import { currencies, currencyAddresses, interestAccruals, poolAddresses, poolAssets, poolGraph, pools, poolTexts } from '../db/schema';
 import { ApiError } from '../http/errors';
@@ -10,6 +10,7 @@ import { rows } from '../db/rows';
 import { positionsOf } from '../ledger';
 import { payoutRules, quoteWithdrawal, requestWithdrawal, ruleFor, withdrawalLimits, withdrawalsOf, withdrawalStatus } from '../payouts';
 import type { Services } from '../services';
+import { heldUntil } from '../settings';
 
 const CHAIN_ID = 1;
 
@@ -139,16 +140,26 @@ export function investRoutes(app: FastifyInstance, s: Services) {
     await poolRow(body.pool);
     const w = await requestWithdrawal(db, auth.user.id, body);
     s.jobs.kick('payouts');
-    return { message: w.status === 'awaiting_approval' ? M.withdrawalAwaitingApproval : M.withdrawalSent, id: w.id, status: w.status, createdAt: w.createdAt.toISOString() };
+    // Accepted, but the payout job leaves it until a recent change's hold ends: say so.
+    const held = heldUntil(auth.user);
+    const message = held ? formatMessage(M.withdrawalsHeld, { until: `${held.slice(0, 16).replace('T', ' ')} UTC` }) : w.status === 'awaiting_approval' ? M.withdrawalAwaitingApproval : M.withdrawalSent;
+    return { message, id: w.id, status: w.status, createdAt: w.createdAt.toISOString() };
   });
 
-  addRoute(app, apiRoutes.dashboardWithdrawals, async ({ query, auth }) => ({
-    items: (await withdrawalsOf(db, auth.user.id, query.pool)).map((w) => withdrawalStatus(w, s.config.money.payoutConfirmations)),
-  }));
+  addRoute(app, apiRoutes.dashboardWithdrawals, async ({ query, auth }) => {
+    const held = heldUntil(auth.user);
+    return {
+      items: (await withdrawalsOf(db, auth.user.id, query.pool)).map((w) => ({
+        ...withdrawalStatus(w, s.config.money.payoutConfirmations),
+        ...(held && (w.status === 'requested' || w.status === 'awaiting_approval') ? { heldUntil: held } : {}),
+      })),
+    };
+  });
 
   addRoute(app, apiRoutes.dashboardWithdrawQuote, async ({ query, auth }) => {
     const q = await quoteWithdrawal(db, auth.user.id, query.currency, BigInt(query.amount));
-    return { fee: String(q.fee), receive: String(q.receive), approvalRequired: q.approvalRequired };
+    const held = heldUntil(auth.user);
+    return { fee: String(q.fee), receive: String(q.receive), approvalRequired: q.approvalRequired, ...(held ? { heldUntil: held } : {}) };
   });
 
   // What the withdraw form shows and checks; currencies without a minimum are closed, so not listed.

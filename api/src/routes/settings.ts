@@ -10,7 +10,7 @@ import {
   confirmEmail,
   endOtherSessions,
   listSessions,
-  mailWalletCode,
+  mailOwnerCode,
   replaceWallet,
   toProfile,
   unlinkWallet,
@@ -38,7 +38,7 @@ export function settingsRoutes(app: FastifyInstance, s: Services) {
     return reply.type(avatar.contentType).send(avatar.bytes);
   });
 
-  addRoute(app, apiRoutes.settingsEmailConfirm, async ({ body, auth }) => toProfile(await confirmEmail(s, auth.user, body.code)), { rateLimit: proofLimit });
+  addRoute(app, apiRoutes.settingsEmailConfirm, async ({ body, req, auth }) => toProfile(await confirmEmail(s, req, auth, body.code)), { rateLimit: proofLimit });
 
   addRoute(app, apiRoutes.settingsPassword, async ({ body, req, auth }) => {
     await changePassword(s, req, auth, body);
@@ -52,18 +52,18 @@ export function settingsRoutes(app: FastifyInstance, s: Services) {
     return { message: M.otherSessionsEnded };
   });
 
-  addRoute(app, apiRoutes.settingsWalletCode, async ({ req, auth }) => {
-    await mailWalletCode(s, req, auth.user);
+  addRoute(app, apiRoutes.settingsOwnerCode, async ({ req, auth }) => {
+    await mailOwnerCode(s, req, auth.user);
     return { message: M.walletCodeSent };
   }, { rateLimit: { max: 10, timeWindow: '15 minutes' } });
 
   addRoute(app, apiRoutes.settingsWalletReplace, async ({ body, req, auth }) => {
-    const user = await replaceWallet(s, req, auth.user, body);
+    const user = await replaceWallet(s, req, auth, body);
     return { message: M.walletReplaced, user: toAuthUser(user) };
   }, { rateLimit: proofLimit });
 
   addRoute(app, apiRoutes.settingsWalletUnlink, async ({ body, req, auth }) => {
-    const user = await unlinkWallet(s, req, auth.user, body);
+    const user = await unlinkWallet(s, req, auth, body);
     return { message: M.walletUnlinked, user: toAuthUser(user) };
   }, { rateLimit: proofLimit });
 }

@@ -3,6 +3,7 @@ import { useTranslation } from '@app/singletons/react-i18n';
 import { apiMessages as M, type Profile } from '@app/contracts';
 import { Field, FormSummary, useRemote } from '@app/ui';
 import { useSettingsForm } from '../forms/useSettingsForm';
+import { OwnerCodeButton } from './OwnerCodeButton';
 import { codeSchema, personalSchema } from './schemas';
 
 interface Props {
@@ -10,20 +11,39 @@ interface Props {
   onSaved(profile: Profile): void;
 }
 
-/** Name, e-mail, phone and telegram. A new e-mail applies once the code mailed to it is entered. */
+/**
+ * Name, e-mail, phone and telegram. A new e-mail needs the owner's proof (the password or a code
+ * to the current address; an account with only a wallet signs with it), and applies once the code
+ * mailed to the new address is entered.
+ */
 export function PersonalInfo({ profile, onSaved }: Props) {
   const { t } = useTranslation();
-  const { api, bus } = useRemote();
+  const { api, bus, wallet } = useRemote();
   const form = useSettingsForm(personalSchema, {
     name: profile.name ?? '',
     email: profile.pendingEmail ?? profile.email ?? '',
     phone: profile.phone ?? '',
     telegram: profile.telegram ?? '',
+    password: '',
+    code: '',
   });
+  const typed = (form.watch('email') ?? '').trim().toLowerCase();
+  const changing = typed !== '' && typed !== (profile.email ?? '') && typed !== (profile.pendingEmail ?? '');
+  const walletOnly = !profile.email && Boolean(profile.walletAddress);
 
-  const save = form.submit(async (values) => {
+  const save = form.submit(async ({ password, code, ...values }) => {
     try {
-      const saved = await api.call('userUpdate', { body: values });
+      const proof = !changing ? {} : password ? { password } : code ? { code } : {};
+      let saved: Profile | undefined;
+      if (changing && walletOnly) {
+        if (!wallet.proveNewWallet) throw new Error(t('settings.wallet.unsupported'));
+        await wallet.proveNewWallet(async (p) => {
+          saved = await api.call('userUpdate', { body: { ...values, walletProof: { message: p.message, signature: p.signature } } });
+        });
+      } else {
+        saved = await api.call('userUpdate', { body: { ...values, ...proof } });
+      }
+      if (!saved) return;
       onSaved(saved);
       bus.send({ type: 'session/reload-user' });
       form.succeed(saved.pendingEmail && saved.pendingEmail !== profile.pendingEmail ? M.emailCodeSent : M.profileUpdated);
@@ -39,6 +59,18 @@ export function PersonalInfo({ profile, onSaved }: Props) {
         <FormSummary text={form.summary} />
         <Field id="settings-name" label={t('settings.personal.name')} autoComplete="name" {...form.field('name')} />
         <Field id="settings-email" type="email" label={t('settings.personal.email')} autoComplete="email" {...form.field('email')} />
+        {changing ? (
+          <div className="settings__subform" data-testid="email-owner-proof">
+            <p className="field__hint">{t(walletOnly ? 'settings.personal.proofWallet' : 'settings.personal.proof')}</p>
+            {walletOnly ? null : (
+              <>
+                <Field id="settings-email-password" type="password" autoComplete="current-password" label={t('settings.personal.password')} {...form.field('password')} />
+                <OwnerCodeButton />
+                <Field id="settings-email-owner-code" label={t('settings.personal.ownerCode')} autoComplete="one-time-code" inputMode="numeric" {...form.field('code')} />
+              </>
+            )}
+          </div>
+        ) : null}
         <Field id="settings-phone" type="tel" label={t('settings.personal.phone')} autoComplete="tel" hint={t('settings.personal.phoneHint')} {...form.field('phone')} />
         <Field id="settings-telegram" label={t('settings.personal.telegram')} hint={t('settings.personal.telegramHint')} {...form.field('telegram')} />
         <div className="form__actions">

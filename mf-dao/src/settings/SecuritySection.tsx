@@ -14,14 +14,14 @@ export function deviceOf(userAgent: string | null): string {
   return [browser.split('.')[0], system].filter(Boolean).join(', ') || userAgent.slice(0, 40);
 }
 
-/** Change the password (offering to end the other sessions), and the active sessions. */
-export function SecuritySection() {
+/** Change the password (the other sessions end, and payouts wait for a while), and the active sessions. */
+export function SecuritySection({ onChanged }: { onChanged?(): void } = {}) {
   const { t, i18n } = useTranslation();
   const { api } = useRemote();
   const notify = useNotify();
   const message = useMessage();
   const [sessions, setSessions] = useState<SessionInfo[] | null>(null);
-  const form = useSettingsForm(passwordFormSchema, { currentPassword: '', password: '', passwordRepeat: '', signOutOthers: true });
+  const form = useSettingsForm(passwordFormSchema, { currentPassword: '', password: '', passwordRepeat: '' });
 
   const load = useCallback(async () => {
     try {
@@ -32,12 +32,13 @@ export function SecuritySection() {
   }, [api]);
   useEffect(() => void load(), [load]);
 
-  const change = form.submit(async ({ currentPassword, password, signOutOthers }) => {
+  const change = form.submit(async ({ currentPassword, password }) => {
     try {
-      const answer = await api.call('settingsPassword', { body: { currentPassword, password, signOutOthers } });
+      const answer = await api.call('settingsPassword', { body: { currentPassword, password } });
       form.reset();
       form.succeed(answer.message);
       void load();
+      onChanged?.();
     } catch (error) {
       form.fail(error);
     }
@@ -54,7 +55,6 @@ export function SecuritySection() {
   };
 
   const when = (iso: string) => new Date(iso).toLocaleString(i18n.language === 'ru' ? 'ru-RU' : 'en-GB');
-  const signOut = form.register('signOutOthers');
 
   return (
     <section className="card settings__section" aria-labelledby="settings-security">
@@ -65,12 +65,7 @@ export function SecuritySection() {
         <Field id="settings-current-password" type="password" autoComplete="current-password" label={t('settings.security.current')} {...form.field('currentPassword')} />
         <Field id="settings-new-password" type="password" autoComplete="new-password" label={t('settings.security.new')} hint={t('settings.security.rules')} {...form.field('password')} />
         <Field id="settings-repeat-password" type="password" autoComplete="new-password" label={t('settings.security.repeat')} {...form.field('passwordRepeat')} />
-        <div className="field field--check">
-          <div className="field__check-row">
-            <input id="settings-sign-out-others" type="checkbox" {...signOut} />
-            <label htmlFor="settings-sign-out-others">{t('settings.security.endOthersToo')}</label>
-          </div>
-        </div>
+        <p className="field__hint">{t('settings.security.afterChange')}</p>
         <div className="form__actions">
           <button type="submit" className="btn btn--primary" disabled={form.busy}>
             {t('settings.security.change')}

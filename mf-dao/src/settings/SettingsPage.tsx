@@ -10,7 +10,7 @@ import { WalletSection } from './WalletSection';
 
 /** /cabinet/settings: avatar, personal info, wallets, security, preferences. */
 export function SettingsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api } = useRemote();
   const [profile, setProfile] = useState<Profile | null>(null);
   const [failed, setFailed] = useState(false);
@@ -38,10 +38,15 @@ export function SettingsPage() {
         <p aria-busy="true">{t('form.loading')}</p>
       ) : (
         <div className="settings">
+          {profile.withdrawalsHeldUntil ? (
+            <div className="alert alert--warning" role="status" data-testid="withdrawals-held">
+              {t('settings.held', { until: new Date(profile.withdrawalsHeldUntil).toLocaleString(i18n.language === 'ru' ? 'ru-RU' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }) })}
+            </div>
+          ) : null}
           <AvatarSection profile={profile} onSaved={setProfile} />
           <PersonalInfo key={`${profile.email}:${profile.pendingEmail}`} profile={profile} onSaved={setProfile} />
           <WalletSection profile={profile} onChanged={() => void load()} />
-          <SecuritySection />
+          <SecuritySection onChanged={() => void load()} />
           <PreferencesSection profile={profile} onSaved={setProfile} />
         </div>
       )}

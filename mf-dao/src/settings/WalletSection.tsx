@@ -4,15 +4,17 @@ import { apiFailure, apiMessages as M, type Profile, type WalletState } from '@a
 import { Field, useNotify, useObservable, useRemote } from '@app/ui';
 import { isUserRejection } from '@app/web3';
 import { useMessage } from '../forms/errors';
+import { OwnerCodeButton } from './OwnerCodeButton';
 
 const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-6)}`;
 const NETWORKS: Record<number, string> = { 1: 'Ethereum', 56: 'BNB Chain', 137: 'Polygon', 250: 'Fantom' };
 
-type Action = 'replace' | 'unlink';
+type Action = 'link' | 'replace' | 'unlink';
 
 /**
- * The linked wallet; link one (the shell links a connected wallet with EIP-4361), replace it
- * (the new wallet's proof plus the password or a mailed code), or unlink it (the same proof).
+ * The linked wallet; link one (the shell links a connected wallet with EIP-4361; an account that
+ * already holds money or rewards adds the password or a mailed code), replace it (the new
+ * wallet's proof plus the password or a mailed code), or unlink it (the same proof).
  */
 export function WalletSection({ profile, onChanged }: { profile: Profile; onChanged(): void }) {
   const { t } = useTranslation();
@@ -44,7 +46,13 @@ export function WalletSection({ profile, onChanged }: { profile: Profile; onChan
     setErrors({});
     setBusy(true);
     try {
-      if (action === 'unlink') {
+      if (action === 'link') {
+        if (!wallet.proveNewWallet || !state?.connected) throw new Error(t('settings.wallet.connectFirst'));
+        await wallet.proveNewWallet(async (p) => {
+          const answer = await api.call('connectMm', { body: { id: profile.id, metaMaskAddress: p.address, message: p.message, signature: p.signature, ...proof() } });
+          notify({ kind: 'success', message: message(answer.message) });
+        });
+      } else if (action === 'unlink') {
         const answer = await api.call('settingsWalletUnlink', { body: proof() });
         bus.send({ type: 'session/reload-user' });
         notify({ kind: 'success', message: message(answer.message) });
@@ -63,15 +71,6 @@ export function WalletSection({ profile, onChanged }: { profile: Profile; onChan
       report(error);
     } finally {
       setBusy(false);
-    }
-  };
-
-  const mailCode = async () => {
-    try {
-      const answer = await api.call('settingsWalletCode');
-      notify({ kind: 'success', message: message(answer.message) });
-    } catch (error) {
-      report(error);
     }
   };
 
@@ -99,24 +98,25 @@ export function WalletSection({ profile, onChanged }: { profile: Profile; onChan
             </button>
           </>
         ) : (
-          <button type="button" className="btn btn--primary" onClick={() => bus.send({ type: 'wallet/connect' })}>
-            {t('settings.wallet.link')}
-          </button>
+          <>
+            <button type="button" className="btn btn--primary" onClick={() => bus.send({ type: 'wallet/connect' })}>
+              {t('settings.wallet.link')}
+            </button>
+            <button type="button" className="btn btn--outline" aria-expanded={action === 'link'} onClick={() => setAction(action === 'link' ? null : 'link')}>
+              {t('settings.wallet.linkWithProof')}
+            </button>
+          </>
         )}
       </div>
       {action ? (
         <form className="form settings__subform" noValidate onSubmit={submit} aria-busy={busy}>
-          <p className="field__hint">{t(action === 'replace' ? 'settings.wallet.replaceHint' : 'settings.wallet.unlinkHint')}</p>
+          <p className="field__hint">{t(`settings.wallet.${action}Hint`)}</p>
           <Field id="settings-wallet-password" type="password" autoComplete="current-password" label={t('settings.wallet.password')} value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
-          <div className="settings__or">
-            <button type="button" className="btn btn--link" onClick={mailCode}>
-              {t('settings.wallet.mailCode')}
-            </button>
-          </div>
+          <OwnerCodeButton />
           <Field id="settings-wallet-code" label={t('settings.wallet.code')} autoComplete="one-time-code" inputMode="numeric" value={code} error={errors.code} onChange={(e) => setCode(e.target.value)} />
           <div className="form__actions">
             <button type="submit" className="btn btn--primary" disabled={busy}>
-              {t(action === 'replace' ? 'settings.wallet.signNew' : 'settings.wallet.confirmUnlink')}
+              {t(action === 'unlink' ? 'settings.wallet.confirmUnlink' : 'settings.wallet.signNew')}
             </button>
           </div>
         </form>

@@ -5,14 +5,19 @@ import { TxLink, useRemote, useServerData } from '@app/ui';
 import { formatCoin } from '../deposit/amounts';
 import { Panel } from './Panel';
 
-function stateText(t: (k: string, o?: Record<string, unknown>) => string, w: WithdrawalStatus) {
+function stateText(t: (k: string, o?: Record<string, unknown>) => string, w: WithdrawalStatus, lang: string) {
   if (w.status === 'sending' && w.transaction) return t('withdrawals.states.confirming', { n: Math.min(w.confirmations, w.confirmationsRequired), total: w.confirmationsRequired });
+  // A recent change of the account's e-mail, password or wallet holds payouts: say until when, and why.
+  if (w.heldUntil) {
+    const until = new Date(w.heldUntil).toLocaleString(lang === 'ru' ? 'ru-RU' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+    return t('withdrawals.states.held', { until });
+  }
   return t(`withdrawals.states.${w.status}`);
 }
 
 /** This user's withdrawals from the pool with their states: requested, awaiting approval, sending, paid with its link, returned. */
 export function Withdrawals({ pool, revision }: { pool: PoolKind; revision: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api } = useRemote();
   const { state, reload } = useServerData((signal) => api.call('dashboardWithdrawals', { query: { pool }, signal }), [api, pool, revision]);
   return (
@@ -36,7 +41,7 @@ export function Withdrawals({ pool, revision }: { pool: PoolKind; revision: numb
                   <td data-label={t('withdrawals.date')}>{formatDay(w.createdAt)}</td>
                   <td className="num" data-label={t('withdrawals.amount')}>{isCurrency(w.currency) ? formatCoin(BigInt(w.amount), w.currency) : `${w.amount} ${w.currency}`}</td>
                   <td data-label={t('withdrawals.status')} data-testid="withdrawal-status">
-                    {stateText(t, w)}
+                    {stateText(t, w, i18n.language)}
                     {(w.status === 'returned' || w.status === 'waiting_funds') && w.reason ? ` (${w.reason})` : ''}
                   </td>
                   <td data-label={t('withdrawals.transaction')}>

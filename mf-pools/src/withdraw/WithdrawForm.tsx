@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import type { DashboardPoolResponse } from '@app/contracts';
+import { translateMessage, type DashboardPoolResponse } from '@app/contracts';
 import { formatUnits, parseUnits, type PoolKind } from '@app/web3';
 import { useNotify, useRemote, useServerData } from '@app/ui';
 import { isApiError } from '../errors';
@@ -24,7 +24,7 @@ interface Props {
 
 /** The withdraw tab: a request to the server (spec §1: the result is not shown here). */
 export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api } = useRemote();
   const notify = useNotify();
   const [currency, setCurrency] = useState(coins[0]!.currency);
@@ -68,7 +68,8 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
     setBusy(true);
     try {
       const answer = await api.call('dashboardWithdraw', { body: { pool, amount: units.toString(), currency: coin.currency } });
-      notify({ kind: 'success', message: answer.message || t('withdraw.sent') });
+      // The server's words in the page's language (e.g. that a recent account change holds the payout).
+      notify({ kind: 'success', message: answer.message ? translateMessage(answer.message, i18n.language === 'ru' ? 'ru' : 'en') : t('withdraw.sent') });
       setAmount('');
       onRequested();
     } catch (failure) {

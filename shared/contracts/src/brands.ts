@@ -10,6 +10,8 @@ export const brandSchema = z.object({
   host: z.string().check(z.minLength(1), z.maxLength(253)),
   title: z.string().check(z.minLength(1), z.maxLength(80)),
   manifest: z._default(z.string().check(z.minLength(1)), 'remotes.json'),
+  /** The brand's public address (scheme, host, port), used in the links the API mails; else PUBLIC_URL. */
+  url: z.optional(z.url({ protocol: /^https?$/ })),
 });
 export type Brand = z.infer<typeof brandSchema>;
 

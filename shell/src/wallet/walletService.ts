@@ -187,8 +187,11 @@ export function createWalletService({ bus, session, i18n, openWalletPrompt }: Wa
         session.setUser(result.user);
         notify('success', t('wallet.metamask_linked'));
       } catch (error) {
-        // The person declined to sign: nothing changes. Any other failure ends the session quietly.
+        // The person declined to sign: nothing changes. An account that holds money links its
+        // first wallet only with the owner's proof, in the settings: say so, and stay signed in.
+        // Any other failure ends the session quietly.
         if (isUserRejection(error)) notify('warning', t('wallet.rejected'));
+        else if (error instanceof ApiError && error.code === 'OWNER_PROOF_REQUIRED') notify('warning', t('wallet.linkInSettings'));
         else await session.logout({ silent: true });
       }
     } finally {

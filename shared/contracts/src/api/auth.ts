@@ -11,6 +11,7 @@ import {
   passwordSchema,
   requiredString,
 } from './common';
+import { ownerProof } from './owner-proof';
 import { authUserSchema } from './session-routes';
 
 export {
@@ -77,8 +78,9 @@ export const loginV2BodySchema = z
   .register(z.globalRegistry, { id: 'LoginV2Body' });
 export type LoginV2Body = z.input<typeof loginV2BodySchema>;
 
+/** The owner's proof is needed only when the account already holds money or rewards. */
 export const connectMmBodySchema = z
-  .object({ id: requiredString(64), metaMaskAddress: addressSchema, ...siweProof })
+  .object({ id: requiredString(64), metaMaskAddress: addressSchema, ...siweProof, ...ownerProof })
   .register(z.globalRegistry, { id: 'ConnectMmBody' });
 export type ConnectMmBody = z.input<typeof connectMmBodySchema>;
 

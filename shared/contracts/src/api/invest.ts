@@ -174,6 +174,8 @@ export const withdrawalStatusSchema = z
     reason: z.nullable(z.string()),
     createdAt: isoDateTime,
     paidAt: z.nullable(isoDateTime),
+    /** Not yet sent: a recent change of the account's e-mail, password or wallet holds it until then. */
+    heldUntil: z.optional(z.nullable(isoDateTime)),
   })
   .register(z.globalRegistry, { id: 'WithdrawalStatus' });
 export type WithdrawalStatus = z.infer<typeof withdrawalStatusSchema>;
@@ -186,7 +188,13 @@ export const withdrawalsResponseSchema = z
 /** What a withdrawal of `amount` would cost, shown before the user confirms. */
 export const withdrawQuoteQuerySchema = z.object({ pool: poolNameSchema, currency: currencyCodeSchema, amount: positiveBaseUnitsSchema });
 export const withdrawQuoteResponseSchema = z
-  .object({ fee: baseUnitsSchema, receive: baseUnitsSchema, approvalRequired: z.boolean() })
+  .object({
+    fee: baseUnitsSchema,
+    receive: baseUnitsSchema,
+    approvalRequired: z.boolean(),
+    /** Payouts of the account wait until then (a recent change of its e-mail, password or wallet). */
+    heldUntil: z.optional(z.nullable(isoDateTime)),
+  })
   .register(z.globalRegistry, { id: 'WithdrawQuote' });
 
 /**

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { apiMessages as M } from './messages';
-import { emailSchema, langSchema, maxLength, patterns } from './common';
+import { emailSchema, isoDateTime, langSchema, maxLength, patterns } from './common';
+import { ownerProof } from './owner-proof';
 
 const themeSchema = z.enum(['light', 'dark', 'system'], { error: M.invalidValue });
 
@@ -19,6 +20,8 @@ export const profileSchema = z
     referralCode: z.string(),
     /** A new e-mail waiting for its code; the login stays `email` until then. */
     pendingEmail: z.nullable(z.string()),
+    /** Set while a recent change of the e-mail, password or wallet holds the account's payouts. */
+    withdrawalsHeldUntil: z.nullable(isoDateTime),
   })
   .register(z.globalRegistry, { id: 'Profile' });
 export type Profile = z.infer<typeof profileSchema>;
@@ -42,6 +45,8 @@ export const profileUpdateBodySchema = z
     email: z.optional(emailSchema),
     lang: z.optional(langSchema),
     theme: z.optional(themeSchema),
+    /** The owner's proof, needed only with a new e-mail. */
+    ...ownerProof,
   })
   .register(z.globalRegistry, { id: 'ProfileUpdateBody' });
 export type ProfileUpdateBody = z.input<typeof profileUpdateBodySchema>;

@@ -78,10 +78,10 @@ export const apiRoutes = {
   daoProposalVotes: route({ method: 'GET', path: '/dao/proposals/:id/votes', auth: false, summary: 'Every vote with its signed message, for anyone to verify', params: D.proposalParamsSchema, response: D.proposalVotesResponseSchema }),
   settingsAvatar: route({ method: 'POST', path: '/settings/avatar', auth: true, summary: 'Upload the avatar: a JPEG, PNG or WebP image in base64, checked by its content', body: S.avatarUploadBodySchema, response: P.profileSchema }),
   settingsEmailConfirm: route({ method: 'POST', path: '/settings/email/confirm', auth: true, summary: 'Confirm a new e-mail with the code mailed to it; it becomes the login', body: S.emailConfirmBodySchema, response: P.profileSchema }),
-  settingsPassword: route({ method: 'POST', path: '/settings/password', auth: true, summary: 'Change the password (current and new); optionally end the other sessions', body: S.passwordChangeBodySchema, response: messageResponseSchema }),
+  settingsPassword: route({ method: 'POST', path: '/settings/password', auth: true, summary: 'Change the password (the current one or a mailed code, and the new); the other sessions end and payouts are held', body: S.passwordChangeBodySchema, response: messageResponseSchema }),
   settingsSessions: route({ method: 'GET', path: '/settings/sessions', auth: true, summary: "The account's active sessions", response: S.sessionsResponseSchema }),
   settingsEndOtherSessions: route({ method: 'POST', path: '/settings/sessions/end-others', auth: true, summary: 'Sign out every session but this one', response: messageResponseSchema }),
-  settingsWalletCode: route({ method: 'POST', path: '/settings/wallet/code', auth: true, summary: "Mail a code to the account's e-mail, a proof for a wallet change", response: messageResponseSchema }),
+  settingsOwnerCode: route({ method: 'POST', path: '/settings/owner-code', auth: true, summary: "Mail a code to the account's proven e-mail: the owner's proof for a change of the e-mail, password or wallet", response: messageResponseSchema }),
   settingsWalletReplace: route({ method: 'POST', path: '/settings/wallet/replace', auth: true, summary: "Replace the linked wallet: the new wallet's EIP-4361 proof and the password or mailed code", body: S.walletReplaceBodySchema, response: S.walletChangeResponseSchema }),
   settingsWalletUnlink: route({ method: 'POST', path: '/settings/wallet/unlink', auth: true, summary: 'Unlink the wallet, with the password or mailed code', body: S.walletUnlinkBodySchema, response: S.walletChangeResponseSchema }),
 } as const;

@@ -1,13 +1,8 @@
 import * as z from 'zod/mini';
 import { apiMessages as M } from './messages';
-import { addressSchema, isoDateTime, newPasswordSchema, passwordSchema, requiredString } from './common';
+import { addressSchema, isoDateTime, newPasswordSchema, passwordSchema } from './common';
+import { codeSchema as code, ownerProof, siweMessage, siweSignature as signature } from './owner-proof';
 import { authUserSchema } from './session-routes';
-
-const siweMessage = requiredString(4096, M.siweInvalid);
-const signature = z
-  .string({ error: (iss) => (iss.input === undefined || iss.input === null ? M.required : M.siweSignature) })
-  .check(z.regex(/^0x[0-9a-fA-F]{130}$/, M.siweSignature));
-const code = requiredString(32, M.invalidCode);
 
 /** The largest avatar accepted, decoded: the browser sends a 256 × 256 re-encoded square, far smaller. */
 export const AVATAR_MAX_BYTES = 200_000;
@@ -26,11 +21,6 @@ export type AvatarUploadBody = z.input<typeof avatarUploadBodySchema>;
 
 export const avatarParamsSchema = z.object({ userId: z.string().check(z.regex(/^[0-9a-f-]{36}$/, M.notFound)) });
 
-/** The proof of the account's owner for a wallet change: the password, or a code mailed to the account. */
-const ownerProof = {
-  password: z.optional(passwordSchema),
-  code: z.optional(code),
-};
 
 export const walletReplaceBodySchema = z
   .object({ metaMaskAddress: addressSchema, message: siweMessage, signature, ...ownerProof })
@@ -48,11 +38,13 @@ export type WalletChangeResponse = z.infer<typeof walletChangeResponseSchema>;
 export const emailConfirmBodySchema = z.object({ code }).register(z.globalRegistry, { id: 'EmailConfirmBody' });
 export type EmailConfirmBody = z.input<typeof emailConfirmBodySchema>;
 
+/** The current password, or a code mailed to the proven address; every other session ends. */
 export const passwordChangeBodySchema = z
   .object({
-    currentPassword: passwordSchema,
+    currentPassword: z.optional(passwordSchema),
+    code: z.optional(code),
     password: newPasswordSchema,
-    /** End every other session of the account as well. */
+    /** Kept for older pages: the other sessions always end now. */
     signOutOthers: z.optional(z.boolean()),
   })
   .register(z.globalRegistry, { id: 'PasswordChangeBody' });
