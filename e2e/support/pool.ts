@@ -55,7 +55,8 @@ export async function openPool(page: Page, pool: 'stable' | 'coin' | 'dex', { fu
   await expect(page.getByRole('tab', { name: 'Deposit' })).toHaveAttribute('aria-selected', 'true');
   if (connect) {
     await page.getByRole('banner').getByRole('button', { name: 'Connect wallet' }).click();
-    await expect(notification(page, 'Metamask is successfully linked to the account!')).toBeVisible();
+    // Linked: the header shows the address. (The notice saying so lasts 3 s, and a busy machine can miss it.)
+    await expect(page.getByRole('banner').getByTestId('linked-wallet')).toHaveAttribute('title', new RegExp(`^${wallet.address}$`, 'i'), { timeout: 30_000 });
   }
   return { wallet, login, panel: page.getByRole('tabpanel', { name: 'Deposit' }) };
 }
