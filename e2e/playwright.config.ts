@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 import { baseURL, brandURL } from './stack.config';
 
+const ACCRUAL_SPECS = /\/(cabinet|referral|dao)\.spec\.ts$/;
+
 export default defineConfig({
   testDir: './tests',
   // Runs on other port offsets keep their traces apart.
@@ -8,10 +10,17 @@ export default defineConfig({
   globalSetup: './global-setup.ts',
   fullyParallel: false,
   workers: 2,
-  retries: process.env.CI ? 1 : 0,
+  // A retry would hide a flaky test: every test passes the first time or the run fails.
+  retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
+  projects: [
+    // The specs that accrue interest, or read figures that an accrual would move, share one accrual
+    // calendar (the stack's): they run one at a time, each computing its days from the calendar it finds.
+    { name: 'accrual', testMatch: ACCRUAL_SPECS, workers: 1 },
+    { name: 'site', testIgnore: ACCRUAL_SPECS },
+  ],
   use: {
     baseURL,
     trace: 'retain-on-failure',

@@ -6,13 +6,13 @@
 //   - POST /api/v1/login (argon2id at the production cost: slow on purpose).
 // Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_LOGIN_CONNECTIONS
 // (default 10), BENCH_ROUNDS (default 2), DATABASE_URL (optional: bench against PostgreSQL instead of PGlite).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startProcess } from './processes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -30,10 +30,12 @@ const freePort = () =>
     });
   });
 
+/** Servers in process groups of their own (scripts/processes.mjs), each with stop(). */
 const children = [];
 function start(args, env, readyUrl) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  children.push(child);
+  const started = startProcess(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(started);
+  const { child } = started;
   return (async () => {
     for (let i = 0; i < 600; i++) {
       if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
@@ -132,7 +134,6 @@ try {
     `\nTargets for /profile at ${connections} connections: >= 40% of hello-world req/s (${((100 * profile.rps) / hello).toFixed(1)}%), p99 < 20 ms (${profile.p99.toFixed(1)} ms).`,
   );
 } finally {
-  for (const c of children) c.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 300));
+  await Promise.all(children.map((c) => c.stop()));
   rmSync(dataDir, { recursive: true, force: true });
 }

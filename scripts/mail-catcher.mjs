@@ -1,8 +1,8 @@
 // The local mail catcher: MailDev (npm), an SMTP server that keeps every mail it receives and a
 // web inbox. `npm start` and the browser tests send the API's mail to it over real SMTP.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../shared/build/index.mjs';
+import { startProcess } from './processes.mjs';
 
 // maildev exports no package.json to resolve, so its command is found in the root's node_modules.
 const maildevBin = join(repoRoot, 'node_modules/maildev/dist/bin/maildev.js');
@@ -12,7 +12,7 @@ const maildevBin = join(repoRoot, 'node_modules/maildev/dist/bin/maildev.js');
  * @param {{ smtpPort: number, webPort: number, log?: (line: string) => void }} o
  */
 export async function startMailCatcher({ smtpPort, webPort, log = () => undefined }) {
-  const child = spawn(
+  const { child, stop } = startProcess(
     process.execPath,
     [maildevBin, '--smtp', String(smtpPort), '--web', String(webPort), '--ip', '127.0.0.1', '--web-ip', '127.0.0.1', '--max-emails', '5000', '--silent'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
@@ -30,17 +30,10 @@ export async function startMailCatcher({ smtpPort, webPort, log = () => undefine
       /* not up yet */
     }
     if (Date.now() > until) {
-      child.kill('SIGKILL');
+      await stop();
       throw new Error(`the mail catcher did not answer at ${inboxUrl}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-    });
   return { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, inboxUrl, child, stop };
 }

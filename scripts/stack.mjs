@@ -1,12 +1,12 @@
 // The whole site on one machine: the local chain, the API, each remote on its own port and the
 // shell. Used by `npm start` and by the browser tests (with other ports and a throwaway data dir).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { frontends, remoteNames, repoRoot } from '../shared/build/index.mjs';
 import { runtimeManifest } from '../shared/build/manifest.mjs';
 import { loadBrands, serveRemote, serveShell } from '../shared/build/serve.mjs';
 import { startMailCatcher } from './mail-catcher.mjs';
+import { startProcess } from './processes.mjs';
 
 export const defaultPorts = {
   shell: 8080,
@@ -41,21 +41,13 @@ function waitForHttp(url, { timeoutMs = 60_000, init } = {}) {
   });
 }
 
+/** A script run by tsx in a process group of its own (scripts/processes.mjs): stopping it stops what it started. */
 function startChild(name, script, env, log) {
-  const child = spawn(process.execPath, [tsx, script], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const started = startProcess(process.execPath, [tsx, script], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const prefix = (chunk) => chunk.toString().split('\n').filter(Boolean).map((l) => `[${name}] ${l}`).join('\n');
-  child.stdout.on('data', (d) => log(prefix(d)));
-  child.stderr.on('data', (d) => log(prefix(d)));
-  return child;
-}
-
-function stopChild(child) {
-  return new Promise((resolve) => {
-    if (!child || child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  });
+  started.child.stdout.on('data', (d) => log(prefix(d)));
+  started.child.stderr.on('data', (d) => log(prefix(d)));
+  return started;
 }
 
 /**
@@ -70,13 +62,12 @@ function stopChild(child) {
 export async function startStack({ ports: portOverrides = {}, dataDir = join(repoRoot, '.data'), remotesDir, brands, apiEnv = {}, log = console.log } = {}) {
   const ports = { ...defaultPorts, ...portOverrides };
   mkdirSync(dataDir, { recursive: true });
+  // Processes (chain, mail catcher, API), each with stop(); if this process dies without stop(), they go with it.
   const children = [];
   const servers = [];
-  // If this process dies without stop(), the chain and the API must not outlive it.
-  process.once('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
   const stop = async () => {
     await Promise.all(servers.map((s) => new Promise((r) => s.close(() => r()))));
-    await Promise.all(children.reverse().map(stopChild));
+    await Promise.all(children.reverse().map((c) => c.stop()));
   };
   try {
     const rpcUrl = `http://127.0.0.1:${ports.chain}`;
@@ -85,7 +76,7 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
       await waitForHttp(rpcUrl, { init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' } });
     }
     const mail = await startMailCatcher({ smtpPort: ports.mailSmtp, webPort: ports.mailInbox, log });
-    children.push(mail.child);
+    children.push(mail);
     const apiUrl = `http://127.0.0.1:${ports.api}`;
     if (existsSync(join(repoRoot, 'api/src/main.ts'))) {
       const env = { API_PORT: String(ports.api), DATA_DIR: join(dataDir, 'api'), RPC_URL: rpcUrl, SMTP_URL: mail.smtpUrl, ...apiEnv };
@@ -110,7 +101,7 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
     servers.push(
       await serveShell({ dir: join(repoRoot, 'shell/dist'), port: ports.shell, remotesDir: manifestsDir, brands: registry, apiUrl: existsSync(join(repoRoot, 'api/src/main.ts')) ? apiUrl : undefined, cspReportFile: join(dataDir, 'csp-reports.jsonl') }),
     );
-    return { ports, url: `http://localhost:${ports.shell}`, mailInbox: mail.inboxUrl, stop, children };
+    return { ports, url: `http://localhost:${ports.shell}`, mailInbox: mail.inboxUrl, stop, children: children.map((c) => c.child) };
   } catch (error) {
     await stop();
     throw error;

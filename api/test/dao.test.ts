@@ -170,22 +170,24 @@ describe('staked and rewards', () => {
     expect(earnedEth).toBeGreaterThan(0n);
     const ethUsd = (units: bigint) => (units * 300050000000n) / ETH; // 3000.5 dollars, in 10^-8 dollars
     const usdtUsd = (units: bigint) => (units * 100000000n) / USDT;
+    /** 10^-8 dollars written as the API writes them ("4520.75", no trailing zeros): the test's own, not the code's unitsToUsd. */
+    const dollars = (units: bigint) => `${units / 10n ** 8n}.${(units % 10n ** 8n).toString().padStart(8, '0')}`.replace(/\.?0+$/, '');
 
     const rewards = await call(t.app, 'GET', '/api/v1/dao/rewards', { token: v.token });
     expect(rewards.status).toBe(200);
     expect(rewards.body).toEqual({
       items: [
-        { currency: 'ETH', decimals: 18, earned: String(earnedEth), earnedUsd: unitsToUsd(ethUsd(earnedEth)) },
-        { currency: 'USDT', decimals: 6, earned: String(earnedUsdt), earnedUsd: unitsToUsd(usdtUsd(earnedUsdt)) },
+        { currency: 'ETH', decimals: 18, earned: String(earnedEth), earnedUsd: dollars(ethUsd(earnedEth)) },
+        { currency: 'USDT', decimals: 6, earned: String(earnedUsdt), earnedUsd: dollars(usdtUsd(earnedUsdt)) },
       ],
-      totalUsd: unitsToUsd(ethUsd(earnedEth) + usdtUsd(earnedUsdt)),
+      totalUsd: dollars(ethUsd(earnedEth) + usdtUsd(earnedUsdt)),
     });
 
     const personal = await call(t.app, 'GET', '/api/v1/dao/personal', { token: v.token });
     expect(personal.body).toEqual({
       // 2 ETH × 3000.5 + (100 − 10) USDT
       staked: '6091',
-      votingPower: unitsToUsd(ethUsd(2n * ETH + earnedEth) + usdtUsd(90n * USDT + earnedUsdt)),
+      votingPower: dollars(ethUsd(2n * ETH + earnedEth) + usdtUsd(90n * USDT + earnedUsdt)),
       proposalsVoted: 0,
     });
 

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-it('every route answers hostile input below 500, with the standard error body, within 1 s', async () => {
+it('every route answers hostile input below 500, with the standard error body; the answer times are printed', async () => {
   const fuzzer = createFuzzer(t.app, await fuzzAccount(t.app));
   // A few cases per route first, so a route added to the contract is reached whatever the seed does.
   for (const route of Object.keys(apiRoutes) as (keyof typeof apiRoutes)[]) {
@@ -25,6 +25,7 @@ it('every route answers hostile input below 500, with the standard error body, w
     { seed: SEED, numRuns: RUNS, endOnFailure: true },
   );
   const table = statsTable(fuzzer.stats);
+  console.log(`fuzz: ${RUNS} cases, seed ${SEED}\n${table}`);
   // Every route was reached: the generator covers the whole contract.
   expect(table).not.toMatch(/\| +0 \|/);
 }, 300_000);

@@ -155,7 +155,8 @@ const percentEncode = (text: string) =>
 /** Every route, each with its own generator. */
 export const anyCase = fc.oneof(...(Object.keys(apiRoutes) as RouteName[]).map(fuzzCase));
 
-export function createFuzzer(app: App, account: FuzzAccount, maxMs = 1000) {
+/** Answer times are measured and printed (`statsTable`), never a reason to fail: on a busy machine any limit would. */
+export function createFuzzer(app: App, account: FuzzAccount) {
   const cfg = app.services.config;
   const expired = createAccessTokens(cfg.jwtSecret, -120);
   const foreign = createAccessTokens('another-secret-another-secret-another-secret', cfg.lifetimes.accessToken);
@@ -220,7 +221,6 @@ export function createFuzzer(app: App, account: FuzzAccount, maxMs = 1000) {
         throw new Error(`${what}: ${res.statusCode} without the standard error body: ${res.body.slice(0, 300)}`);
       }
     }
-    if (ms > maxMs) throw new Error(`${what}: answered in ${Math.round(ms)} ms (limit ${maxMs} ms)`);
   }
 
   return { run, stats };

@@ -44,7 +44,7 @@ export const today = () => new Date().toISOString().slice(0, 10);
  * The documented formula computed independently of the engine (bisection for r, then
  * floor(balance × r) per day): the same independent computation the browser tests use.
  */
-export { earned as independentEarned } from '../../e2e/support/interest';
+export { earned as independentEarned } from '@app/web3/testing';
 
 export const ETH = 10n ** 18n;
 export const USDT = 10n ** 6n;

@@ -57,9 +57,11 @@ describe('the chain watcher', () => {
     await stack.chain.fund(stranger.address, { eth: '5' });
     const hash = await sendEth(stranger, LOCAL_POOL_ADDRESSES.coin, ETH);
     expect((await watch()).unclaimed).toBe(1);
-    const listed = await operator(stack.t.app, 'unclaimed', 'list');
-    expect(listed.out).toContain(hash.toLowerCase());
-    const id = listed.out.split('\n')[2]!.trim().split(/\s+/)[0]!;
+    const listed = await operator(stack.t.app, 'unclaimed', 'list', '--json');
+    const { items } = JSON.parse(listed.out) as { items: { id: number; transaction: string }[] };
+    const transfer = items.find((i) => i.transaction === hash.toLowerCase());
+    expect(transfer).toBeDefined();
+    const id = String(transfer!.id);
     const owner = await userWithWallet(stack.t.app, devWallet(stack.chain.rpcUrl, 2));
     expect(await operator(stack.t.app, 'unclaimed', 'assign', id, owner.email, 'coin')).toMatchObject({ code: 0 });
     expect(await operator(stack.t.app, 'unclaimed', 'assign', id, owner.email, 'coin')).toMatchObject({ code: 2, out: expect.stringMatching(/already/) });

@@ -1,17 +1,16 @@
 // The cabinet with real money movements: deposits through the pool pages, 30 days of interest accrued
 // by the operator, and every figure on the dashboard checked against an independent computation.
+// The days are counted from the stack's accrual calendar as found (e2e/support/calendar.ts).
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { earned } from '@app/web3/testing';
 import { seriousViolations } from '../support/axe';
 import { signedUpAndConfirmed } from '../support/accounts';
+import { accrueUntil, addDays, apyFromFirstOpenDay, asOf, daysFrom, today } from '../support/calendar';
 import { deposit, dismissNotices, notification, openPool, sentHash } from '../support/pool';
-import { dataDir } from '../support/paths';
-import { earned } from '../support/interest';
 
 const ETH = 10n ** 18n;
 const USDT = 10n ** 6n;
-const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** Whole units cut to `digits` places, grouped en-US: what the page prints. */
 function whole(units: bigint, decimals: number, digits = 6): string {
@@ -22,12 +21,6 @@ function whole(units: bigint, decimals: number, digits = 6): string {
 }
 const cents = (units: bigint, priceCents: bigint, decimals: number) => (units * priceCents) / 10n ** BigInt(decimals);
 const dollars = (c: bigint) => `$ ${(c / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${String(c % 100n).padStart(2, '0')}`;
-
-async function operator(page: Page, path: string, data: unknown) {
-  const key = readFileSync(join(dataDir, 'api', 'operator-key'), 'utf8').trim();
-  const res = await page.request.post(`/api/v1/operator/${path}`, { data, headers: { 'x-operator-key': key } });
-  expect(res.status(), await res.text()).toBe(200);
-}
 
 async function scrollToBottom(page: Page) {
   for (let i = 0; i < 6; i++) {
@@ -40,8 +33,8 @@ test.describe.configure({ mode: 'serial' });
 
 test('a new user deposits 1 ETH and 100 USDT, 30 days accrue: the dashboard, chart table, CSV and ROI agree with an independent computation; a withdrawal is paid without a reload', async ({ page }) => {
   test.setTimeout(240_000);
-  const day0 = new Date().toISOString().slice(0, 10);
-  const { wallet, panel } = await openPool(page, 'coin');
+  const day0 = today();
+  const { wallet, panel, login } = await openPool(page, 'coin');
 
   // The empty state, and the wallet back after a reload without a prompt (eth_accounts only).
   const prompts = wallet.calls.filter((c) => c === 'eth_requestAccounts').length;
@@ -52,8 +45,9 @@ test('a new user deposits 1 ETH and 100 USDT, 30 days accrue: the dashboard, cha
   expect(wallet.calls.filter((c) => c === 'eth_requestAccounts').length).toBe(prompts);
   expect(wallet.calls).toContain('eth_accounts');
 
-  await operator(page, 'apy', { pool: 'coin', apy: '0.08', effectiveFrom: day0 });
-  await operator(page, 'apy', { pool: 'stable', apy: '0.05', effectiveFrom: day0 });
+  // Each pool earns at the APY set here from the first day it still has to accrue.
+  const coinFrom = await apyFromFirstOpenDay(page.request, 'coin', '0.08');
+  const stableFrom = await apyFromFirstOpenDay(page.request, 'stable', '0.05');
 
   await page.goto('/cabinet/pools/coin');
   const ethHash = await (async () => {
@@ -67,12 +61,23 @@ test('a new user deposits 1 ETH and 100 USDT, 30 days accrue: the dashboard, cha
   const usdtHash = await sentHash(page);
   await expect(page.getByTestId('deposit-progress')).toContainText('Credited', { timeout: 30_000 });
 
-  await operator(page, 'accrue', { until: addDays(day0, 29) });
+  // 30 days after the calendar's first open day (today on a fresh stack). A pool that had no
+  // position when another file accrued starts earlier, from today: its days are counted too.
+  const start = await asOf(login);
+  const until = addDays(start, 29);
+  await accrueUntil(page.request, until);
+  const coinDays = daysFrom(coinFrom, until);
+  const stableDays = daysFrom(stableFrom, until);
+  expect(Math.min(coinDays, stableDays)).toBeGreaterThanOrEqual(30);
 
-  const eEth = earned(ETH, 8n, 100n, 30);
-  const eUsdt = earned(100n * USDT, 5n, 100n, 30);
-  const dayEth = eEth - earned(ETH, 8n, 100n, 29);
-  const dayUsdt = eUsdt - earned(100n * USDT, 5n, 100n, 29);
+  /** Interest of the position's days, and of its last `last` days. */
+  const ethOver = (days: number) => earned(ETH, 8n, 100n, days);
+  const usdtOver = (days: number) => earned(100n * USDT, 5n, 100n, days);
+  const eEth = ethOver(coinDays);
+  const eUsdt = usdtOver(stableDays);
+  const dayEth = eEth - ethOver(coinDays - 1);
+  const dayUsdt = eUsdt - usdtOver(stableDays - 1);
+  const monthC = cents(eEth - ethOver(coinDays - 30), 300000n, 18) + cents(eUsdt - usdtOver(stableDays - 30), 100n, 6);
   const valueC = cents(ETH + eEth, 300000n, 18) + cents(100n * USDT + eUsdt, 100n, 6);
   const interestC = cents(eEth, 300000n, 18) + cents(eUsdt, 100n, 6);
 
@@ -80,7 +85,7 @@ test('a new user deposits 1 ETH and 100 USDT, 30 days accrue: the dashboard, cha
   await expect(page.getByTestId('total-value')).toContainText(dollars(valueC));
   await expect(page.getByTestId('total-principal')).toContainText('$ 3,100.00');
   await expect(page.getByTestId('total-interest-all')).toContainText(dollars(interestC));
-  await expect(page.getByTestId('total-interest-month')).toContainText(dollars(interestC));
+  await expect(page.getByTestId('total-interest-month')).toContainText(dollars(monthC));
   await expect(page.getByTestId('total-interest-day')).toContainText(dollars(cents(dayEth, 300000n, 18) + cents(dayUsdt, 100n, 6)));
   await expect(page.getByTestId('total-profit')).toContainText(dollars(interestC));
   await expect(page.getByTestId('empty-state')).toHaveCount(0);
@@ -92,34 +97,35 @@ test('a new user deposits 1 ETH and 100 USDT, 30 days accrue: the dashboard, cha
   await expect(page.getByTestId('reward-coin-ETH')).toContainText(`${whole(dayEth, 18)} ETH`);
   await expect(page.getByTestId('reward-stable-USDT')).toContainText(`${whole(dayUsdt, 6)} USDT`);
 
-  // The balance chart's table: one row a day from the first deposit to the last credited interest.
+  // The balance chart's table: one row a day from the first deposit to the last credited interest (dated the day after the last accrued one).
   await scrollToBottom(page);
   const history = page.getByTestId('balance-history');
   await history.getByRole('button', { name: 'All' }).click();
   await history.getByRole('button', { name: 'Show as table' }).click();
   const rows = history.locator('tbody tr');
-  await expect(rows).toHaveCount(31);
+  await expect(rows).toHaveCount(daysFrom(day0, addDays(until, 1)));
   await expect(rows.first().locator('th')).toHaveText(day0);
-  await expect(rows.last().locator('th')).toHaveText(addDays(day0, 30));
+  await expect(rows.last().locator('th')).toHaveText(addDays(until, 1));
   await expect(rows.last().locator('td')).toHaveText(dollars(valueC));
 
-  // Activity: every movement in the CSV (2 deposits and 60 days of interest).
+  // Activity: every movement in the CSV (2 deposits and a line of interest per pool and day), ten to a page.
+  const movements = 2 + coinDays + stableDays;
   const activity = page.getByTestId('activity');
-  await expect(activity.getByText('Page 1 of 7')).toBeVisible();
+  await expect(activity.getByText(`Page 1 of ${Math.ceil(movements / 10)}`)).toBeVisible();
   const download = page.waitForEvent('download');
   await activity.getByRole('button', { name: 'Export CSV' }).click();
   const csv = readFileSync(await (await download).path(), 'utf8').trim().split('\r\n');
-  expect(csv).toHaveLength(63);
-  expect(csv.filter((l) => l.includes(',interest,'))).toHaveLength(60);
+  expect(csv).toHaveLength(1 + movements);
+  expect(csv.filter((l) => l.includes(',interest,'))).toHaveLength(coinDays + stableDays);
   expect(csv).toContainEqual(expect.stringMatching(new RegExp(`,deposit,coin,ETH,1,credited,${ethHash}$`)));
   expect(csv).toContainEqual(expect.stringMatching(new RegExp(`,deposit,stable,USDT,100,credited,${usdtHash}$`)));
 
-  // The ROI calculator's 30 days on 1 ETH equal what the engine credited.
+  // The ROI calculator's 30 days on 1 ETH: the independent computation (what the engine credits for a constant balance).
   await page.goto('/cabinet/pools/coin');
   const roi = page.getByTestId('roi');
   await roi.getByLabel('Amount to project').fill('1');
   await roi.getByLabel('Period, days').fill('30');
-  await expect(roi.getByTestId('roi-earned')).toContainText(`${whole(eEth, 18, 18)} ETH`);
+  await expect(roi.getByTestId('roi-earned')).toContainText(`${whole(ethOver(30), 18, 18)} ETH`);
 
   // A withdrawal: requested, then paid with an explorer link, without a reload.
   await dismissNotices(page);

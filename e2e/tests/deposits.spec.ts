@@ -14,11 +14,12 @@ test.describe('deposit', () => {
     const shown = await deposit(panel, 'ETH', '30');
     const hash = await sentHash(page);
 
-    // What the chain carries is the dollars at the pool's estimate, in wei, rounded up.
+    // What the chain carries is the dollars at the pool's estimate (the local stack's seeded $3,000), in wei: $30 is 0.01 ETH exactly.
     const tx = await wallet.chain.getTransaction(hash);
     expect(tx?.from).toBe(wallet.address);
     expect(tx?.data).toBe('0x');
-    expect(Number(tx!.value) / 1e18).toBeCloseTo(Number(shown), 5);
+    expect(tx!.value).toBe(10n ** 16n);
+    expect(shown).toBe('0.01');
 
     const progress = page.getByTestId('deposit-progress').filter({ hasText: `${shown} ETH` });
     await expect(progress).toContainText('Credited', { timeout: 30_000 });
@@ -27,6 +28,14 @@ test.describe('deposit', () => {
     await page.reload();
     await expect(row(page, hash)).toContainText(`${shown} ETH`);
     await expect(row(page, hash)).toContainText('Credited');
+  });
+
+  test('dollars that are no whole number of wei: the amount sent is rounded up, never down', async ({ page }) => {
+    const { wallet, panel } = await openPool(page, 'coin');
+    await deposit(panel, 'ETH', '10');
+    const tx = await wallet.chain.getTransaction(await sentHash(page));
+    // $10 at the seeded $3,000 is 10^19 / 3000 = 3,333,333,333,333,333.3… wei: one more wei is sent.
+    expect(tx!.value).toBe(3_333_333_333_333_334n);
   });
 
   test('USDT into the stable pool: a token transfer, credited, still there after a reload', async ({ page }) => {

@@ -35,7 +35,8 @@ const USAGE = `usage: npm run operator -- <command> [--api URL] [--key KEY]
                                                  e.g. referral ranks set Starter:0:0 Bronze:10000:50 Gold:250000:100
   referral currency set <currency> [--from YYYY-MM-DD]
                                                  the payout currency of new rewards (default USDT)
-  (levels' rates plus the largest rank bonus at every level may add up to 1800 bps, 18 %, at most)`;
+  (levels' rates plus the largest rank bonus at every level may add up to 1800 bps, 18 %, at most)
+  --json prints the API's answer as one JSON document instead of tables, for scripts`;
 
 /** A refused command: the message says what is wrong. */
 export class UsageError extends Error {}
@@ -48,7 +49,8 @@ function parse(argv: string[]) {
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a.startsWith('--')) {
+    if (a === '--json') flags.set('json', 'yes');
+    else if (a.startsWith('--')) {
       const value = argv[i + 1];
       if (value === undefined || value.startsWith('--')) throw new UsageError(`${a} needs a value`);
       flags.set(a.slice(2), value);
@@ -95,9 +97,21 @@ function showReferral(out: Output, c: ReferralConfigShown, when: string) {
   out(table(c.ranks));
 }
 
-/** Runs one command; answers the exit code. */
-export async function runOperator(argv: string[], send: Transport, out: Output): Promise<number> {
+/** Runs one command; answers the exit code. With --json it prints the API's answer, not tables. */
+export async function runOperator(argv: string[], send: Transport, print: Output): Promise<number> {
   const { words, flags } = parse(argv);
+  const json = flags.has('json');
+  let answer: unknown = null;
+  const code = await command(words, flags, async (method, url, body) => {
+    const r = await send(method, url, body);
+    if (r.status < 400) answer = r.body;
+    return r;
+  }, json ? () => undefined : print);
+  if (json) print(JSON.stringify(answer));
+  return code;
+}
+
+async function command(words: string[], flags: Map<string, string>, send: Transport, out: Output): Promise<number> {
   const [group, action, ...rest] = words;
   const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
     const r = await send(method, `/api/v1/operator${url}`, body);

@@ -58,8 +58,8 @@ describe('projection', () => {
     );
   });
 
-  it('is never negative and never less than the balance', () => {
-    fc.assert(fc.property(balanceArb, apyArb, fc.integer({ min: 0, max: 100 }), (b, apy, d) => projectBalance(b, apy, d) >= b && b >= 0n), { numRuns: 60 });
+  it('is never less than the balance (so never negative)', () => {
+    fc.assert(fc.property(balanceArb, apyArb, fc.integer({ min: 0, max: 100 }), (b, apy, d) => projectBalance(b, apy, d) >= b), { numRuns: 60 });
   });
 
   it('is never more than the exact real value b·(1+a)^(d/365)', () => {

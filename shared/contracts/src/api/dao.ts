@@ -3,7 +3,7 @@ import { apiMessages as M } from './messages';
 import { addressSchema, baseUnitsSchema, isoDateTime } from './common';
 
 /** US dollars as an exact decimal string (up to 8 decimals), never a float. */
-export const usdSchema = z.string().check(z.regex(/^\d+(\.\d{1,8})?$/)).register(z.globalRegistry, { description: 'US dollars, exact decimal string', example: '1250.5' });
+export const usdSchema = z.string().check(z.regex(/^(?:\d+|\d+\.\d{1,8})$/)).register(z.globalRegistry, { description: 'US dollars, exact decimal string', example: '1250.5' });
 
 export const daoPersonalResponseSchema = z
   .object({

@@ -1,4 +1,6 @@
-// Daily compounding computed in the tests, independently of the engine (api/src/interest/README.md).
+// `@app/web3/testing`: the tests' interest oracle, daily compounding computed independently of the
+// engine (api/src/interest/README.md) and of this package's own `dailyRate`. For tests only: the
+// API and the pages never import it.
 
 /**
  * The daily rate of an APY num/den, scaled by 10^30 and rounded down, found by bisection on
