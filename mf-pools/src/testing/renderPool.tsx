@@ -51,5 +51,5 @@ export const insightAnswers = {
   dashboardWithdrawals: async () => ({ items: [] }),
   poolAssets: async () => ({ pool: 'coin' as const, assets: [] }),
   poolStrategy: async () => ({ pool: 'coin' as const, title: 'Coin pool', description: 'ETH staked and lent.', riskLevel: 'medium' }),
-  poolGraph: async () => ({ pool: 'coin' as const, points: [] }),
+  poolGraph: async () => ({ pool: 'coin' as const, range: 'All' as const, points: [] }),
 };
