@@ -32,6 +32,7 @@ export function aprOf(apy: string): string {
 
 type PoolRow = { name: PoolName; title: string; risk_level: string; currencies: string | null };
 
+/** The pools in their order, with the currencies they accept on chain 1. */
 async function poolList(db: Db): Promise<PoolRow[]> {
   return rows<PoolRow>(
     db,
@@ -60,10 +61,11 @@ export async function poolsTvl(db: Db, prices: PriceSource): Promise<Map<string,
   ]);
   const price = await prices.usdPrices([...decimals.keys()]);
   const out = new Map<string, bigint>();
-  for (const h of held) out.set(h.pool, (out.get(h.pool) ?? 0n) + valueCents([{ currency: h.currency, units: BigInt(h.total) }], price, decimals));
+  for (const h of held) out.set(h.pool, (out.get(h.pool) ?? 0n) + unitsToCents(BigInt(h.total), price.get(h.currency) ?? '0', decimals.get(h.currency) ?? 18));
   return out;
 }
 
+/** Each currency's decimals. */
 export async function currencyDecimals(db: Db): Promise<Map<string, number>> {
   return new Map((await rows<{ code: string; decimals: number }>(db, sql`select code, decimals from currencies`)).map((d) => [d.code, d.decimals]));
 }
