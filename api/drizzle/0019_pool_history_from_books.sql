@@ -1,7 +1,7 @@
 -- Data honesty. The pool graph showed a made-up history seeded in every environment; it is dropped,
 -- and each pool's history is now its books: the APY its accrued days used (`interest_days`) and
 -- what its positions held at the close of each of those days, interest of the day included
--- (`pool_days`, written by the accrual, one row per pool, day and currency).
+-- (`pool_days`, written by the accrual, one row per pool, day and currency held).
 DROP TABLE IF EXISTS "pool_graph";--> statement-breakpoint
 CREATE TABLE IF NOT EXISTS "pool_days" (
 	"pool" text NOT NULL REFERENCES "pools"("name"),
@@ -26,6 +26,7 @@ JOIN (
 	GROUP BY 1, 2, 3
 ) m ON m."pool" = d."pool" AND m."day" <= d."day"
 GROUP BY d."pool", d."day", m."currency"
+HAVING sum(m."amount") <> 0
 ON CONFLICT DO NOTHING;--> statement-breakpoint
 -- One source for a pool's APY: `pool_apy` (with its dated history). The cached basis points never
 -- saw a change dated in the future.

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { ActivityResponse, BalanceResponse, CabinetSummary, DashboardPoolResponse, YieldResponse, DaoPoolsResponse, PoolGraphResponse } from '@app/contracts';
 import { deposits, withdrawals } from '../src/db/schema';
@@ -112,6 +114,16 @@ describe('data honesty', () => {
     const dao = (await get<DaoPoolsResponse>('/api/v1/dao/pools', alice.token)).items.find((p) => p.pool === 'dex')!;
     expect(dao).toEqual({ pool: 'dex', title: 'DEX pool', apyBps: 2000, tvlUsd: now });
 
+    // Migration 0019 fills the days accrued before it from the ledger: the same rows the accrual writes.
+    const db = t.app.services.db;
+    const written = await rows(db, sql`select pool, day::text, currency, tvl::text from pool_days order by pool, day, currency`);
+    // A row per currency held: ETH every day, USDT from day 5.
+    expect(written.length).toBe(DAYS * 2 - 5);
+    const backfill = readFileSync(join(__dirname, '../drizzle/0019_pool_history_from_books.sql'), 'utf8').split('--> statement-breakpoint').find((q) => q.includes('INSERT INTO "pool_days"'))!;
+    await db.execute(sql`delete from pool_days`);
+    await db.execute(sql.raw(backfill));
+    expect(await rows(db, sql`select pool, day::text, currency, tvl::text from pool_days order by pool, day, currency`)).toEqual(written);
+
     // A rerun of the days writes nothing new and changes nothing.
     expect(await operator(t.app, 'accrue', '--until', addDays(day0, DAYS - 1))).toMatchObject({ code: 0 });
     expect(await get('/api/v1/pools/dex/graph')).toEqual(all);
@@ -137,6 +149,7 @@ describe('data honesty', () => {
     // The balance history: the balance at the end of each day includes that day's credit; no day after the last.
     const history = await get<BalanceResponse>('/api/v1/balance?pool=dex', alice.token);
     expect(history.items.map((i) => [i.date, i.balance])).toEqual(closing.eth.map((b, d) => [addDays(day0, d), String(b)]));
+    expect((await get<BalanceResponse>('/api/v1/balance?pool=dex&to=9999-12-31', alice.token)).items).toEqual(history.items);
     const first = await get<BalanceResponse>(`/api/v1/balance?pool=dex&to=${day0}`, alice.token);
     expect(first.items).toEqual([{ date: day0, pool: 'dex', currency: 'ETH', amount: String(ETH), withdrawn: '0', balance: String(closing.eth[0]) }]);
   });

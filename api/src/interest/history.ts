@@ -4,9 +4,9 @@ import { rows } from '../ledger';
 import { dayAfter } from './accrual';
 
 /**
- * Records what a pool's positions held at the close of an accrued day, per currency, interest of
- * the day included: today's balances less every posting dated after the day (interest by the day
- * it is for). Called by the accrual once the day's parts are done; a rerun keeps the first row,
+ * Records what a pool's positions held at the close of an accrued day, per currency held (none:
+ * no row), interest of the day included: today's balances less every posting dated after the day
+ * (interest by the day it is for). Called by the accrual once the day's parts are done; a rerun keeps the first row,
  * which a rerun would compute the same.
  */
 export async function recordPoolDay(db: Pick<Db, 'execute'>, pool: string, day: string): Promise<void> {
@@ -23,6 +23,7 @@ export async function recordPoolDay(db: Pick<Db, 'execute'>, pool: string, day: 
     ) l on l.account_id = a.id
     where a.kind = 'position' and a.pool = ${pool}
     group by a.currency
+    having sum(a.balance - coalesce(l.amount, 0)) <> 0
     on conflict (pool, day, currency) do nothing`);
 }
 

@@ -6,7 +6,7 @@ import { currencies, currencyAddresses, interestAccruals, poolAddresses, poolAss
 import { ApiError } from '../http/errors';
 import { langOf } from '../http/lang';
 import { addRoute } from '../http/route';
-import { apyBps, apysOn, dayAfter, poolHistory } from '../interest';
+import { apyBps, apysOn, poolHistory } from '../interest';
 import { positionsOf, rows } from '../ledger';
 import { asOfDay, currencyDecimals, usd, valueCents } from '../portfolio';
 import { requestWithdrawal, withdrawalStatus, withdrawalsOf } from '../payouts/requests';
@@ -93,7 +93,7 @@ export function investRoutes(app: FastifyInstance, s: Services) {
           join ledger_transactions t on t.id = p.transaction_id
           where a.kind = 'position' and a.user_id = ${auth.user.id}
             ${query.pool ? sql`and a.pool = ${query.pool}` : sql``}
-            ${query.to ? sql`and p.at <= ${`${dayAfter(query.to)}T00:00:00Z`}::timestamptz and ${creditDay} <= ${query.to}` : sql``}
+            ${query.to ? sql`and p.at <= (${query.to}::date + 1)::timestamp at time zone 'UTC' and ${creditDay} <= ${query.to}` : sql``}
           group by 1, 2, 3
           order by 1, 2, 3`,
     );
