@@ -86,7 +86,8 @@ describe('cabinet', () => {
     const p1 = (await call(stack.t.app, 'GET', '/api/v1/cabinet/activity?size=10', { token: alice.token })).body as ActivityResponse;
     expect(p1.total).toBe(62);
     expect(p1.items).toHaveLength(10);
-    expect(p1.items[0]).toMatchObject({ kind: 'interest', at: `${addDays(day0, 30)}T00:00:00.000Z` });
+    // The newest credit is the interest of the last accrued day, dated that day (as the daily rewards).
+    expect(p1.items[0]).toMatchObject({ kind: 'interest', at: `${until}T00:00:00.000Z` });
     const last = (await call(stack.t.app, 'GET', '/api/v1/cabinet/activity?size=10&page=7', { token: alice.token })).body as ActivityResponse;
     expect(last.items).toHaveLength(2);
     expect(last.items.map((i) => i.kind)).toEqual(['deposit', 'deposit']);
@@ -98,7 +99,7 @@ describe('cabinet', () => {
     expect(lines).toHaveLength(63);
     expect(lines[0]).toBe('date,time_utc,type,pool,currency,amount,status,transaction');
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${day0},\\d\\d:\\d\\d:\\d\\d,deposit,coin,ETH,1,credited,${eth}$`)));
-    expect(lines).toContainEqual(`${addDays(day0, 30)},00:00:00,interest,stable,USDT,${whole(dayUsdt(30), 6)},credited,`);
+    expect(lines).toContainEqual(`${until},00:00:00,interest,stable,USDT,${whole(dayUsdt(30), 6)},credited,`);
     const csvInterestEth = lines.filter((l: string) => l.includes(',interest,coin,ETH,')).map((l: string) => l.split(',')[5]);
     expect(csvInterestEth).toHaveLength(30);
   });

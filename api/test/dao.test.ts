@@ -109,6 +109,22 @@ describe('voting', () => {
     expect(personal.body).toEqual({ votingPower: '5515.75', staked: '5515.75', proposalsVoted: 1 });
   });
 
+  it('data honesty: the public vote list does not reveal other users’ holdings: each vote is its signed message, with no power', async () => {
+    const v = await voter();
+    await credit(v.id, 'ETH', 2n * ETH, minutes(-30));
+    const id = await proposal();
+    expect((await call(t.app, 'POST', `/api/v1/dao/proposals/${id}/vote`, { token: v.token, body: await signed(v.wallet, id, 1) })).status).toBe(200);
+    // 2 ETH at 3000.5: 6001 dollars of voting power, which only the voter and the tally know.
+    const pub = await call(t.app, 'GET', `/api/v1/dao/proposals/${id}/votes`);
+    expect(pub.status).toBe(200);
+    const votes = pub.body.votes as Record<string, unknown>[];
+    expect(votes.map((x) => Object.keys(x).sort())).toEqual([['message', 'signature']]);
+    expect(JSON.stringify(pub.body)).not.toContain('power');
+    // The tally, for the signed-in members, still counts it.
+    const view = await call(t.app, 'GET', `/api/v1/dao/proposals/${id}`, { token: v.token });
+    expect(view.body.totalPowerUsd).toBe('6001');
+  });
+
   it('refuses, in order: another wallet, an old timestamp, a closed proposal, a bad choice, no power', async () => {
     const v = await voter();
     await credit(v.id, 'USDT', 10_000_000n, minutes(-20));

@@ -207,8 +207,9 @@ describe('rewards', () => {
     const rewardsFromD = (await rewardRows(A.id)).reduce((n, r) => n + BigInt(r.amount), 0n);
     expect(level3).toMatchObject({ level: 3, page: 1, total: 1, currency: 'USDT', items: [{ member: `${D.email[0]}***@example.com`, rewards: String(rewardsFromD) }] });
     expect(JSON.stringify(level3)).not.toContain(D.email);
-    const items = (level3 as { items: { capitalUsd: string }[] }).items;
-    expect(Number(items[0]!.capitalUsd)).toBeGreaterThan(3000);
+    // D holds 1 ETH and its interest, at $3000: between $1,000 and $10,000, shown as that band only.
+    const items = (level3 as { items: Record<string, unknown>[] }).items;
+    expect(items[0]!.capitalBand).toEqual({ fromUsd: '1000', toUsd: '10000' });
     expect(await get(A, '/affiliates?level=1')).toMatchObject({ total: 1, items: [{ member: `${B.email[0]}***@example.com`, rewards: '0' }] });
     const bad = await call(app(), 'GET', '/api/v1/referrals/affiliates?level=0&sort=drop', { token: A.token });
     expect(bad.status).toBe(400);
@@ -292,3 +293,18 @@ describe('capital attracted', () => {
   });
 });
 
+
+describe('data honesty', () => {
+  it('data honesty: the affiliates page does not reveal other users’ holdings: a member’s capital is shown as its band, never the amount', async () => {
+    // B withdrew everything above; D holds 1 ETH and its interest at $3000.
+    const level1 = (await get(A, '/affiliates?level=1')) as { items: Record<string, unknown>[] };
+    expect(level1.items).toEqual([{ member: `${B.email[0]}***@example.com`, joinedAt: expect.any(String), capitalBand: { fromUsd: '0', toUsd: '0' }, rewards: '0' }]);
+    const level3 = (await get(A, '/affiliates?level=3&sort=capital_desc')) as { items: Record<string, unknown>[] };
+    expect(level3.items.map((m) => Object.keys(m).sort())).toEqual([['capitalBand', 'joinedAt', 'member', 'rewards']]);
+    expect(level3.items[0]!.capitalBand).toEqual({ fromUsd: '1000', toUsd: '10000' });
+    // D's exact value (what only D sees) appears nowhere in A's answer.
+    const own = (await call(app(), 'GET', '/api/v1/cabinet/summary', { token: D.token })).body as { totals: { valueUsd: string } };
+    expect(Number(own.totals.valueUsd)).toBeGreaterThan(3000);
+    expect(JSON.stringify(level3)).not.toContain(own.totals.valueUsd);
+  });
+});

@@ -140,6 +140,43 @@ test('a new user deposits 1 ETH and 100 USDT, 30 days accrue: the dashboard, cha
   await expect(withdrawal.getByTestId('withdrawal-link')).toHaveAttribute('href', /^https:\/\/etherscan\.io\/tx\/0x[0-9a-f]{64}$/);
 });
 
+test("data honesty: the pool graph is the pool's books, and its range buttons (30D/90D/1Y/All) change what is shown", async ({ page }) => {
+  test.setTimeout(180_000);
+  type Graph = { points: { date: string }[] };
+  const graphOf = async () => ((await (await page.request.get('/api/v1/pools/coin/graph')).json()) as Graph).points;
+  // The test above deposited into the coin pool and accrued 30 days; a few more make the history longer than 30 days.
+  const before = await graphOf();
+  expect(before.length, 'the coin pool has a history (the test above)').toBeGreaterThan(0);
+  const first = before[0]!.date;
+  // 8 % from the first day still to accrue, then 35 days at it: the last 30 days are all at 8 %.
+  const from = await apyFromFirstOpenDay(page.request, 'coin', '0.08');
+  await accrueUntil(page.request, addDays(from, 34));
+  const days = await graphOf();
+  const end = days[days.length - 1]!.date;
+  expect(days.length).toBeGreaterThan(30);
+
+  await signedUpAndConfirmed(page.request);
+  await page.goto('/cabinet/pools/coin');
+  const graph = page.getByTestId('graph');
+  await scrollToBottom(page);
+  await graph.getByRole('button', { name: 'Show as table' }).click();
+  const rows = graph.locator('tbody tr');
+  // 90D, the first range: every accrued day of the last 90.
+  await expect(rows).toHaveCount(Math.min(days.length, 90));
+  await graph.getByRole('button', { name: '30D', exact: true }).click();
+  await expect(graph.getByRole('button', { name: '30D', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(rows).toHaveCount(30);
+  await expect(rows.first().locator('th')).toHaveText(addDays(end, -29));
+  await expect(rows.last().locator('th')).toHaveText(end);
+  await expect(graph.locator('figcaption')).toContainText(`From ${addDays(end, -29)} to ${end}`);
+  // Each day's APY is the operator's decision the day was accrued with: 8 %, set above.
+  expect(new Set(await rows.locator('td:nth-child(2)').allTextContents())).toEqual(new Set(['8 %']));
+  await graph.getByRole('button', { name: 'All', exact: true }).click();
+  await expect(rows).toHaveCount(days.length);
+  await expect(rows.first().locator('th')).toHaveText(first);
+  await expect(graph.locator('figcaption')).toContainText(`From ${first} to ${end}`);
+});
+
 test('the dashboard and pool pages under /ru, in the dark theme, at 390 px: Russian, no sideways scrolling, axe', async ({ page }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 390, height: 844 });

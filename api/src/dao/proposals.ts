@@ -148,7 +148,10 @@ export async function castVote(
     });
 }
 
-/** Every vote with its signed message, so anyone can check the tally. */
+/**
+ * Every vote with its signed message, so anyone can check each signature. No vote's power: with
+ * the wallet beside it, it would tell anyone what that member holds (the tally is in the proposal).
+ */
 export async function publicVotes(db: Db, id: string, brand: VoteSpace) {
   const p = await proposalOrThrow(db, id);
   const rows = await db.select().from(daoVotes).where(eq(daoVotes.proposalId, p.id)).orderBy(daoVotes.signedAt);
@@ -156,7 +159,7 @@ export async function publicVotes(db: Db, id: string, brand: VoteSpace) {
     domain: voteDomain(brand),
     types: { Vote: [...voteTypes.Vote] },
     primaryType: 'Vote' as const,
-    votes: rows.map((v) => ({ message: v.message as VoteMessage, signature: v.signature, powerUsd: unitsToUsd(usdToUnits(v.powerUsd)) })),
+    votes: rows.map((v) => ({ message: v.message as VoteMessage, signature: v.signature })),
   };
 }
 

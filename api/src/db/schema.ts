@@ -182,7 +182,6 @@ export const currencyAddresses = pgTable(
 export const pools = pgTable('pools', {
   name: text('name').primaryKey(),
   title: text('title').notNull(),
-  apyBps: integer('apy_bps').notNull(),
   riskLevel: text('risk_level').notNull(),
   description: text('description').notNull(),
   /** Address deposits are sent to (set per deployment). */
@@ -218,17 +217,24 @@ export const poolAssets = pgTable(
   (t) => [primaryKey({ columns: [t.pool, t.currency] })],
 );
 
-export const poolGraph = pgTable(
-  'pool_graph',
+/**
+ * A pool's books at the close of an accrued day, interest of the day included: what its positions
+ * held per currency (written by the accrual, 0019). With `interest_days` (the APY the day used),
+ * the pool's history.
+ */
+export const poolDays = pgTable(
+  'pool_days',
   {
     pool: text('pool')
       .notNull()
       .references(() => pools.name),
     day: date('day', { mode: 'string' }).notNull(),
-    apyBps: integer('apy_bps').notNull(),
-    tvlUsd: usd('tvl_usd').notNull(),
+    currency: text('currency')
+      .notNull()
+      .references(() => currencies.code),
+    tvl: baseUnits('tvl').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.pool, t.day] })],
+  (t) => [primaryKey({ columns: [t.pool, t.day, t.currency] })],
 );
 
 /** The columns a movement of money in or out of a pool has. */

@@ -25,9 +25,16 @@ const addressRows = Object.entries(TOKENS).flatMap(([chainId, tokens]) =>
 );
 
 const poolRows = [
-  { name: 'stable', title: 'Stable pool', apyBps: 1200, riskLevel: 'low', sort: 0, description: 'Stablecoins lent to over-collateralised lending markets.' },
-  { name: 'coin', title: 'Coin pool', apyBps: 1800, riskLevel: 'medium', sort: 1, description: 'ETH and large coins staked and lent.' },
-  { name: 'dex', title: 'DEX pool', apyBps: 2600, riskLevel: 'high', sort: 2, description: 'Liquidity provided to decentralised exchanges.' },
+  { name: 'stable', title: 'Stable pool', riskLevel: 'low', sort: 0, description: 'Stablecoins lent to over-collateralised lending markets.' },
+  { name: 'coin', title: 'Coin pool', riskLevel: 'medium', sort: 1, description: 'ETH and large coins staked and lent.' },
+  { name: 'dex', title: 'DEX pool', riskLevel: 'high', sort: 2, description: 'Liquidity provided to decentralised exchanges.' },
+];
+
+/** Each pool's starting APY, the rate its interest is paid at until the operator sets another (`apy set`). */
+const startingApy = [
+  { pool: 'stable', apy: '0.12' },
+  { pool: 'coin', apy: '0.18' },
+  { pool: 'dex', apy: '0.26' },
 ];
 
 /** The pools' titles and strategy texts in Russian (English is in poolRows). */
@@ -48,18 +55,6 @@ const assetRows = [
   { pool: 'dex', currency: 'USDT', shareBps: 3000 },
   { pool: 'dex', currency: 'WAVES', shareBps: 2000 },
 ];
-
-/** Thirty days of history per pool, ending on a fixed day so seeding is deterministic. */
-function graphRows() {
-  const end = Date.UTC(2026, 0, 31);
-  return poolRows.flatMap((p, pi) =>
-    Array.from({ length: 30 }, (_, i) => {
-      const day = new Date(end - (29 - i) * 86_400_000).toISOString().slice(0, 10);
-      const wobble = ((i * 37 + pi * 11) % 21) - 10;
-      return { pool: p.name, day, apyBps: p.apyBps + wobble * 5, tvlUsd: String(1_000_000 * (pi + 1) + i * 12_500) };
-    }),
-  );
-}
 
 const faqRows = [
   { id: 1, lang: 'en', sort: 1, question: 'What is a pool?', answer: 'A pool invests deposits in one strategy: stable, coin or dex. Interest compounds once a day.' },
@@ -130,11 +125,11 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<void> {
     await tx.insert(t.pools).values(poolRows).onConflictDoNothing();
     await tx.insert(t.poolAssets).values(assetRows).onConflictDoNothing();
     await tx.insert(t.poolTexts).values(poolTextRows).onConflictDoNothing();
-    // A pool without an APY history starts with its listed APY (the operator changes it with `apy set`).
-    await tx.execute(sql`insert into pool_apy (pool, effective_from, apy, set_by)
-      select name, date '2020-01-01', apy_bps::numeric / 10000, 'seed' from pools p
-      where not exists (select 1 from pool_apy a where a.pool = p.name)`);
-    await tx.insert(t.poolGraph).values(graphRows()).onConflictDoNothing();
+    // A pool without an APY history starts with its starting APY; `pool_apy` is the one source of a pool's APY.
+    for (const { pool, apy } of startingApy) {
+      await tx.execute(sql`insert into pool_apy (pool, effective_from, apy, set_by)
+        select ${pool}, date '2020-01-01', ${apy}::numeric, 'seed' where not exists (select 1 from pool_apy a where a.pool = ${pool})`);
+    }
     await tx.insert(t.faq).values(faqRows).onConflictDoNothing();
     await tx.insert(t.daoValues).values(daoValueRows).onConflictDoNothing();
     await tx.insert(t.systemSettings).values({ key: 'regExp', value: regexpValue }).onConflictDoNothing();

@@ -3,6 +3,7 @@ import { RATE_SCALE, dailyRate } from '@app/web3';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import type { TransactionKind } from '../ledger';
+import { recordPoolDay } from './history';
 
 const DAY_MS = 86_400_000;
 export const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
@@ -57,6 +58,8 @@ export async function accrueDay(db: Db, pool: string, day: string, apy: string, 
   const done = await Promise.all(
     Array.from({ length: n }, (_, k) => accruePart(db, { pool, day, apy, rate, end, reference: reference(k), from: k > 0 ? bounds[k - 1]! : null, to: k < n - 1 ? bounds[k]! : null })),
   );
+  // The pool's history (its books at the day's close) is written before the day is marked done.
+  await recordPoolDay(db, pool, day);
   const marked = await rows<{ pool: string }>(
     db,
     sql`insert into interest_days (pool, day, apy, rate, transaction_id)

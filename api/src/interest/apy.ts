@@ -10,7 +10,7 @@ import { rows } from '../db/rows';
  * Sets a pool's APY from a day on. Days already accrued keep the rate they were accrued with, so
  * the new rate must start after the pool's last accrued day.
  */
-export async function setApy(db: Db, actor: string, pool: string, apy: string, effectiveFrom: string, today: string) {
+export async function setApy(db: Db, actor: string, pool: string, apy: string, effectiveFrom: string) {
   try {
     parseApy(apy);
   } catch (err) {
@@ -29,11 +29,6 @@ export async function setApy(db: Db, actor: string, pool: string, apy: string, e
       .insert(poolApy)
       .values({ pool, effectiveFrom, apy, setBy: actor })
       .onConflictDoUpdate({ target: [poolApy.pool, poolApy.effectiveFrom], set: { apy, setBy: actor, createdAt: new Date() } });
-    // What pages show as the pool's APY (basis points), once the rate is in force.
-    if (effectiveFrom <= today) {
-      const { num, den } = parseApy(apy);
-      await tx.update(pools).set({ apyBps: Number((num * 10000n + den / 2n) / den) }).where(eq(pools.name, pool));
-    }
     await audit(tx, { actor, action: 'apy.set', target: pool, before: before ? { apy: before.apy, effectiveFrom } : null, after: { apy, effectiveFrom } });
     return { pool, apy, effectiveFrom };
   });
@@ -46,4 +41,25 @@ export async function apyHistory(db: Db, pool?: string) {
     .where(pool ? eq(poolApy.pool, pool) : undefined)
     .orderBy(poolApy.pool, desc(poolApy.effectiveFrom));
   return list.map((r) => ({ pool: r.pool, effectiveFrom: r.effectiveFrom, apy: r.apy, setBy: r.setBy, createdAt: r.createdAt.toISOString() }));
+}
+
+/** "0.050000000000000000" (numeric(24,18)) → "0.05": what parseApy and people read. */
+export const trimApy = (apy: string) => (apy.includes('.') ? apy.replace(/0+$/, '').replace(/\.$/, '') : apy);
+
+/** An APY as basis points, rounded half up ("0.12345" → 1235): what the contracts' `apyBps` carry. */
+export function apyBps(apy: string): number {
+  const { num, den } = parseApy(trimApy(apy));
+  return Number((num * 10000n + den / 2n) / den);
+}
+
+/**
+ * Every pool's APY in force on a day, from `pool_apy`, the one source of a pool's APY (a change
+ * dated in the future takes effect on its day): the latest setting effective on or before it.
+ */
+export async function apysOn(db: Pick<Db, 'execute'>, day: string): Promise<Map<string, string>> {
+  const found = await rows<{ pool: string; apy: string }>(
+    db,
+    sql`select distinct on (pool) pool, apy::text as apy from pool_apy where effective_from <= ${day}::date order by pool, effective_from desc`,
+  );
+  return new Map(found.map((r) => [r.pool, trimApy(r.apy)]));
 }

@@ -1,2 +1,3 @@
 export { accrueDay, accrueUntil, apyOn, dayAfter, utcDay, type AccrualRun } from './accrual';
-export { setApy, apyHistory } from './apy';
+export { setApy, apyHistory, apyBps, apysOn, trimApy } from './apy';
+export { poolHistory, recordPoolDay, type PoolHistoryDay } from './history';

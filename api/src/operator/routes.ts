@@ -53,7 +53,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
 
   r.post('/operator/apy', { ...opts, schema: { ...schema, body: apyBody } }, async (req) => {
     const today = utcDay(new Date());
-    return setApy(s.db, actor(req), req.body.pool, req.body.apy, req.body.effectiveFrom ?? today, today);
+    return setApy(s.db, actor(req), req.body.pool, req.body.apy, req.body.effectiveFrom ?? today);
   });
 
   r.post('/operator/accrue', { ...opts, schema: { ...schema, body: accrueBody } }, async (req) => {

@@ -5,6 +5,7 @@ import { DAYS_PER_YEAR, RATE_SCALE, dailyRate, formatUnits, parseUnits, unitsToU
 import type { ActivityItem, CabinetSummary, PoolName } from '@app/contracts';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
+import { apysOn } from '../interest';
 import type { TransactionKind } from '../ledger';
 import type { PriceSource } from '../pricing';
 
@@ -30,22 +31,45 @@ export function aprOf(apy: string): string {
   return formatUnits(scaled, 6);
 }
 
-type PoolRow = { name: PoolName; title: string; risk_level: string; apy_bps: number; apy: string | null; currencies: string | null };
+type PoolRow = { name: PoolName; title: string; risk_level: string; currencies: string | null };
 
-/** Each pool with the APY in force on `day` (the operator's history, else the pool's basis points). */
-async function poolsOn(db: Db, day: string): Promise<PoolRow[]> {
+/** The pools in their order, with the currencies they accept on chain 1. */
+async function poolList(db: Db): Promise<PoolRow[]> {
   return rows<PoolRow>(
     db,
-    sql`select p.name, p.title, p.risk_level, p.apy_bps,
-          (select a.apy::text from pool_apy a where a.pool = p.name and a.effective_from <= ${day}::date order by a.effective_from desc limit 1) as apy,
+    sql`select p.name, p.title, p.risk_level,
           (select string_agg(pa.currency, ',' order by c.sort) from pool_addresses pa join currencies c on c.code = pa.currency where pa.pool = p.name and pa.chain_id = 1) as currencies
         from pools p order by p.sort`,
   );
 }
 
-/** "0.050000000000000000" → "0.05" (what parseApy and people read). */
-const trimFraction = (s: string) => (s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s);
-const apyOf = (p: PoolRow) => (p.apy ? trimFraction(p.apy) : trimFraction(formatUnits(BigInt(p.apy_bps), 4)));
+/** Cents of holdings per currency at the given prices, each currency rounded down, then summed. */
+export function valueCents(holdings: { currency: string; units: bigint }[], prices: Map<string, string>, decimals: Map<string, number>): bigint {
+  return holdings.reduce((sum, h) => sum + unitsToCents(h.units, prices.get(h.currency) ?? '0', decimals.get(h.currency) ?? 18), 0n);
+}
+
+/**
+ * Each pool's value locked now, in cents at the price source's prices: what its positions hold on
+ * the books. The pools' TVL cards and the DAO's pool values both read it.
+ */
+export async function poolsTvl(db: Db, prices: PriceSource): Promise<Map<string, bigint>> {
+  const [held, decimals] = await Promise.all([
+    rows<{ pool: string; currency: string; total: string }>(
+      db,
+      sql`select pool, currency, (-sum(balance))::text as total from ledger_accounts where kind = 'position' group by pool, currency`,
+    ),
+    currencyDecimals(db),
+  ]);
+  const price = await prices.usdPrices([...decimals.keys()]);
+  const out = new Map<string, bigint>();
+  for (const h of held) out.set(h.pool, (out.get(h.pool) ?? 0n) + unitsToCents(BigInt(h.total), price.get(h.currency) ?? '0', decimals.get(h.currency) ?? 18));
+  return out;
+}
+
+/** Each currency's decimals. */
+export async function currencyDecimals(db: Db): Promise<Map<string, number>> {
+  return new Map((await rows<{ code: string; decimals: number }>(db, sql`select code, decimals from currencies`)).map((d) => [d.code, d.decimals]));
+}
 
 /** The day the figures are read at: today, or the day after the last accrued day when that is later. */
 export async function asOfDay(db: Db, now = new Date()): Promise<string> {
@@ -59,8 +83,9 @@ export async function portfolioSummary(db: Db, prices: PriceSource, userId: stri
   const asOf = await asOfDay(db, now);
   const lastDay = addDays(asOf, -1);
   const monthFrom = addDays(asOf, -30);
-  const [poolList, flows, interest, tvl, decimals, started, revision] = await Promise.all([
-    poolsOn(db, asOf),
+  const [poolRows, apys, flows, interest, tvl, dec, started, revision] = await Promise.all([
+    poolList(db),
+    apysOn(db, asOf),
     rows<{ pool: string; currency: string; balance: string; deposited: string; withdrawn: string }>(
       db,
       sql`select a.pool, a.currency, (-a.balance)::text as balance,
@@ -79,15 +104,11 @@ export async function portfolioSummary(db: Db, prices: PriceSource, userId: stri
             coalesce(sum(amount) filter (where day >= ${monthFrom}::date), 0)::text as month
           from interest_accruals where user_id = ${userId} group by pool, currency`,
     ),
-    rows<{ pool: string; currency: string; total: string }>(
-      db,
-      sql`select pool, currency, (-sum(balance))::text as total from ledger_accounts where kind = 'position' group by pool, currency`,
-    ),
-    rows<{ code: string; decimals: number }>(db, sql`select code, decimals from currencies`),
+    poolsTvl(db, prices),
+    currencyDecimals(db),
     rows<{ n: number }>(db, sql`select count(*)::int as n from deposits where user_id = ${userId}`),
     cabinetRevision(db, userId),
   ]);
-  const dec = new Map(decimals.map((d) => [d.code, d.decimals]));
   const price = await prices.usdPrices([...dec.keys()]);
   const cents = (units: bigint, currency: string) => unitsToCents(units, price.get(currency) ?? '0', dec.get(currency) ?? 18);
 
@@ -135,8 +156,8 @@ export async function portfolioSummary(db: Db, prices: PriceSource, userId: stri
       };
     });
 
-  const pools = poolList.map((p) => {
-    const apy = apyOf(p);
+  const pools = poolRows.map((p) => {
+    const apy = apys.get(p.name) ?? '0';
     const mine = flows.filter((f) => f.pool === p.name);
     let poolValue = 0n;
     const positions = mine.map((f) => {
@@ -144,7 +165,7 @@ export async function portfolioSummary(db: Db, prices: PriceSource, userId: stri
       poolValue += v;
       return { currency: f.currency, balance: f.balance, earned: interestBy.get(key(f.pool, f.currency))?.all ?? '0', valueUsd: usd(v) };
     });
-    const tvlC = tvl.filter((t) => t.pool === p.name).reduce((s, t) => s + cents(BigInt(t.total), t.currency), 0n);
+    const tvlC = tvl.get(p.name) ?? 0n;
     return {
       pool: p.name,
       title: p.title,
@@ -191,16 +212,18 @@ export async function cabinetRevision(db: Db, userId: string): Promise<string> {
   return `${r?.postings ?? 0}|${r?.deposits ?? ''}|${r?.withdrawals ?? ''}`;
 }
 
-type ActivityRow = { kind: ActivityItem['kind']; id: string | null; pool: PoolName; currency: string; amount: string; status: string; at: string; transaction: string | null; confirmations: number };
+type ActivityRow = { kind: ActivityItem['kind']; id: string | null; pool: PoolName; currency: string; amount: string; status: string; at: string; day: string | null; transaction: string | null; confirmations: number };
 
+// `at` orders the list (interest of D takes effect at the end of D, after D's other movements);
+// `day` is the date an interest credit is shown with: the day it is for, as everywhere else.
 const activitySql = (userId: string, pool?: string) => sql`
-  select 'deposit' as kind, id::text, pool, currency, amount::text, status, created_at as at, tx_hash as transaction, confirmations
+  select 'deposit' as kind, id::text, pool, currency, amount::text, status, created_at as at, null::text as day, tx_hash as transaction, confirmations
     from deposits where user_id = ${userId} ${pool ? sql`and pool = ${pool}` : sql``}
   union all
-  select 'interest', null, pool, currency, amount::text, 'credited', ((day + 1)::timestamp at time zone 'UTC'), null, 0
+  select 'interest', null, pool, currency, amount::text, 'credited', ((day + 1)::timestamp at time zone 'UTC'), day::text, null, 0
     from interest_accruals where user_id = ${userId} ${pool ? sql`and pool = ${pool}` : sql``}
   union all
-  select 'withdrawal', id::text, pool, currency, amount::text, status, created_at, tx_hash, confirmations
+  select 'withdrawal', id::text, pool, currency, amount::text, status, created_at, null, tx_hash, confirmations
     from withdrawals where user_id = ${userId} and kind = 'position' ${pool ? sql`and pool = ${pool}` : sql``}`;
 
 function toItem(r: ActivityRow, required: { deposit: number; withdrawal: number }): ActivityItem {
@@ -211,7 +234,7 @@ function toItem(r: ActivityRow, required: { deposit: number; withdrawal: number 
     currency: r.currency,
     amount: r.amount,
     status: r.status,
-    at: new Date(r.at).toISOString(),
+    at: r.day ? `${r.day}T00:00:00.000Z` : new Date(r.at).toISOString(),
     transaction: r.transaction,
     confirmations: r.confirmations,
     confirmationsRequired: r.kind === 'deposit' ? required.deposit : r.kind === 'withdrawal' ? required.withdrawal : 0,

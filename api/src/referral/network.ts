@@ -47,11 +47,28 @@ export async function rewardsUsd(db: Db, prices: SQL, userId: string): Promise<s
   return r?.usd ?? '0';
 }
 
+/**
+ * The bands a member's capital is shown in, in whole US dollars: a referrer sees how much a member
+ * holds roughly, never the amount (capital attracted, the sum over the downline, is exact).
+ */
+export const CAPITAL_BANDS_USD = [0, 100, 1000, 10_000, 100_000] as const;
+
+/** The band of a capital: 0 for nothing held, then 1 … the number of bands (the last has no top). */
+const bandOf = (capital: SQL) =>
+  sql`case when ${capital} <= 0 then 0 ${sql.join(CAPITAL_BANDS_USD.slice(1).map((top, i) => sql`when ${capital} < ${top} then ${i + 1}`), sql` `)} else ${CAPITAL_BANDS_USD.length} end`;
+
+/** A band as the contract shows it: from and to in dollars (to null for the top band; both '0' for nothing held). */
+export function capitalBand(band: number): { fromUsd: string; toUsd: string | null } {
+  if (band <= 0) return { fromUsd: '0', toUsd: '0' };
+  return { fromUsd: String(CAPITAL_BANDS_USD[band - 1]), toUsd: band < CAPITAL_BANDS_USD.length ? String(CAPITAL_BANDS_USD[band]) : null };
+}
+
+// Ordered by capital, members within a band stay in the order they joined: the order tells no more than the band.
 const order: Record<AffiliateSort, SQL> = {
   joined_desc: sql`joined desc, id desc`,
   joined_asc: sql`joined asc, id asc`,
-  capital_desc: sql`capital desc, joined desc, id desc`,
-  capital_asc: sql`capital asc, joined asc, id asc`,
+  capital_desc: sql`band desc, joined desc, id desc`,
+  capital_asc: sql`band asc, joined asc, id asc`,
   rewards_desc: sql`rewards desc, joined desc, id desc`,
   rewards_asc: sql`rewards asc, joined asc, id asc`,
 };
@@ -69,26 +86,27 @@ export function shortWallet(address: string): string {
   return `${a.slice(0, 6)}…${a.slice(-6)}`;
 }
 
-/** One level of the downline, one page, sorted in the database. */
+/** One level of the downline, one page, sorted in the database; each member's capital as its band only. */
 export async function affiliatesPage(
   db: Db,
   prices: SQL,
   q: { userId: string; level: number; page: number; size: number; sort: AffiliateSort; currency: string },
 ) {
-  const found = await rows<{ email: string | null; wallet: string | null; joined: string | Date; capital: string; rewards: string; total: string }>(
+  const found = await rows<{ email: string | null; wallet: string | null; joined: string | Date; band: number; rewards: string; total: string }>(
     db,
     sql`with members as (
           select u.id, u.email, u.wallet_address as wallet, u.created_at as joined,
-                 trunc(${capitalOf(prices, sql`u.id`)}, 2) as capital,
+                 ${capitalOf(prices, sql`u.id`)} as capital,
                  coalesce(rw.amount, 0) as rewards
           from referral_tree t
           join users u on u.id = t.user_id
           left join (select from_user_id, sum(amount) as amount from referral_rewards
                      where user_id = ${q.userId} and currency = ${q.currency} group by from_user_id) rw on rw.from_user_id = u.id
           where t.ancestor_id = ${q.userId} and t.level = ${q.level}
-        )
-        select email, wallet, joined, capital::text as capital, rewards::text as rewards, count(*) over ()::text as total
-        from members order by ${order[q.sort]}
+        ),
+        banded as (select *, ${bandOf(sql`capital`)} as band from members)
+        select email, wallet, joined, band::int as band, rewards::text as rewards, count(*) over ()::text as total
+        from banded order by ${order[q.sort]}
         limit ${q.size} offset ${(q.page - 1) * q.size}`,
   );
   let total = Number(found[0]?.total ?? 0);
@@ -101,7 +119,7 @@ export async function affiliatesPage(
     items: found.map((r) => ({
       member: r.email ? maskEmail(r.email) : r.wallet ? shortWallet(r.wallet) : '***',
       joinedAt: new Date(r.joined).toISOString(),
-      capitalUsd: r.capital,
+      capitalBand: capitalBand(Number(r.band)),
       rewards: r.rewards,
     })),
   };

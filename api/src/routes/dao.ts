@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { asc, sql } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import { apiMessages as M, apiRoutes, brandForHost, brandTitle, hostName } from '@app/contracts';
 import { requestHost } from '../auth';
@@ -17,12 +17,13 @@ import {
   type ProposalRow,
   type VoteSpace,
 } from '../dao';
-import { rows as queryRows } from '../db/rows';
-import { daoValues } from '../db/schema';
+import { daoValues, pools } from '../db/schema';
 import { badRequest } from '../http/errors';
 import { addRoute } from '../http/route';
 import { audit } from '../db/audit';
+import { apyBps, apysOn } from '../interest';
 import { operatorGuard } from '../operator';
+import { asOfDay, poolsTvl, usd } from '../portfolio';
 import type { Services } from '../services';
 
 const when = z.iso.datetime({ offset: true });
@@ -51,14 +52,13 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
   });
 
   addRoute(app, apiRoutes.daoPools, async () => {
-    // Each pool with its latest value locked.
-    const rows = await queryRows<{ pool: string; title: string; apy_bps: number; tvl_usd: string | null }>(
-      db,
-      sql`select p.name as pool, p.title, p.apy_bps,
-                 (select g.tvl_usd from pool_graph g where g.pool = p.name order by g.day desc limit 1) as tvl_usd
-          from pools p order by p.sort`,
-    );
-    return { items: rows.map((r) => ({ pool: r.pool, title: r.title, apyBps: Number(r.apy_bps), tvlUsd: String(r.tvl_usd ?? '0') })) };
+    // Each pool with its APY in force and its value locked: the same books and function as the pools' TVL cards.
+    const [list, tvl, apys] = await Promise.all([
+      db.select({ pool: pools.name, title: pools.title }).from(pools).orderBy(asc(pools.sort)),
+      poolsTvl(db, s.prices),
+      asOfDay(db).then((day) => apysOn(db, day)),
+    ]);
+    return { items: list.map((p) => ({ pool: p.pool, title: p.title, apyBps: apyBps(apys.get(p.pool) ?? '0'), tvlUsd: usd(tvl.get(p.pool) ?? 0n) })) };
   });
 
   addRoute(app, apiRoutes.daoValues, async () => {

@@ -2,17 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { apiMessages as M, apiRoutes, formatMessage, type DashboardPoolResponse, type PoolName } from '@app/contracts';
 import { DepositRefused } from '../deposits';
-import { currencies, currencyAddresses, interestAccruals, poolAddresses, poolAssets, poolGraph, pools, poolTexts } from '../db/schema';
+import { currencies, currencyAddresses, interestAccruals, poolAddresses, poolAssets, pools, poolTexts } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { langOf } from '../http/lang';
 import { addRoute } from '../http/route';
 import { rows } from '../db/rows';
+import { apyBps, apysOn, poolHistory } from '../interest';
 import { positionsOf } from '../ledger';
+import { asOfDay, currencyDecimals, usd, valueCents } from '../portfolio';
 import { payoutRules, quoteWithdrawal, requestWithdrawal, ruleFor, withdrawalLimits, withdrawalsOf, withdrawalStatus } from '../payouts';
 import type { Services } from '../services';
 import { heldUntil } from '../settings';
 
 const CHAIN_ID = 1;
+
+/** The date a posting is shown with (`p` a posting, `t` its transaction): interest on the day it is for, the rest on its UTC day. */
+const creditDay = sql`case when t.kind = 'interest' then t.detail->>'day' else to_char(p.at at time zone 'UTC', 'YYYY-MM-DD') end`;
+/** How many days each range of the pool graph keeps (0: all). */
+const GRAPH_DAYS = { '30D': 30, '90D': 90, '1Y': 365, All: 0 } as const;
 
 /** Sums of base units per currency; numeric sums come back as exact decimal strings. */
 type Sums = Map<string, bigint>;
@@ -55,13 +62,13 @@ export function investRoutes(app: FastifyInstance, s: Services) {
         .where(and(eq(interestAccruals.userId, userId), eq(interestAccruals.pool, name)))
         .groupBy(interestAccruals.currency),
     ]);
-    const prices = await s.prices.usdPrices(accepted.map((a) => a.currency));
+    const [prices, apys] = await Promise.all([s.prices.usdPrices(accepted.map((a) => a.currency)), apysOn(db, await asOfDay(db))]);
     const earned = toSums(earnedRows);
     const each = <T>(f: (c: string, address: string) => T) => Object.fromEntries(accepted.map((a) => [a.currency, f(a.currency, a.address)]));
     return {
       pool: name,
       title: p.title,
-      apyBps: p.apyBps,
+      apyBps: apyBps(apys.get(name) ?? '0'),
       addresses: each((_, address) => address),
       estimate: each((c) => prices.get(c) ?? '0'),
       deposited: each((c) => String(sums.get(c) ?? 0n)),
@@ -73,13 +80,12 @@ export function investRoutes(app: FastifyInstance, s: Services) {
   /**
    * Balance history per day, pool and currency, from the ledger's postings on the user's positions:
    * credited deposits, withdrawals (requests, less returned ones) and the running balance at the end
-   * of the day, interest included.
+   * of the day, interest included. Interest is on the day it is for, as everywhere else.
    */
   addRoute(app, apiRoutes.balance, async ({ query, auth }) => {
-    const until = query.to ? new Date(`${query.to}T23:59:59.999Z`) : undefined;
     const found = await rows<{ date: string; pool: string; currency: string; deposited: string; withdrawn: string; moved: string }>(
       db,
-      sql`select to_char(p.at at time zone 'UTC', 'YYYY-MM-DD') as date, a.pool, a.currency,
+      sql`select ${creditDay} as date, a.pool, a.currency,
             coalesce(sum(-p.amount) filter (where t.kind = 'deposit'), 0)::text as deposited,
             coalesce(sum(p.amount) filter (where t.kind like 'withdrawal%'), 0)::text as withdrawn,
             sum(-p.amount)::text as moved
@@ -88,7 +94,7 @@ export function investRoutes(app: FastifyInstance, s: Services) {
           join ledger_transactions t on t.id = p.transaction_id
           where a.kind = 'position' and a.user_id = ${auth.user.id}
             ${query.pool ? sql`and a.pool = ${query.pool}` : sql``}
-            ${until ? sql`and p.at <= ${until.toISOString()}` : sql``}
+            ${query.to ? sql`and p.at <= (${query.to}::date + 1)::timestamp at time zone 'UTC' and ${creditDay} <= ${query.to}` : sql``}
           group by 1, 2, 3
           order by 1, 2, 3`,
     );
@@ -113,9 +119,9 @@ export function investRoutes(app: FastifyInstance, s: Services) {
   );
 
   addRoute(app, apiRoutes.dashboardYield, async ({ auth }) => {
-    const [assets, earnedRows] = await Promise.all([
+    const [assets, earnedRows, apys] = await Promise.all([
       db
-        .select({ pool: pools.name, apyBps: pools.apyBps, currency: poolAssets.currency })
+        .select({ pool: pools.name, currency: poolAssets.currency })
         .from(poolAssets)
         .innerJoin(pools, eq(pools.name, poolAssets.pool))
         .orderBy(asc(pools.sort), asc(poolAssets.currency)),
@@ -124,13 +130,14 @@ export function investRoutes(app: FastifyInstance, s: Services) {
         .from(interestAccruals)
         .where(eq(interestAccruals.userId, auth.user.id))
         .groupBy(interestAccruals.pool, interestAccruals.currency),
+      asOfDay(db).then((day) => apysOn(db, day)),
     ]);
     const earned = new Map(earnedRows.map((r) => [`${r.pool}:${r.currency}`, String(r.total ?? '0')]));
     return {
       items: assets.map((a) => ({
         pool: a.pool as PoolName,
         currency: a.currency,
-        apyBps: a.apyBps,
+        apyBps: apyBps(apys.get(a.pool) ?? '0'),
         earned: earned.get(`${a.pool}:${a.currency}`) ?? '0',
       })),
     };
@@ -220,9 +227,19 @@ export function investRoutes(app: FastifyInstance, s: Services) {
     return { pool: params.pool, title: text?.title ?? p.title, description: text?.description ?? p.description, riskLevel: p.riskLevel };
   });
 
-  addRoute(app, apiRoutes.poolGraph, async ({ params }) => {
+  /**
+   * The pool's history from its books: per accrued day, the APY the day was accrued with and what
+   * its positions held at the close, valued at today's prices (as the TVL card), over the range's
+   * last days.
+   */
+  addRoute(app, apiRoutes.poolGraph, async ({ params, query }) => {
     await poolRow(params.pool);
-    const rows = await db.select().from(poolGraph).where(eq(poolGraph.pool, params.pool)).orderBy(asc(poolGraph.day));
-    return { pool: params.pool, points: rows.map((r) => ({ date: r.day, apyBps: r.apyBps, tvlUsd: r.tvlUsd })) };
+    const [history, decimals] = await Promise.all([poolHistory(db, params.pool, GRAPH_DAYS[query.range]), currencyDecimals(db)]);
+    const prices = await s.prices.usdPrices([...decimals.keys()]);
+    return {
+      pool: params.pool,
+      range: query.range,
+      points: history.map((d) => ({ date: d.day, apyBps: apyBps(d.apy), tvlUsd: usd(valueCents(d.tvl, prices, decimals)) })),
+    };
   });
 }

@@ -1,24 +1,27 @@
 import { useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
+import type { PoolGraphRange } from '@app/contracts';
 import { formatDay, formatPercent, formatUsd, type PoolKind } from '@app/web3';
 import { useRemote, useServerData } from '@app/ui';
 import { Chart } from '@app/ui/chart';
 import { Panel } from './Panel';
 
-const RANGES = { '30D': 30, '90D': 90, '1Y': 365, All: 0 } as const;
-type Range = keyof typeof RANGES;
+// The server's ranges (its contract's list, copied as types only: a value imported from the
+// contracts would bring zod into the page's first load).
+const RANGES: readonly PoolGraphRange[] = ['30D', '90D', '1Y', 'All'];
 const bpsFraction = (bps: number) => `${Math.trunc(bps / 10000)}.${String(bps % 10000).padStart(4, '0')}`;
 
-/** APY and TVL history from /pools/{pool}/graph with a range switch. */
+/** APY and TVL history from the pool's books (/pools/{pool}/graph), the range chosen on the server. */
 export function Graph({ pool }: { pool: PoolKind }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const { api } = useRemote();
-  const [range, setRange] = useState<Range>('90D');
-  const { state, reload } = useServerData((signal) => api.call('poolGraph', { params: { pool }, signal }), [api, pool]);
+  // The first range is the one the page's early call asks for (shell/remotes/routes.json, firstCalls).
+  const [range, setRange] = useState<PoolGraphRange>('90D');
+  const { state, reload } = useServerData((signal) => api.call('poolGraph', { params: { pool }, query: { range }, signal }), [api, pool, range]);
   const controls = (
     <div className="segmented" role="group" aria-label={t('insight.range')}>
-      {(Object.keys(RANGES) as Range[]).map((r) => (
+      {RANGES.map((r) => (
         <button key={r} type="button" className="btn btn--xs btn--gray" aria-pressed={range === r} onClick={() => setRange(r)}>
           {t(`insight.ranges.${r}`)}
         </button>
@@ -28,7 +31,7 @@ export function Graph({ pool }: { pool: PoolKind }) {
   return (
     <Panel id="graph" title={t('insight.graph')} state={state} onRetry={reload}>
       {(data) => {
-        const points = RANGES[range] ? data.points.slice(-RANGES[range]) : data.points;
+        const points = data.points;
         if (!points.length) return <p className="muted">{t('insight.noGraph')}</p>;
         const first = points[0]!;
         const last = points[points.length - 1]!;

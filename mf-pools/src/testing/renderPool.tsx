@@ -59,5 +59,5 @@ export const insightAnswers = {
   }),
   poolAssets: async () => ({ pool: 'coin' as const, assets: [] }),
   poolStrategy: async () => ({ pool: 'coin' as const, title: 'Coin pool', description: 'ETH staked and lent.', riskLevel: 'medium' }),
-  poolGraph: async () => ({ pool: 'coin' as const, points: [] }),
+  poolGraph: async () => ({ pool: 'coin' as const, range: 'All' as const, points: [] }),
 };

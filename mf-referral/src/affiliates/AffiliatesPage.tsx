@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Link } from '@app/singletons/router';
 import { useTranslation } from '@app/singletons/react-i18n';
-import type { AffiliateSort } from '@app/contracts';
+import type { Affiliate, AffiliateSort } from '@app/contracts';
 import { formatDay, formatUsd } from '@app/web3';
 import { Page, useCabinetRevision, useRemote, useServerData } from '@app/ui';
 import { Panel } from '../Panel';
 import { coinText } from '../referral/money';
 
 const PAGE_SIZE = 20;
+const whole = { minFraction: 0, maxFraction: 0 };
 // The orders the server offers (its contract's list, copied as types only: a value imported from the
 // contracts would bring zod into this page's first load).
 const SORTS: readonly AffiliateSort[] = ['joined_desc', 'joined_asc', 'capital_desc', 'capital_asc', 'rewards_desc', 'rewards_asc'];
@@ -45,6 +46,13 @@ export function AffiliatesPage() {
     overview.reload();
     list.reload();
   });
+  // A member's capital is shown as the band it falls in, never the amount (another member's holdings).
+  const bandText = ({ fromUsd, toUsd }: Affiliate['capitalBand']) =>
+    toUsd === '0'
+      ? t('affiliates.capitalNone')
+      : toUsd === null
+        ? t('affiliates.capitalTop', { from: formatUsd(fromUsd, lang, whole) })
+        : t('affiliates.capitalBand', { from: formatUsd(fromUsd, lang, whole), to: formatUsd(toUsd, lang, whole) });
   const levels = overview.state.status === 'ready' ? overview.state.data.levels : [{ level: 1, members: 0 }];
 
   const filters = (
@@ -103,7 +111,7 @@ export function AffiliatesPage() {
                       </th>
                       <td data-label={t('affiliates.joined')}>{formatDay(m.joinedAt)}</td>
                       <td className="num" data-label={t('affiliates.capital')} data-testid="affiliate-capital">
-                        {formatUsd(m.capitalUsd, lang)}
+                        {bandText(m.capitalBand)}
                       </td>
                       <td className="num" data-label={t('affiliates.rewards')} data-testid="affiliate-rewards">
                         {coinText(m.rewards, data.currency, data.decimals, lang)}

@@ -62,8 +62,8 @@ export const affiliates = (over: Partial<AffiliatesResponse> = {}): AffiliatesRe
   currency: 'USDT',
   decimals: 6,
   items: [
-    { member: 'b***@example.com', joinedAt: '2026-11-20T10:00:00.000Z', capitalUsd: '100.00', rewards: '123456' },
-    { member: '0x1234…abcdef', joinedAt: '2026-11-19T10:00:00.000Z', capitalUsd: '12400.50', rewards: '0' },
+    { member: 'b***@example.com', joinedAt: '2026-11-20T10:00:00.000Z', capitalBand: { fromUsd: '100', toUsd: '1000' }, rewards: '123456' },
+    { member: '0x1234…abcdef', joinedAt: '2026-11-19T10:00:00.000Z', capitalBand: { fromUsd: '10000', toUsd: '100000' }, rewards: '0' },
   ],
   ...over,
 });

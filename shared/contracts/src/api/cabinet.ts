@@ -82,6 +82,7 @@ export const activityItemSchema = z.object({
   amount: baseUnitsSchema,
   /** deposit: pending, credited, refused; interest: credited; withdrawal: requested … paid, returned. */
   status: z.string(),
+  /** When it happened; an interest credit is dated the day it is for (its 00:00 UTC), as on the dashboard. */
   at: isoDateTime,
   transaction: z.nullable(z.string()),
   confirmations: z.int(),

@@ -113,13 +113,13 @@ export const voteResponseSchema = z
   .object({ message: z.string(), proposal: proposalResponseSchema })
   .register(z.globalRegistry, { id: 'VoteResponse' });
 
-/** Every vote of a proposal with its signed message: anyone can check each signature. */
+/** Every vote of a proposal with its signed message: anyone can check each signature. No vote carries its power (another member's holdings). */
 export const proposalVotesResponseSchema = z
   .object({
     domain: voteDomainSchema,
     types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
     primaryType: z.literal('Vote'),
-    votes: z.array(z.object({ message: voteMessageSchema, signature: z.string(), powerUsd: usdSchema })),
+    votes: z.array(z.object({ message: voteMessageSchema, signature: z.string() })),
   })
   .register(z.globalRegistry, { id: 'DaoProposalVotes' });
 export type ProposalVotesResponse = z.infer<typeof proposalVotesResponseSchema>;

@@ -27,7 +27,7 @@ export const balanceResponseSchema = z
         amount: baseUnitsSchema,
         /** Withdrawals requested that day. */
         withdrawn: z.optional(baseUnitsSchema),
-        /** Credited deposits minus withdrawal requests up to the end of that day. */
+        /** The position at the end of that day: credited deposits less withdrawal requests, with the interest of every day up to it (interest is on the day it is for). */
         balance: z.optional(baseUnitsSchema),
       }),
     ),
@@ -144,9 +144,20 @@ export const poolStrategyResponseSchema = z
   .register(z.globalRegistry, { id: 'PoolStrategy' });
 export type PoolStrategyResponse = z.infer<typeof poolStrategyResponseSchema>;
 
+/** The pool graph's ranges: the last 30, 90 or 365 accrued days, or all of them. */
+export const poolGraphRanges = ['30D', '90D', '1Y', 'All'] as const;
+export type PoolGraphRange = (typeof poolGraphRanges)[number];
+export const poolGraphQuerySchema = z.object({ range: z._default(z.enum(poolGraphRanges, { error: M.invalidValue }), 'All') });
+
+/**
+ * A pool's history from its books, one point per accrued day, oldest first: the APY the day was
+ * accrued with, and the US-dollar value, at today's prices, of what its positions held at the
+ * day's close (that day's interest included). A pool with nothing accrued has no points.
+ */
 export const poolGraphResponseSchema = z
   .object({
     pool: poolNameSchema,
+    range: z.enum(poolGraphRanges),
     points: z.array(z.object({ date: z.string(), apyBps: z.int(), tvlUsd: z.string() })),
   })
   .register(z.globalRegistry, { id: 'PoolGraph' });

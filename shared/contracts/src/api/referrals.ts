@@ -13,7 +13,8 @@
  * - GET  /referrals/affiliates       (auth) the downline, one level, sorted and paged on the server:
  *                                     ?level=1&page=1&size=20&sort=joined_desc. Each member shows a
  *                                     masked e-mail ("j***@example.com") or a short wallet ("0x1234…abcdef"),
- *                                     never a full e-mail nor a balance in a currency.
+ *                                     never a full e-mail, a balance in a currency nor
+ *                                     a member's capital (only its band: "$1,000 – $10,000").
  * - GET  /referrals/invite/:code     (public, rate-limited) { valid } and nothing else; a malformed code
  *                                     is answered 400 with the standard error body.
  * - POST /referrals/withdraw         (auth, no body) claims everything available; paid on chain to the
@@ -109,8 +110,12 @@ export const affiliateSchema = z.object({
   /** Masked e-mail, or the short wallet (first 6 and last 6 characters) for a wallet-only account. */
   member: z.string(),
   joinedAt: isoDateTime,
-  /** US-dollar value of the member's current positions (two decimals). */
-  capitalUsd: z.string(),
+  /**
+   * The band the US-dollar value of the member's current positions falls in, never the amount:
+   * from (inclusive) and to (exclusive) in whole dollars; `toUsd` null for the top band; both '0'
+   * when the member holds nothing.
+   */
+  capitalBand: z.object({ fromUsd: z.string(), toUsd: z.nullable(z.string()) }),
   /** Rewards the signed-in user earned from this member, in base units of the payout currency. */
   rewards: baseUnitsSchema,
 });

@@ -66,7 +66,7 @@ export const apiRoutes = {
   systemRegexp: route({ method: 'GET', path: '/system/regexp', auth: false, summary: 'Validation patterns', response: C.systemRegexpResponseSchema }),
   poolAssets: route({ method: 'GET', path: '/pools/:pool/assets', auth: false, summary: 'Pool assets', params: I.poolParamsSchema, response: I.poolAssetsResponseSchema }),
   poolStrategy: route({ method: 'GET', path: '/pools/:pool/strategy', auth: false, summary: 'Pool strategy', params: I.poolParamsSchema, response: I.poolStrategyResponseSchema }),
-  poolGraph: route({ method: 'GET', path: '/pools/:pool/graph', auth: false, summary: 'Pool history', params: I.poolParamsSchema, response: I.poolGraphResponseSchema }),
+  poolGraph: route({ method: 'GET', path: '/pools/:pool/graph', auth: false, summary: 'Pool history from its books (APY and TVL per accrued day)', params: I.poolParamsSchema, query: I.poolGraphQuerySchema, response: I.poolGraphResponseSchema }),
   ...cabinetRoutes,
   daoPersonal: route({ method: 'GET', path: '/dao/personal', auth: true, summary: 'The user in the DAO', response: D.daoPersonalResponseSchema }),
   daoPools: route({ method: 'GET', path: '/dao/pools', auth: true, summary: 'DAO pools', response: D.daoPoolsResponseSchema }),

@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { rows } from '../db/rows';
+import { dayAfter } from './accrual';
+
+/**
+ * Records what a pool's positions held at the close of an accrued day, per currency held (none:
+ * no row), interest of the day included: today's balances less every posting dated after the day
+ * (interest by the day it is for). Called by the accrual once the day's parts are done; a rerun keeps the first row,
+ * which a rerun would compute the same.
+ */
+export async function recordPoolDay(db: Pick<Db, 'execute'>, pool: string, day: string): Promise<void> {
+  const end = `${dayAfter(day)}T00:00:00Z`;
+  await db.execute(sql`
+    insert into pool_days (pool, day, currency, tvl)
+    select ${pool}, ${day}::date, a.currency, -sum(a.balance - coalesce(l.amount, 0))
+    from ledger_accounts a
+    left join (
+      select pl.account_id, sum(pl.amount) as amount
+      from ledger_transactions t join ledger_postings pl on pl.transaction_id = t.id
+      where t.at >= ${end}::timestamptz and (t.kind <> 'interest' or t.detail->>'day' > ${day})
+      group by pl.account_id
+    ) l on l.account_id = a.id
+    where a.kind = 'position' and a.pool = ${pool}
+    group by a.currency
+    having sum(a.balance - coalesce(l.amount, 0)) <> 0
+    on conflict (pool, day, currency) do nothing`);
+}
+
+export type PoolHistoryDay = { day: string; apy: string; tvl: { currency: string; units: bigint }[] };
+
+/**
+ * A pool's history, one entry per accrued day, oldest first: the APY the day was accrued with and
+ * its positions' holdings at the close. `days` keeps the last so many days up to the newest
+ * (0: all). Reads one row per day and currency.
+ */
+export async function poolHistory(db: Pick<Db, 'execute'>, pool: string, days: number): Promise<PoolHistoryDay[]> {
+  const found = await rows<{ day: string; apy: string; tvl: { currency: string; units: string }[] }>(
+    db,
+    sql`select d.day::text as day, d.apy::text as apy,
+               coalesce(json_agg(json_build_object('currency', h.currency, 'units', h.tvl::text) order by h.currency) filter (where h.currency is not null), '[]'::json) as tvl
+        from interest_days d
+        left join pool_days h on h.pool = d.pool and h.day = d.day
+        where d.pool = ${pool}
+          ${days > 0 ? sql`and d.day > (select max(day) from interest_days where pool = ${pool}) - ${days}::int` : sql``}
+        group by d.day, d.apy
+        order by d.day`,
+  );
+  return found.map((r) => ({ day: r.day, apy: r.apy, tvl: r.tvl.map((t) => ({ currency: t.currency, units: BigInt(t.units) })) }));
+}
