@@ -638,7 +638,7 @@ export const unclaimedTransfers = pgTable(
     amount: baseUnits('amount').notNull(),
     blockNumber: bigint('block_number', { mode: 'number' }).notNull(),
     blockHash: text('block_hash').notNull(),
-    /** unclaimed, assigned */
+    /** unclaimed, assigned (by the operator, with the sender's proof), reported (by its owner, who linked the wallet) */
     status: text('status').notNull().default('unclaimed'),
     depositId: bigint('deposit_id', { mode: 'number' }),
     assignedBy: text('assigned_by'),
