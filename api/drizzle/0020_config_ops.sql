@@ -13,3 +13,6 @@ CREATE TRIGGER "ledger_accounts_identity_fixed" BEFORE UPDATE OF "key", "kind", 
 UPDATE "unclaimed_transfers" u SET "status" = 'reported', "deposit_id" = d."id"
 FROM "deposits" d
 WHERE u."status" = 'unclaimed' AND d."chain_id" = u."chain_id" AND d."tx_hash" = u."tx_hash" AND d."log_index" = u."log_index";
+--> statement-breakpoint
+-- The public vote list is read a page at a time by voter address.
+CREATE INDEX "dao_votes_proposal_voter_idx" ON "dao_votes" USING btree ("proposal_id", "voter");

@@ -696,7 +696,7 @@ export const daoVotes = pgTable(
     signature: text('signature').notNull(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.proposalId, t.userId] }), index('dao_votes_user_idx').on(t.userId)],
+  (t) => [primaryKey({ columns: [t.proposalId, t.userId] }), index('dao_votes_user_idx').on(t.userId), index('dao_votes_proposal_voter_idx').on(t.proposalId, t.voter)],
 );
 
 /** Accounts that dismissed the cabinet's first-steps tutorial (remembered per account, not per browser). */
