@@ -235,14 +235,25 @@ export function isLoopbackHost(host: string): boolean {
   );
 }
 
+/** The password written in a URL, decoded (as the client will use it). */
+function passwordOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  const password = new URL(url).password;
+  try {
+    return decodeURIComponent(password);
+  } catch {
+    return password;
+  }
+}
+
 /** The secrets an operator key must differ from: a leak of one must not open the operator's calls. */
 function otherSecrets(e: z.output<typeof envSchema>, source: Record<string, string | undefined>): [string, string][] {
   const list: [string, string | undefined][] = [
     ['JWT_SECRET', e.JWT_SECRET],
     ['CODE_HMAC_KEY', e.CODE_HMAC_KEY],
     ['PGPASSWORD', source.PGPASSWORD],
-    ['the database password', e.DATABASE_URL ? decodeURIComponent(new URL(e.DATABASE_URL).password) : undefined],
-    ['the SMTP password', e.SMTP_URL ? decodeURIComponent(new URL(e.SMTP_URL).password) : undefined],
+    ['the database password', passwordOf(e.DATABASE_URL)],
+    ['the SMTP password', passwordOf(e.SMTP_URL)],
     ...hotWalletKeysOf(e).map((k): [string, string] => ['a hot wallet key', k]),
   ];
   if (e.DATABASE_PASSWORD_FILE) {
