@@ -76,8 +76,9 @@ try {
       LOG_LEVEL: 'warn',
       // The load comes from one address: lift the per-IP limits, keep everything else as shipped.
       RATE_LIMIT_MULTIPLIER: '1000000',
-      // No chain here: the deposit job would only log connection errors.
+      // No chain here: the deposit and money jobs would only log connection errors.
       DEPOSIT_JOB_INTERVAL_MS: '0',
+      MONEY_JOBS_INTERVAL_MS: '0',
     }, `${api}/api/health`),
   ]);
 

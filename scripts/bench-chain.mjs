@@ -59,6 +59,7 @@ const ms = (v) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : '-');
 const chain = await startChain({ port: 0, quiet: true });
 const config = loadConfig({
   NODE_ENV: 'test',
+  LOCAL_CHAIN: 'true',
   JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01',
   ARGON2_MEMORY_KIB: '1024',
   ARGON2_TIME_COST: '1',

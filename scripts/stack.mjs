@@ -79,7 +79,8 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
     children.push(mail);
     const apiUrl = `http://127.0.0.1:${ports.api}`;
     if (existsSync(join(repoRoot, 'api/src/main.ts'))) {
-      const env = { API_PORT: String(ports.api), DATA_DIR: join(dataDir, 'api'), RPC_URL: rpcUrl, SMTP_URL: mail.smtpUrl, ...apiEnv };
+      // The API starts only in a named environment; this stack runs its own anvil, so the chain is local.
+      const env = { NODE_ENV: 'development', LOCAL_CHAIN: 'true', API_PORT: String(ports.api), DATA_DIR: join(dataDir, 'api'), RPC_URL: rpcUrl, SMTP_URL: mail.smtpUrl, ...apiEnv };
       children.push(startChild('api', 'api/src/main.ts', env, log));
       // A first start creates and migrates the database: on a busy machine that can take minutes.
       await waitForHttp(`${apiUrl}/api/health`, { timeoutMs: 240_000 });

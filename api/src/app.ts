@@ -16,6 +16,7 @@ import type { AppConfig } from './config';
 import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed';
 import { ApiError, badRequest, errorHandler, unauthorized } from './http/errors';
+import { clientKey } from './http/client-key';
 import { loggableError, nestsDeeper, nulPath } from './http/input';
 import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
@@ -69,7 +70,7 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
   const database =
     opts.database ?? (await openDatabase(config.database, { onIdleError: (err) => app.log.warn({ err }, 'idle database connection lost') }));
   if (!opts.database) app.addHook('onClose', () => database.close());
-  await seed(database.db, { localChain: config.env !== 'production' });
+  await seed(database.db, { localChain: config.localChain });
 
   const services = createServices(config, database.db, app.log);
   app.decorate('rateLimitMultiplier', config.rateLimit.multiplier);
@@ -123,6 +124,7 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
     global: true,
     max: Math.round(600 * config.rateLimit.multiplier),
     timeWindow: '1 minute',
+    keyGenerator: clientKey,
     errorResponseBuilder: () => new ApiError(429, M.tooManyRequests, 'RATE_LIMITED'),
   });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
@@ -21,7 +22,12 @@ const positive = z.coerce.number().check(z.positive(), z.lte(1e9));
 
 /** The environment, as read at start. Unknown variables are ignored; a bad value stops the start. */
 export const envSchema = z.object({
-  NODE_ENV: z._default(z.enum(['development', 'production', 'test']), 'development'),
+  /** No default: the money paths start only in an environment someone named. */
+  NODE_ENV: z.enum(['development', 'production', 'test'], {
+    error: 'NODE_ENV must name the environment: production, development or test (nothing starts without it)',
+  }),
+  /** The local chain (anvil): its public test keys, its pool addresses and its fast defaults. Refused in production. */
+  LOCAL_CHAIN: z._default(bool, false),
   API_PORT: z._default(int(0, 65535), 4000),
   API_HOST: z._default(z.string().check(z.minLength(1)), '127.0.0.1'),
   /** PGlite data folder; relative paths resolve against the working directory. */
@@ -48,7 +54,7 @@ export const envSchema = z.object({
   MAIL_FROM: z._default(z.string().check(z.minLength(3)), 'Invest Pools <no-reply@localhost>'),
   /** Comma-separated origins allowed by CORS; empty (default) allows none. */
   CORS_ORIGINS: z._default(z.string(), ''),
-  /** Fastify trustProxy: true, a hop count, or comma-separated addresses/CIDRs. */
+  /** The proxy in front of the API, trusted for one hop: true (any peer), false, or comma-separated addresses, CIDRs, loopback, linklocal, uniquelocal. */
   TRUST_PROXY: z._default(z.string(), 'loopback'),
   BODY_LIMIT_BYTES: z._default(int(1024, 10 * 1024 * 1024), 1024 * 1024),
   ARGON2_MEMORY_KIB: z._default(int(1024, 4 * 1024 * 1024), ARGON2_MIN.memoryKiB),
@@ -67,17 +73,17 @@ export const envSchema = z.object({
   MAIL_RETENTION_DAYS: z._default(int(1, 3650), 14),
   /** Serve the OpenAPI docs (/api/docs); on by default outside production. */
   API_DOCS: z.optional(bool),
-  /** Blocks a deposit needs (its own included) before it is credited; default 1, or 12 in production. */
+  /** Blocks a deposit needs (its own included) before it is credited; default 12, or 1 on the local chain. */
   DEPOSIT_CONFIRMATIONS: z.optional(int(1, 1000)),
   /** How often the deposit job looks at pending deposits; 0 turns it off (e.g. a replica that only answers). */
   DEPOSIT_JOB_INTERVAL_MS: z._default(int(0, 3_600_000), 1000),
   /** A deposit whose transaction has vanished (reorg) this long is refused. */
   DEPOSIT_DROP_AFTER_SECONDS: z._default(int(0, 30 * 86_400), 3600),
-  /** Credit deposits only in blocks the node calls finalized; default on in production. */
+  /** Credit deposits only in blocks the node calls finalized; default on except on the local chain, required in production. */
   DEPOSIT_USE_FINALIZED: z.optional(bool),
   /** How often the money jobs (watcher, interest, payouts) run; 0 turns them off in this process. */
   MONEY_JOBS_INTERVAL_MS: z._default(int(0, 3_600_000), 1000),
-  /** Blocks a payout needs (its own included) before the withdrawal is paid; default as deposits. */
+  /** Blocks a payout needs (its own included) before the withdrawal is paid; default as deposits, at least 12 in production. */
   PAYOUT_CONFIRMATIONS: z.optional(int(1, 1000)),
   /** A payout not mined after this long is sent again with the same nonce and raw transaction. */
   PAYOUT_REBROADCAST_SECONDS: z._default(int(1, 86_400), 30),
@@ -85,13 +91,13 @@ export const envSchema = z.object({
   PAYOUT_CANCEL_AFTER_SECONDS: z._default(int(1, 30 * 86_400), 1800),
   /** A returned payout's hash is looked up this long after the return; if it mines, the operator is alerted. */
   PAYOUT_RECHECK_SECONDS: z._default(int(0, 90 * 86_400), 86_400),
-  /** Private key of the treasury (yield) address, which funds the interest owed at the paying addresses. Local stack: the test mnemonic's. */
+  /** Private key of the treasury (yield) address, which funds the interest owed at the paying addresses. With LOCAL_CHAIN: the test mnemonic's. */
   TREASURY_KEY: z.optional(z.string().check(z.length(66))),
-  /** Comma-separated private keys of the pools' hot wallets (the receiving addresses). Local stack: the test mnemonic's. */
+  /** Comma-separated private keys of the pools' hot wallets (the receiving addresses). With LOCAL_CHAIN: the test mnemonic's. */
   HOT_WALLET_KEYS: z.optional(z.string().check(z.minLength(66))),
-  /** Credential of the operator CLI (X-Operator-Key), ≥ 32 characters. Outside production one is generated into DATA_DIR/operator-key. */
+  /** Credential of the operator CLI (X-Operator-Key), ≥ 32 characters, required in production. Elsewhere one is generated into DATA_DIR/operator-key. */
   OPERATOR_KEY: z.optional(z.string().check(z.minLength(32, 'OPERATOR_KEY must be at least 32 characters'))),
-  /** First block the chain watcher reads when it has no cursor yet; default: the head at that moment (0 locally). */
+  /** First block the chain watcher reads when it has no cursor yet; default: the head at that moment (0 on the local chain). */
   WATCHER_START_BLOCK: z.optional(int(0, 2_000_000_000)),
   /** Blocks the watcher reads per step. */
   WATCHER_BATCH_BLOCKS: z._default(int(1, 10_000), 200),
@@ -104,6 +110,8 @@ export type Env = z.input<typeof envSchema>;
 
 export type AppConfig = {
   env: 'development' | 'production' | 'test';
+  /** LOCAL_CHAIN=true: the test keys, the local pool addresses and prices, the fast defaults. */
+  localChain: boolean;
   port: number;
   host: string;
   database: { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string };
@@ -114,7 +122,7 @@ export type AppConfig = {
   smtpUrl: string | null;
   mailFrom: string;
   corsOrigins: string[];
-  trustProxy: boolean | string | ((address: string, hop: number) => boolean);
+  trustProxy: false | ((address: string, hop: number) => boolean);
   bodyLimit: number;
   argon2: { memoryKiB: number; timeCost: number; parallelism: number };
   uniformResponseMs: number;
@@ -145,7 +153,7 @@ export type AppConfig = {
     jobsIntervalMs: number;
     payoutConfirmations: number;
     rebroadcastSeconds: number;
-    /** Hot wallet keys; null in production until configured (payouts then wait). */
+    /** Hot wallet keys; empty until configured (payouts then wait), the test keys only on the local chain. */
     hotWalletKeys: string[];
     cancelAfterSeconds: number;
     recheckSeconds: number;
@@ -153,10 +161,10 @@ export type AppConfig = {
     treasuryKey: string | null;
     watcherStartBlock: number | null;
     watcherBatchBlocks: number;
-    /** Outside production `accrue --until` may name a future day. */
+    /** On the local chain outside production `accrue --until` may name a future day. */
     allowFutureAccrual: boolean;
   };
-  /** null in production without OPERATOR_KEY: only users with the operator role get in. */
+  /** Generated outside production when not given; production requires one. */
   operatorKey: string | null;
   priceSource: string;
 };
@@ -187,29 +195,123 @@ function devSecret(dir: string, name: string): string {
   return secret;
 }
 
+const PROXY_RANGES: Record<string, string[]> = {
+  loopback: ['127.0.0.0/8', '::1/128'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+};
+
+/**
+ * Fastify trustProxy as a function that trusts one hop only: the proxy the socket comes from (when
+ * it is one of the given addresses) and no address it was told about. The edge overwrites
+ * X-Forwarded-For, so its last entry is the browser; anything before it is the browser's own claim.
+ */
 function parseTrustProxy(v: string): AppConfig['trustProxy'] {
-  if (v === 'true' || v === 'false') return v === 'true';
-  if (/^\d+$/.test(v)) {
-    // A hop count: trust that many proxies in front of the API.
-    const hops = Number(v);
-    return (_address, hop) => hop < hops;
+  const value = v.trim();
+  if (value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return (_address, hop) => hop === 0;
+  if (/^\d+$/.test(value)) throw new ConfigError('TRUST_PROXY: the API trusts exactly one proxy hop; give true, false, or the proxy\'s addresses');
+  const list = new BlockList();
+  for (const entry of value.split(',').map((x) => x.trim()).filter(Boolean)) {
+    for (const range of PROXY_RANGES[entry] ?? [entry]) {
+      const [address = '', prefix] = range.split('/');
+      const type = isIP(address);
+      const bits = prefix === undefined ? undefined : Number(prefix);
+      if (!type || (bits !== undefined && !(Number.isInteger(bits) && bits >= 0 && bits <= (type === 4 ? 32 : 128)))) {
+        throw new ConfigError(`TRUST_PROXY: '${entry}' is not an address, a CIDR range, loopback, linklocal or uniquelocal`);
+      }
+      const family = type === 4 ? 'ipv4' : 'ipv6';
+      if (bits === undefined) list.addAddress(address, family);
+      else list.addSubnet(address, bits, family);
+    }
   }
-  return v;
+  return (address, hop) => {
+    if (hop !== 0 || !address) return false;
+    // A dual-stack socket reports an IPv4 peer as ::ffff:a.b.c.d.
+    const plain = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? address;
+    const type = isIP(plain);
+    return type !== 0 && list.check(plain, type === 4 ? 'ipv4' : 'ipv6');
+  };
 }
 
-/** What production refuses to start with: each is a hole the security review found. */
-function productionProblems(e: z.output<typeof envSchema>): string[] {
+/** Loopback names and addresses: a brand on one would let a page served on the operator's own machine sign in. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return (
+    h === 'localhost' ||
+    h.endsWith('.localhost') ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) ||
+    h === '0.0.0.0' ||
+    h === '::1' ||
+    h === '::' ||
+    /^::ffff:127\./.test(h) ||
+    /^(0:){7}1$/.test(h)
+  );
+}
+
+/** The password written in a URL, decoded (as the client will use it). */
+function passwordOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  const password = new URL(url).password;
+  try {
+    return decodeURIComponent(password);
+  } catch {
+    return password;
+  }
+}
+
+/** The secrets an operator key must differ from: a leak of one must not open the operator's calls. */
+function otherSecrets(e: z.output<typeof envSchema>, source: Record<string, string | undefined>): [string, string][] {
+  const list: [string, string | undefined][] = [
+    ['JWT_SECRET', e.JWT_SECRET],
+    ['CODE_HMAC_KEY', e.CODE_HMAC_KEY],
+    ['PGPASSWORD', source.PGPASSWORD],
+    ['the database password', passwordOf(e.DATABASE_URL)],
+    ['the SMTP password', passwordOf(e.SMTP_URL)],
+    ...hotWalletKeysOf(e).map((k): [string, string] => ['a hot wallet key', k]),
+    ['TREASURY_KEY', e.TREASURY_KEY],
+  ];
+  if (e.DATABASE_PASSWORD_FILE) {
+    try {
+      list.push(['DATABASE_PASSWORD_FILE', readFileSync(e.DATABASE_PASSWORD_FILE, 'utf8').trim()]);
+    } catch {
+      // An unreadable file is reported where the address is made.
+    }
+  }
+  return list.filter((x): x is [string, string] => Boolean(x[1]));
+}
+
+const hotWalletKeysOf = (e: z.output<typeof envSchema>) => (e.HOT_WALLET_KEYS ? e.HOT_WALLET_KEYS.split(',').map((k) => k.trim()).filter(Boolean) : []);
+
+/** What production refuses to start with: each is a hole a security review found. */
+function productionProblems(e: z.output<typeof envSchema>, source: Record<string, string | undefined>, brands: BrandRegistry): string[] {
   const problems: string[] = [];
+  if (e.LOCAL_CHAIN) problems.push('LOCAL_CHAIN must not be set in production: its keys and addresses are public');
   if (!e.JWT_SECRET) problems.push('JWT_SECRET is required in production');
   if (!e.CODE_HMAC_KEY) problems.push('CODE_HMAC_KEY is required in production');
   else if (e.CODE_HMAC_KEY === e.JWT_SECRET) problems.push('CODE_HMAC_KEY must differ from JWT_SECRET');
   if (!e.SMTP_URL) problems.push('SMTP_URL is required in production');
   // Without a registry, SIWE would accept the built-in development hosts (localhost).
   if (!e.BRANDS_FILE) problems.push('BRANDS_FILE is required in production');
+  else {
+    const loopback = brands.brands.filter((b) => isLoopbackHost(b.host)).map((b) => b.host);
+    if (loopback.length) problems.push(`BRANDS_FILE must not list a loopback host in production: ${loopback.join(', ')}`);
+  }
   if (e.DEPOSIT_CONFIRMATIONS !== undefined && e.DEPOSIT_CONFIRMATIONS < 12) problems.push('DEPOSIT_CONFIRMATIONS must be at least 12 in production');
+  if (e.DEPOSIT_USE_FINALIZED === false) problems.push('DEPOSIT_USE_FINALIZED must not be off in production: deposits are credited only in finalized blocks');
+  const payoutFloor = e.PAYOUT_CONFIRMATIONS ?? e.DEPOSIT_CONFIRMATIONS;
+  if (payoutFloor !== undefined && payoutFloor < 12) problems.push('PAYOUT_CONFIRMATIONS must be at least 12 in production');
   if (e.RATE_LIMIT_MULTIPLIER > 1) problems.push('RATE_LIMIT_MULTIPLIER must not be above 1 in production');
   if (e.DATABASE_URL && new URL(e.DATABASE_URL).password) {
     problems.push('DATABASE_URL must not hold a password in production: use DATABASE_PASSWORD_FILE or PGPASSWORD');
+  }
+  const local = new Set(localHotWalletKeys().map((k) => k.toLowerCase()));
+  if (hotWalletKeysOf(e).some((k) => local.has(k.toLowerCase()))) problems.push('HOT_WALLET_KEYS must not hold a key of the public test mnemonic in production');
+  if (e.TREASURY_KEY && e.TREASURY_KEY.toLowerCase() === localTreasuryKey().toLowerCase()) problems.push('TREASURY_KEY must not be a key of the public test mnemonic in production');
+  if (!e.OPERATOR_KEY) problems.push('OPERATOR_KEY is required in production');
+  else {
+    const same = otherSecrets(e, source).filter(([, v]) => v === e.OPERATOR_KEY).map(([name]) => name);
+    if (same.length) problems.push(`OPERATOR_KEY must differ from every other secret (it equals ${[...new Set(same)].join(', ')})`);
   }
   return problems;
 }
@@ -234,9 +336,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (!parsed.success) throw new ConfigError(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
+  // The fast defaults (one confirmation, no finality, the test keys, a future day accrued) only
+  // where someone said the chain is the local one; every other environment gets the safe ones.
+  const local = e.LOCAL_CHAIN && !production;
   const dataDir = path.resolve(e.DATA_DIR ?? path.join(repoRoot, '.data/api'));
+  const brands = readBrands(e.BRANDS_FILE);
   const problems: string[] = [];
-  if (production) problems.push(...productionProblems(e));
+  if (production) problems.push(...productionProblems(e, cleaned, brands));
   const argon2 = { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM };
   if (production && (argon2.memoryKiB < ARGON2_MIN.memoryKiB || argon2.timeCost < ARGON2_MIN.timeCost)) {
     problems.push(`argon2id cost below the minimum m=${ARGON2_MIN.memoryKiB} KiB, t=${ARGON2_MIN.timeCost} in production`);
@@ -245,6 +351,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 
   return {
     env: e.NODE_ENV,
+    localChain: local,
     port: e.API_PORT,
     host: e.API_HOST,
     database: e.DATABASE_URL ? { kind: 'postgres', url: withPasswordFile(e.DATABASE_URL, e.DATABASE_PASSWORD_FILE) } : { kind: 'pglite', dataDir },
@@ -256,7 +363,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       loginMaxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       loginFailureWindowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,
     },
-    brands: readBrands(e.BRANDS_FILE),
+    brands,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
     corsOrigins: e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
@@ -276,24 +383,24 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     withdrawalHoldSeconds: e.WITHDRAWAL_HOLD_HOURS * 3600,
     deposits: {
       chainId: 1,
-      confirmations: e.DEPOSIT_CONFIRMATIONS ?? (production ? 12 : 1),
+      confirmations: e.DEPOSIT_CONFIRMATIONS ?? (local ? 1 : 12),
       jobIntervalMs: e.DEPOSIT_JOB_INTERVAL_MS,
       dropAfterSeconds: e.DEPOSIT_DROP_AFTER_SECONDS,
       batchSize: 100,
       leaseSeconds: 30,
-      useFinalized: e.DEPOSIT_USE_FINALIZED ?? production,
+      useFinalized: e.DEPOSIT_USE_FINALIZED ?? !local,
     },
     money: {
       jobsIntervalMs: e.MONEY_JOBS_INTERVAL_MS,
-      payoutConfirmations: e.PAYOUT_CONFIRMATIONS ?? e.DEPOSIT_CONFIRMATIONS ?? (production ? 12 : 1),
+      payoutConfirmations: e.PAYOUT_CONFIRMATIONS ?? e.DEPOSIT_CONFIRMATIONS ?? (local ? 1 : 12),
       rebroadcastSeconds: e.PAYOUT_REBROADCAST_SECONDS,
-      hotWalletKeys: e.HOT_WALLET_KEYS ? e.HOT_WALLET_KEYS.split(',').map((k) => k.trim()).filter(Boolean) : production ? [] : localHotWalletKeys(),
+      hotWalletKeys: e.HOT_WALLET_KEYS ? hotWalletKeysOf(e) : local ? localHotWalletKeys() : [],
       cancelAfterSeconds: e.PAYOUT_CANCEL_AFTER_SECONDS,
       recheckSeconds: e.PAYOUT_RECHECK_SECONDS,
-      treasuryKey: e.TREASURY_KEY ?? (production ? null : localTreasuryKey()),
-      watcherStartBlock: e.WATCHER_START_BLOCK ?? (production ? null : 0),
+      treasuryKey: e.TREASURY_KEY ?? (local ? localTreasuryKey() : null),
+      watcherStartBlock: e.WATCHER_START_BLOCK ?? (local ? 0 : null),
       watcherBatchBlocks: e.WATCHER_BATCH_BLOCKS,
-      allowFutureAccrual: !production,
+      allowFutureAccrual: local,
     },
     operatorKey: e.OPERATOR_KEY ?? (production ? null : devSecret(dataDir, 'operator-key')),
     priceSource: e.PRICE_SOURCE,

@@ -1,4 +1,5 @@
-import type { ActivityResponse, CabinetSummary } from '@app/contracts';
+import { activityExportResponseSchema, type ActivityResponse, type CabinetSummary } from '@app/contracts';
+import { activityCsvChunks } from '../src/portfolio';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { call } from './helpers';
 import { devWallet, sendEth, sendToken, userWithWallet } from './deposit-helpers';
@@ -12,6 +13,9 @@ const cents = (units: bigint, priceCents: bigint, decimals: number) => (units * 
 /** Base units as whole units, exact, without trailing zeros. */
 const whole = (u: bigint, d: number) => `${u / 10n ** BigInt(d)}.${String(u % 10n ** BigInt(d)).padStart(d, '0')}`.replace(/\.?0+$/, '');
 const dollars = (c: bigint) => `${c / 100n}.${String(c % 100n).padStart(2, '0')}`;
+
+/** The 30-day investor, for the export's own test. */
+let exporter: { id: string; token: string } | undefined;
 
 describe('cabinet', () => {
   it('a new user: empty, zero totals, no activity; the tutorial is remembered per account', async () => {
@@ -33,6 +37,7 @@ describe('cabinet', () => {
     expect(await operator(stack.t.app, 'apy', 'set', 'coin', '0.08', '--from', day0)).toMatchObject({ code: 0 });
     expect(await operator(stack.t.app, 'apy', 'set', 'stable', '0.05', '--from', day0)).toMatchObject({ code: 0 });
     const alice = await userWithWallet(stack.t.app, devWallet(stack.chain.rpcUrl, 3));
+    exporter = alice;
     const before = (await call(stack.t.app, 'GET', '/api/v1/cabinet/revision', { token: alice.token })).body.revision;
     const eth = await sendEth(alice.wallet, LOCAL_POOL_ADDRESSES.coin, ETH);
     const usdt = await sendToken(alice.wallet, 'USDT', LOCAL_POOL_ADDRESSES.stable, 100n * USDT);
@@ -102,5 +107,23 @@ describe('cabinet', () => {
     expect(lines).toContainEqual(`${until},00:00:00,interest,stable,USDT,${whole(dayUsdt(30), 6)},credited,`);
     const csvInterestEth = lines.filter((l: string) => l.includes(',interest,coin,ETH,')).map((l: string) => l.split(',')[5]);
     expect(csvInterestEth).toHaveLength(30);
+  });
+  it('the CSV export is streamed in batches: every row once, in order, the same file whatever the batch', async () => {
+    const alice = exporter!;
+    const r = await call(stack.t.app, 'GET', '/api/v1/cabinet/activity/export', { token: alice.token });
+    expect(r.status).toBe(200);
+    // Written as it is read: no length known up front.
+    expect(r.headers['content-length']).toBeUndefined();
+    const exported = activityExportResponseSchema.parse(r.body);
+    expect(exported.rows).toBe(62);
+    const required = { deposit: stack.t.app.services.config.deposits.confirmations, withdrawal: stack.t.app.services.config.money.payoutConfirmations };
+    for (const batch of [1, 7, 31, 62, 1000]) {
+      const chunks = [];
+      for await (const c of activityCsvChunks(stack.t.app.services.db, alice.id, required, batch)) chunks.push(c);
+      expect([batch, chunks.map((c) => c.text).join('')]).toEqual([batch, exported.csv]);
+      expect(chunks.reduce((n, c) => n + c.rows, 0)).toBe(62);
+      expect(Math.max(...chunks.map((c) => c.rows))).toBeLessThanOrEqual(batch);
+      expect(chunks).toHaveLength(1 + Math.ceil(62 / batch));
+    }
   });
 });

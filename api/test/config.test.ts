@@ -1,8 +1,15 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ARGON2_MIN, ConfigError, loadConfig } from '../src/config';
 import { createPasswordHasher } from '../src/auth/passwords';
+import Fastify from 'fastify';
+import { HDNodeWallet, Mnemonic } from 'ethers';
+import { buildServer } from '../src/app';
+import { coinPrices, poolAddresses } from '../src/db/schema';
+import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
+import { createTestDatabase } from './helpers';
 
 const brandsFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'api-brands-')), 'brands.json');
 writeFileSync(brandsFile, JSON.stringify({ defaultTitle: 'X', brands: [{ host: 'invest.example', title: 'Ex' }] }));
@@ -13,13 +20,16 @@ const production = {
   CODE_HMAC_KEY: 'c'.repeat(48),
   SMTP_URL: 'smtp://user:pass@mail.example.com:587',
   BRANDS_FILE: brandsFile,
+  OPERATOR_KEY: 'o'.repeat(48),
 };
+/** The local stack as `npm start` names it. */
+const development = { NODE_ENV: 'development', LOCAL_CHAIN: 'true' };
 
 describe('configuration from the environment', () => {
   it('has working defaults for the local stack', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'api-cfg-'));
-    const c = loadConfig({ DATA_DIR: dir });
-    expect(c).toMatchObject({ port: 4000, host: '127.0.0.1', env: 'development', rpcUrl: 'http://127.0.0.1:8545', apiDocs: true });
+    const c = loadConfig({ ...development, DATA_DIR: dir });
+    expect(c).toMatchObject({ port: 4000, host: '127.0.0.1', env: 'development', localChain: true, rpcUrl: 'http://127.0.0.1:8545', apiDocs: true });
     expect(c.database).toEqual({ kind: 'pglite', dataDir: dir });
     expect(c.argon2).toEqual(ARGON2_MIN);
     expect(c.lifetimes).toMatchObject({ accessToken: 1800, refreshToken: 2592000 });
@@ -28,8 +38,8 @@ describe('configuration from the environment', () => {
 
   it('makes a JWT key once in the data folder and keeps it private', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'api-cfg-'));
-    const a = loadConfig({ DATA_DIR: dir });
-    const b = loadConfig({ DATA_DIR: dir });
+    const a = loadConfig({ ...development, DATA_DIR: dir });
+    const b = loadConfig({ ...development, DATA_DIR: dir });
     expect(a.jwtSecret.length).toBeGreaterThanOrEqual(32);
     expect(b.jwtSecret).toBe(a.jwtSecret);
     expect(readFileSync(path.join(dir, 'jwt-secret'), 'utf8')).toBe(a.jwtSecret);
@@ -37,7 +47,7 @@ describe('configuration from the environment', () => {
   });
 
   it('uses PostgreSQL when DATABASE_URL is set', () => {
-    const c = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/app', JWT_SECRET: 'x'.repeat(32) });
+    const c = loadConfig({ ...development, DATABASE_URL: 'postgres://u:p@db:5432/app', JWT_SECRET: 'x'.repeat(32) });
     expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/app' });
   });
 
@@ -50,8 +60,8 @@ describe('configuration from the environment', () => {
     [{ RATE_LIMIT_MULTIPLIER: '-1' }, 'RATE_LIMIT_MULTIPLIER'],
     [{ BRANDS_FILE: '/nonexistent/brands.json' }, 'BRANDS_FILE'],
   ])('stops with a clear message on a bad value: %j', (env, name) => {
-    expect(() => loadConfig({ DATA_DIR: os.tmpdir(), ...env })).toThrow(ConfigError);
-    expect(() => loadConfig({ DATA_DIR: os.tmpdir(), ...env })).toThrow(name);
+    expect(() => loadConfig({ ...development, DATA_DIR: os.tmpdir(), ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...development, DATA_DIR: os.tmpdir(), ...env })).toThrow(name);
   });
 
   it('requires a JWT key and SMTP in production', () => {
@@ -94,7 +104,115 @@ describe('finding 9: production configuration refuses to start unsafe', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'api-cfg-'));
     const file = path.join(dir, 'brands.json');
     writeFileSync(file, JSON.stringify({ defaultTitle: 'X', brands: [{ host: 'invest.example', title: 'Ex' }] }));
-    expect(loadConfig({ DATA_DIR: dir, BRANDS_FILE: file }).brands.brands[0]).toMatchObject({ host: 'invest.example' });
+    expect(loadConfig({ ...development, DATA_DIR: dir, BRANDS_FILE: file }).brands.brands[0]).toMatchObject({ host: 'invest.example' });
+  });
+});
+
+describe('finding 13: the configuration fails closed', () => {
+  it('finding 13: without NODE_ENV neither the API nor its money jobs start, and the message says why', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'api-cfg-'));
+    expect(() => loadConfig({ DATA_DIR: dir })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dir, LOCAL_CHAIN: 'true' })).toThrow(/NODE_ENV must name the environment/);
+    // The real entry point, as a deployment that forgot the variable would run it.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_ENV'));
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../src/main.ts')], {
+      env: { ...env, DATA_DIR: dir, API_PORT: '0', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/NODE_ENV must name the environment: production, development or test/);
+  });
+
+  it('finding 13: test keys, local pool addresses and the fast chain defaults only with LOCAL_CHAIN=true', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'api-cfg-'));
+    // The public test mnemonic's keys at the local pools' indexes, derived here on their own.
+    const mnemonic = Mnemonic.fromPhrase('test test test test test test test test test test test junk');
+    const testKeys = [100, 101, 102].map((i) => HDNodeWallet.fromMnemonic(mnemonic, `m/44'/60'/0'/0/${i}`));
+    expect(testKeys.map((k) => k.address.toLowerCase())).toEqual(Object.values(LOCAL_POOL_ADDRESSES));
+    for (const env of ['development', 'test']) {
+      const c = loadConfig({ NODE_ENV: env, DATA_DIR: dir });
+      expect([env, c.localChain, c.money.hotWalletKeys]).toEqual([env, false, []]);
+      expect(c.deposits).toMatchObject({ confirmations: 12, useFinalized: true });
+      expect(c.money).toMatchObject({ payoutConfirmations: 12, watcherStartBlock: null, allowFutureAccrual: false });
+      const local = loadConfig({ NODE_ENV: env, DATA_DIR: dir, LOCAL_CHAIN: 'true' });
+      expect(local.localChain).toBe(true);
+      expect(local.money.hotWalletKeys).toEqual(testKeys.map((k) => k.privateKey));
+      expect(local.deposits).toMatchObject({ confirmations: 1, useFinalized: false });
+      expect(local.money).toMatchObject({ payoutConfirmations: 1, watcherStartBlock: 0, allowFutureAccrual: true });
+    }
+  });
+
+  it('finding 13: without LOCAL_CHAIN no local pool address or price is seeded', async () => {
+    const db = await createTestDatabase();
+    try {
+      const app = await buildServer(loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir(), JWT_SECRET: 'j'.repeat(40), CODE_HMAC_KEY: 'k'.repeat(40), LOG_LEVEL: 'silent', MONEY_JOBS_INTERVAL_MS: '0', DEPOSIT_JOB_INTERVAL_MS: '0' }), { database: db.database, logger: false });
+      await app.close();
+      expect(await db.database.db.select().from(poolAddresses)).toEqual([]);
+      expect(await db.database.db.select().from(coinPrices)).toEqual([]);
+      const local = await buildServer(loadConfig({ NODE_ENV: 'test', LOCAL_CHAIN: 'true', DATA_DIR: os.tmpdir(), JWT_SECRET: 'j'.repeat(40), CODE_HMAC_KEY: 'k'.repeat(40), LOG_LEVEL: 'silent', MONEY_JOBS_INTERVAL_MS: '0', DEPOSIT_JOB_INTERVAL_MS: '0' }), { database: db.database, logger: false });
+      await local.close();
+      const seeded = new Set((await db.database.db.select().from(poolAddresses)).map((r) => r.address));
+      expect([...seeded].sort()).toEqual(Object.values(LOCAL_POOL_ADDRESSES).sort());
+    } finally {
+      await db.drop();
+    }
+  });
+
+  const loopbackBrands = path.join(mkdtempSync(path.join(os.tmpdir(), 'api-brands-')), 'brands.json');
+  writeFileSync(loopbackBrands, JSON.stringify({ defaultTitle: 'X', brands: [{ host: 'invest.example', title: 'Ex' }, { host: '127.0.0.2', title: 'Local' }] }));
+  const testKey = HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase('test test test test test test test test test test test junk'), "m/44'/60'/0'/0/100").privateKey;
+  it.each([
+    ['LOCAL_CHAIN must not be set in production', { LOCAL_CHAIN: 'true' }],
+    // The development registry, as the compose file used to mount it.
+    ['BRANDS_FILE must not list a loopback host in production: localhost, 127.0.0.1', { BRANDS_FILE: path.resolve(__dirname, '../../shared/contracts/src/brands.json') }],
+    ['BRANDS_FILE must not list a loopback host in production: 127.0.0.2', { BRANDS_FILE: loopbackBrands }],
+    ['DEPOSIT_USE_FINALIZED must not be off in production', { DEPOSIT_USE_FINALIZED: 'false' }],
+    ['PAYOUT_CONFIRMATIONS must be at least 12', { PAYOUT_CONFIRMATIONS: '11' }],
+    ['HOT_WALLET_KEYS must not hold a key of the public test mnemonic', { HOT_WALLET_KEYS: testKey }],
+    ['OPERATOR_KEY is required in production', { OPERATOR_KEY: '' }],
+    ['OPERATOR_KEY must differ from every other secret (it equals JWT_SECRET)', { OPERATOR_KEY: 'p'.repeat(48) }],
+    ['OPERATOR_KEY must differ from every other secret (it equals CODE_HMAC_KEY)', { OPERATOR_KEY: 'c'.repeat(48) }],
+    ['OPERATOR_KEY must differ from every other secret (it equals PGPASSWORD)', { OPERATOR_KEY: 'd'.repeat(40), PGPASSWORD: 'd'.repeat(40) }],
+    ['OPERATOR_KEY must differ from every other secret (it equals the SMTP password)', { OPERATOR_KEY: 'm'.repeat(40), SMTP_URL: `smtp://u:${'m'.repeat(40)}@mail.example.com:587` }],
+  ])('finding 13: production stops: %s', (message, env) => {
+    expect(() => loadConfig({ ...production, ...env })).toThrow(message);
+  });
+
+  it('finding 13: a safe production configuration starts, with finalized crediting and a payout floor of 12', () => {
+    const c = loadConfig(production);
+    expect(c).toMatchObject({ localChain: false, operatorKey: 'o'.repeat(48) });
+    expect(c.deposits).toMatchObject({ confirmations: 12, useFinalized: true });
+    expect(c.money).toMatchObject({ payoutConfirmations: 12, hotWalletKeys: [], allowFutureAccrual: false, watcherStartBlock: null });
+  });
+});
+
+describe('the API behind its proxy', () => {
+  /** The address the API sees for a request from `peer` carrying `forwarded`. */
+  async function seenAddress(trustProxy: string, peer: string, forwarded?: string) {
+    const c = loadConfig({ ...development, DATA_DIR: os.tmpdir(), TRUST_PROXY: trustProxy });
+    const app = Fastify({ trustProxy: c.trustProxy });
+    app.get('/ip', async (req) => ({ ip: req.ip }));
+    try {
+      const r = await app.inject({ url: '/ip', remoteAddress: peer, headers: forwarded ? { 'x-forwarded-for': forwarded } : {} });
+      return (r.json() as { ip: string }).ip;
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('trusts exactly one hop: the last X-Forwarded-For entry, written by the edge, and only from the trusted proxy', async () => {
+    // A browser on the proxy's own network (or loopback) cannot pass for another address by
+    // sending X-Forwarded-For itself: what it sent sits before the entry the edge wrote.
+    expect(await seenAddress('loopback', '127.0.0.1', '203.0.113.9, 127.0.0.1')).toBe('127.0.0.1');
+    expect(await seenAddress('172.30.80.0/29', '172.30.80.2', '203.0.113.9, 172.30.80.3')).toBe('172.30.80.3');
+    expect(await seenAddress('172.30.80.0/29', '::ffff:172.30.80.2', '198.51.100.7')).toBe('198.51.100.7');
+    expect(await seenAddress('true', '10.9.9.9', '203.0.113.9, 198.51.100.7')).toBe('198.51.100.7');
+    // Not from the proxy: the header is ignored.
+    expect(await seenAddress('172.30.80.0/29', '198.51.100.20', '203.0.113.9')).toBe('198.51.100.20');
+    expect(await seenAddress('false', '127.0.0.1', '203.0.113.9')).toBe('127.0.0.1');
+    expect(() => loadConfig({ ...development, DATA_DIR: os.tmpdir(), TRUST_PROXY: '2' })).toThrow('exactly one proxy hop');
+    expect(() => loadConfig({ ...development, DATA_DIR: os.tmpdir(), TRUST_PROXY: '10.0.0.0/33' })).toThrow("TRUST_PROXY: '10.0.0.0/33'");
   });
 });
 

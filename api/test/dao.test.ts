@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { runDao } from '../src/dao/cli';
 import { createProposal } from '../src/dao/proposals';
 import { unitsToUsd, usdToUnits } from '../src/dao/power';
-import { daoProposals, deposits, operatorAudit, withdrawals } from '../src/db/schema';
+import { daoProposals, daoVotes, deposits, operatorAudit, withdrawals } from '../src/db/schema';
 import { depositTransaction } from '../src/deposits/credit';
 import { post } from '../src/ledger';
 import { reserveTransaction } from '../src/payouts/requests';
@@ -102,6 +102,7 @@ describe('voting', () => {
     expect(pub.status).toBe(200);
     const votes = pub.body.votes as Array<{ message: Record<string, unknown>; signature: string }>;
     expect(votes).toHaveLength(1);
+    expect(pub.body.next).toBeNull();
     const { Vote } = pub.body.types as { Vote: Array<{ name: string; type: string }> };
     expect(verifyTypedData(pub.body.domain as typeof domain, { Vote }, votes[0]!.message, votes[0]!.signature)).toBe(v.wallet.address);
 
@@ -123,6 +124,37 @@ describe('voting', () => {
     // The tally, for the signed-in members, still counts it.
     const view = await call(t.app, 'GET', `/api/v1/dao/proposals/${id}`, { token: v.token });
     expect(view.body.totalPowerUsd).toBe('6001');
+  });
+
+  it('the public vote list is paged by voter and cached briefly; a vote cast here shows at once', async () => {
+    const id = await proposal();
+    const voters = [await voter(), await voter(), await voter()];
+    for (const v of voters) {
+      await credit(v.id, 'USDT', 10_000_000n, minutes(-20));
+      expect((await call(t.app, 'POST', `/api/v1/dao/proposals/${id}/vote`, { token: v.token, body: await signed(v.wallet, id, 1) })).status).toBe(200);
+    }
+    const sorted = voters.map((v) => v.wallet.address.toLowerCase()).sort();
+    const page = (q: string) => call(t.app, 'GET', `/api/v1/dao/proposals/${id}/votes${q}`);
+    const first = await page('?limit=2');
+    expect(first.status).toBe(200);
+    expect((first.body.votes as { message: { from: string } }[]).map((v) => v.message.from.toLowerCase())).toEqual(sorted.slice(0, 2));
+    expect(first.body.next).toBe(sorted[1]);
+    const second = await page(`?limit=2&after=${first.body.next as string}`);
+    expect((second.body.votes as { message: { from: string } }[]).map((v) => v.message.from.toLowerCase())).toEqual(sorted.slice(2));
+    expect(second.body.next).toBeNull();
+    expect((await page('')).body.votes).toHaveLength(3);
+    expect((await page('?limit=501')).status).toBe(400);
+    expect((await page('?after=nobody')).status).toBe(400);
+
+    // Cached: a change another replica writes is not read again within the interval...
+    await t.app.services.db.update(daoVotes).set({ signature: '0xchanged' }).where(eq(daoVotes.voter, sorted[0]!));
+    expect(((await page('?limit=2')).body.votes as { signature: string }[])[0]!.signature).not.toBe('0xchanged');
+    // ...while a vote cast through this process clears it.
+    const last = voters.find((v) => v.wallet.address.toLowerCase() === sorted[2])!;
+    expect((await call(t.app, 'POST', `/api/v1/dao/proposals/${id}/vote`, { token: last.token, body: await signed(last.wallet, id, 2, { timestamp: Math.floor(Date.now() / 1000) + 1 }) })).status).toBe(200);
+    const fresh = await page('?limit=2');
+    expect((fresh.body.votes as { signature: string }[])[0]!.signature).toBe('0xchanged');
+    expect(((await page(`?limit=2&after=${sorted[1]}`)).body.votes as { message: { choice: number } }[])[0]!.message.choice).toBe(2);
   });
 
   it('refuses, in order: another wallet, an old timestamp, a closed proposal, a bad choice, no power', async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 
-type Service = { ports?: string[]; environment?: Record<string, string>; profiles?: string[]; networks?: string[] };
+type Service = { ports?: string[]; environment?: Record<string, string>; profiles?: string[]; networks?: string[]; volumes?: string[] };
 const compose = parse(readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8')) as {
   services: Record<string, Service>;
   networks: Record<string, { ipam?: { config?: { subnet: string }[] } }>;
@@ -30,12 +30,28 @@ describe('finding 10: docker-compose.yml', () => {
   });
 
   it('takes every secret from the environment, none written in the file', () => {
-    for (const name of ['JWT_SECRET', 'CODE_HMAC_KEY', 'SMTP_URL', 'PGPASSWORD', 'RPC_URL']) {
+    for (const name of ['JWT_SECRET', 'CODE_HMAC_KEY', 'OPERATOR_KEY', 'SMTP_URL', 'PGPASSWORD', 'RPC_URL']) {
       expect([name, env[name]]).toEqual([name, expect.stringMatching(new RegExp(`^\\$\\{[A-Z_]+:\\?`))]);
     }
     expect(compose.services.postgres?.environment?.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
     expect(new URL(env.DATABASE_URL as string).password).toBe('');
     expect(env.NODE_ENV).toBe('production');
     expect(env.BRANDS_FILE).toEqual(expect.any(String));
+  });
+});
+
+describe('finding 13: docker-compose.yml', () => {
+  it('finding 13: mounts the operator\'s brand registry, never the development one, and names no local chain', () => {
+    for (const name of ['api', 'shell']) {
+      const service = compose.services[name] as Service;
+      const registry = (service.volumes ?? []).find((v) => v.endsWith(`:${service.environment?.BRANDS_FILE}:ro`));
+      // The host side is a variable the operator must set: the start stops without it.
+      expect([name, registry]).toEqual([name, expect.stringMatching(/^\$\{BRANDS_FILE:\?[^}]+\}:/)]);
+      expect((service.volumes ?? []).some((v) => v.includes('shared/contracts/src/brands.json'))).toBe(false);
+    }
+    const env = compose.services.api?.environment ?? {};
+    expect(env.NODE_ENV).toBe('production');
+    expect(env.LOCAL_CHAIN).toBeUndefined();
+    for (const name of ['DEPOSIT_USE_FINALIZED', 'DEPOSIT_CONFIRMATIONS', 'PAYOUT_CONFIRMATIONS', 'HOT_WALLET_KEYS']) expect([name, env[name]]).toEqual([name, undefined]);
   });
 });

@@ -84,6 +84,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 export function testConfig(env: Record<string, string> = {}): AppConfig {
   return loadConfig({
     NODE_ENV: 'test',
+    // The tests' chain is anvil: its test keys and pool addresses.
+    LOCAL_CHAIN: 'true',
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
     CODE_HMAC_KEY: 'test-code-key-test-code-key-test-code-key',
     ARGON2_MEMORY_KIB: '1024',

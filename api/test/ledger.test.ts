@@ -118,6 +118,24 @@ describe('the ledger', () => {
     await expect(db().execute(sql`truncate ledger_postings`)).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/immutable/) }) });
   });
 
+  it('never changes an account\'s identity (key, kind, currency, owner, pool): only its balance moves', async () => {
+    const refused = { cause: expect.objectContaining({ message: expect.stringMatching(/identity never changes: only its balance may/) }) };
+    const u = await newUser();
+    const other = await newUser();
+    await deposit(u, `test:${u}:identity`, 7n);
+    const [acct] = await rows<{ id: string }>(db(), sql`select id::text from ledger_accounts where user_id = ${u} and kind = 'position'`);
+    const where = sql`where id = ${acct!.id}::bigint`;
+    for (const set of [sql`key = key || ':x'`, sql`kind = 'house'`, sql`currency = 'USDT'`, sql`user_id = ${other}`, sql`user_id = null`, sql`pool = 'dex'`, sql`address = '0x01'`]) {
+      await expect(db().execute(sql`update ledger_accounts set ${set} ${where}`)).rejects.toMatchObject(refused);
+    }
+    const [after] = await rows<{ key: string; kind: string; currency: string; user_id: string; pool: string; balance: string }>(db(), sql`select key, kind, currency, user_id, pool, balance::text from ledger_accounts ${where}`);
+    expect(after).toEqual({ key: expect.stringContaining(u), kind: 'position', currency: 'ETH', user_id: u, pool: 'coin', balance: '-7' });
+    // The balance still moves, by postings.
+    await deposit(u, `test:${u}:identity2`, 5n);
+    expect(await positionsOf(db(), u)).toEqual([{ pool: 'coin', currency: 'ETH', balance: 12n }]);
+    expect((await checkLedger(db())).ok).toBe(true);
+  });
+
   it('checks references once per statement: no posting without its account and transaction, one leg per account and transaction, no account or account holder removed', async () => {
     const refused = (message: RegExp) => ({ cause: expect.objectContaining({ message: expect.stringMatching(message) }) });
     const u = await newUser();

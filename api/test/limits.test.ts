@@ -1,4 +1,7 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { apiMessages as M } from '@app/contracts';
+import { NO_ADDRESS_KEY, clientKey } from '../src/http/client-key';
 import { HOST, ORIGIN, STRONG_PASSWORD, lastMail, register, startTestApp, uniqueEmail, type TestApp } from './helpers';
 
 // The production limits (multiplier 1), and a real floor for the mail calls' answer time.
@@ -97,6 +100,52 @@ describe('rate limits', () => {
     });
     expect(r.statusCode).toBe(429);
     expect(r.json().message).toBe('Слишком много запросов. Попробуйте позже.');
+  });
+});
+
+/**
+ * A request the way Node hands one over when its client has already hung up: the socket has no
+ * address. Answers the status and body the app wrote.
+ */
+async function requestWithoutAddress(url: string): Promise<{ status: number; body: string }> {
+  await t.app.ready();
+  const req = new IncomingMessage(new Socket());
+  req.method = 'GET';
+  req.url = url;
+  req.headers = { host: HOST };
+  req.push(null);
+  const res = new ServerResponse(req);
+  const written: Buffer[] = [];
+  const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
+  const finished = new Promise<void>((resolve) => {
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      if (chunk) written.push(Buffer.from(chunk as string));
+      resolve();
+      return end(chunk, ...rest);
+    }) as typeof res.end;
+  });
+  t.app.server.emit('request', req, res);
+  await finished;
+  return { status: res.statusCode, body: Buffer.concat(written).toString() };
+}
+
+describe('a request whose socket has no address', () => {
+  it('is rate-limited under a key of its own, never answered 500 by the rate limiter', async () => {
+    const first = await requestWithoutAddress('/api/v1/currencies');
+    expect(first.status).toBe(200);
+    // Such requests share one bucket (no address to tell them apart): the global 600 a minute.
+    const statuses: number[] = [];
+    for (let i = 0; i < 600; i++) statuses.push((await requestWithoutAddress('/api/v1/currencies')).status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(1);
+    expect(statuses.filter((s) => s >= 500)).toHaveLength(0);
+  });
+
+  it('keys clients by address: IPv4-mapped as IPv4, IPv6 by its /64', () => {
+    expect(clientKey({ ip: undefined, socket: { remoteAddress: undefined } })).toBe(NO_ADDRESS_KEY);
+    expect(clientKey({ ip: '::ffff:10.0.0.7' })).toBe('10.0.0.7');
+    expect(clientKey({ ip: '2001:db8:0:12:aaaa::1' })).toBe(clientKey({ ip: '2001:DB8::12:ffff:1:2:3' }));
+    expect(clientKey({ ip: '2001:db8:0:12:aaaa::1' })).toBe('2001:db8:0:12::/64');
+    expect(clientKey({ ip: '2001:db8:0:13::1' })).not.toBe(clientKey({ ip: '2001:db8:0:12::1' }));
   });
 });
 

@@ -44,6 +44,7 @@ async function childReplica(): Promise<Replica> {
     env: {
       ...process.env,
       NODE_ENV: 'test',
+      LOCAL_CHAIN: 'true',
       DATABASE_URL: stack.t.db.url!,
       RPC_URL: stack.chain.rpcUrl,
       JWT_SECRET: config.jwtSecret,

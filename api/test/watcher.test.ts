@@ -1,10 +1,13 @@
-import { eq } from 'drizzle-orm';
-import { Wallet } from 'ethers';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { Wallet, verifyMessage } from 'ethers';
 import { blockNumber, mine, revertTo, rpc, snapshot } from '@app/chain';
 import { buildServer } from '../src/app';
-import { deposits, watcherCursor } from '../src/db/schema';
+import { deposits, operatorAudit, unclaimedTransfers, watcherCursor } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
-import { call } from './helpers';
+import { call, register } from './helpers';
 import { devWallet, providerFor, sendEth, sendToken, userWithWallet } from './deposit-helpers';
 import { ETH, USDT, expectLedgerBalanced, moneyStack, operator } from './money-helpers';
 
@@ -24,6 +27,27 @@ async function watch(app = stack.t.app) {
   }
   return totals;
 }
+const opKey = () => ({ 'x-operator-key': stack.t.app.services.config.operatorKey! });
+
+/** The id `unclaimed list` shows for a transaction. */
+async function unclaimedId(hash: string): Promise<string> {
+  const listed = await operator(stack.t.app, 'unclaimed', 'list', '--json');
+  const { items } = JSON.parse(listed.out) as { items: { id: number; transaction: string }[] };
+  const transfer = items.find((i) => i.transaction === hash.toLowerCase());
+  if (!transfer) throw new Error(`${hash} is not listed:\n${listed.out}`);
+  return String(transfer.id);
+}
+
+/** The claim message `unclaimed message` prints, signed by `signer`: the assign command's flags. */
+async function claimProof(id: string, account: string, pool: string, signer: { signMessage: (m: string) => Promise<string> }) {
+  const printed = await operator(stack.t.app, 'unclaimed', 'message', id, account, pool);
+  expect(printed.code).toBe(0);
+  const message = printed.out.slice(printed.out.indexOf('\n\n') + 2);
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'claim-')), 'message.txt');
+  writeFileSync(file, `${message}\n`);
+  return ['--message-file', file, '--signature', await signer.signMessage(message)];
+}
+
 const rowsOf = (hash: string) => stack.t.app.services.db.select().from(deposits).where(eq(deposits.txHash, hash.toLowerCase()));
 
 describe('the chain watcher', () => {
@@ -52,23 +76,68 @@ describe('the chain watcher', () => {
     }
   });
 
-  it('keeps a transfer from an unknown wallet as unclaimed; the operator assigns it', async () => {
+  it('keeps a transfer from an unknown wallet as unclaimed; the operator assigns it with the sender\'s signed word', async () => {
     const stranger = new Wallet(Wallet.createRandom().privateKey, providerFor(stack.chain.rpcUrl));
     await stack.chain.fund(stranger.address, { eth: '5' });
     const hash = await sendEth(stranger, LOCAL_POOL_ADDRESSES.coin, ETH);
     expect((await watch()).unclaimed).toBe(1);
-    const listed = await operator(stack.t.app, 'unclaimed', 'list', '--json');
-    const { items } = JSON.parse(listed.out) as { items: { id: number; transaction: string }[] };
-    const transfer = items.find((i) => i.transaction === hash.toLowerCase());
-    expect(transfer).toBeDefined();
-    const id = String(transfer!.id);
+    const id = await unclaimedId(hash);
     const owner = await userWithWallet(stack.t.app, devWallet(stack.chain.rpcUrl, 2));
-    expect(await operator(stack.t.app, 'unclaimed', 'assign', id, owner.email, 'coin')).toMatchObject({ code: 0 });
-    expect(await operator(stack.t.app, 'unclaimed', 'assign', id, owner.email, 'coin')).toMatchObject({ code: 2, out: expect.stringMatching(/already/) });
+    const proof = await claimProof(id, owner.email, 'coin', stranger);
+    expect(await operator(stack.t.app, 'unclaimed', 'assign', id, owner.email, 'coin', ...proof)).toMatchObject({ code: 0 });
+    expect(await operator(stack.t.app, 'unclaimed', 'assign', id, owner.email, 'coin', ...proof)).toMatchObject({ code: 2, out: expect.stringMatching(/already/) });
     await mine(stack.chain.rpcUrl, 1);
     await stack.t.app.services.depositJob.tick();
     expect((await rowsOf(hash))[0]).toMatchObject({ status: 'credited', userId: owner.id });
     await expectLedgerBalanced(stack.t.app);
+  });
+
+  it('finding 12: an unclaimed transfer goes only to the account its sending wallet signed for, and the proof is in the audit row', async () => {
+    const sender = new Wallet(Wallet.createRandom().privateKey, providerFor(stack.chain.rpcUrl));
+    await stack.chain.fund(sender.address, { eth: '5' });
+    const hash = await sendEth(sender, LOCAL_POOL_ADDRESSES.coin, 2n * ETH);
+    await watch();
+    const id = await unclaimedId(hash);
+    const owner = await register(stack.t.app);
+    const someoneElse = await register(stack.t.app);
+    const refused = (r: { code: number; out: string }, why: RegExp) => {
+      expect(r.code).toBe(2);
+      expect(r.out).toMatch(why);
+    };
+    // The operator's word alone: refused by the command line, and by the API.
+    refused(await operator(stack.t.app, 'unclaimed', 'assign', id, someoneElse.email, 'coin'), /--message-file/);
+    const bare = await call(stack.t.app, 'POST', `/api/v1/operator/unclaimed/${id}/assign`, { headers: opKey(), body: { account: someoneElse.email, pool: 'coin' } });
+    expect(bare.status).toBe(400);
+    // The right message signed by another wallet (the operator's own, say).
+    refused(await operator(stack.t.app, 'unclaimed', 'assign', id, someoneElse.email, 'coin', ...(await claimProof(id, someoneElse.email, 'coin', Wallet.createRandom()))), /not signed by the sending wallet/);
+    // The sender's signature for the owner, presented for another account.
+    const forOwner = await claimProof(id, owner.email, 'coin', sender);
+    refused(await operator(stack.t.app, 'unclaimed', 'assign', id, someoneElse.email, 'coin', ...forOwner), /does not name this transfer/);
+    expect(await rowsOf(hash)).toHaveLength(0);
+
+    expect(await operator(stack.t.app, 'unclaimed', 'assign', id, owner.email, 'coin', ...forOwner)).toMatchObject({ code: 0 });
+    expect((await rowsOf(hash))[0]).toMatchObject({ userId: (owner.user as { id: string }).id, amount: String(2n * ETH), pool: 'coin' });
+    const [row] = await stack.t.app.services.db.select().from(operatorAudit).where(and(eq(operatorAudit.action, 'unclaimed.assign'), eq(operatorAudit.target, id)));
+    const message = readFileSync(forOwner[1]!, 'utf8').trimEnd();
+    expect(row?.after).toMatchObject({ userId: (owner.user as { id: string }).id, proof: { signer: sender.address.toLowerCase(), message, signature: forOwner[3] } });
+    expect(verifyMessage(message, forOwner[3]!)).toBe(sender.address);
+  });
+
+  it('an unclaimed row leaves the list once its owner reported the transfer', async () => {
+    const wallet = new Wallet(Wallet.createRandom().privateKey, providerFor(stack.chain.rpcUrl));
+    await stack.chain.fund(wallet.address, { eth: '5' });
+    const hash = await sendEth(wallet, LOCAL_POOL_ADDRESSES.coin, ETH);
+    await watch();
+    const id = await unclaimedId(hash);
+    // The sender signs up afterwards, links that wallet and reports the transfer from the browser.
+    const u = await userWithWallet(stack.t.app, wallet);
+    const report = await call(stack.t.app, 'POST', '/api/v1/dashboard/deposit', { token: u.token, body: { pool: 'coin', currency: 'ETH', amount: String(ETH), transaction: hash } });
+    expect(report.status).toBe(200);
+    expect((await operator(stack.t.app, 'unclaimed', 'list')).out).not.toContain(hash.toLowerCase());
+    const [left] = await stack.t.app.services.db.select().from(unclaimedTransfers).where(eq(unclaimedTransfers.id, Number(id)));
+    expect(left).toMatchObject({ status: 'reported', depositId: (await rowsOf(hash))[0]!.id });
+    // Nor can the operator place it a second time.
+    expect((await operator(stack.t.app, 'unclaimed', 'message', id, u.email, 'coin')).out).toMatch(/already reported/);
   });
 
   it('a reorg drops a pending deposit: never credited, and the watcher rewinds', async () => {

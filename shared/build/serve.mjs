@@ -3,7 +3,7 @@
 // the brand title written into the page, and /api proxied to the API server.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -107,12 +107,59 @@ function brandOf(registry, hostHeader) {
 /** A route of the single-page app, not a file of the build ("/", "/sign-in", "/ru/cabinet/pools/stable"). */
 const isPage = (pathname) => pathname === '/' || pathname.endsWith('/index.html') || !/\.[a-z0-9]+$/i.test(pathname);
 
+/** Headers a client could send to pass for another address, host or scheme behind the proxy. */
+const FORWARDING_HEADERS = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded', 'x-real-ip'];
+
 /** Two years, subdomains too: the whole site is HTTPS-only in production. */
 export const HSTS = 'max-age=63072000; includeSubDomains';
 const MAX_REPORT_BYTES = 16 * 1024;
+/**
+ * CSP reports: a page with a violation sends one per blocked load, so a few a minute per address is
+ * plenty; past that (or past the site-wide budget) a report is refused unread. The file keeps the
+ * newest reports up to its size, and the one before it as `.1`.
+ */
+export const CSP_REPORT_LIMITS = { perAddressPerMinute: 30, perMinute: 600, fileBytes: 1024 * 1024 };
+
+/** Fixed one-minute windows per client address, forgotten wholesale when the minute turns. */
+function createReportBudget(limits) {
+  let windowStart = 0;
+  let total = 0;
+  const counts = new Map();
+  return (address) => {
+    const now = Date.now();
+    if (now - windowStart >= 60_000) {
+      windowStart = now;
+      total = 0;
+      counts.clear();
+    }
+    const mine = (counts.get(address) ?? 0) + 1;
+    if (mine > limits.perAddressPerMinute || total >= limits.perMinute) return false;
+    counts.set(address, mine);
+    total++;
+    return true;
+  };
+}
+
+/** Appends a line, first moving a full file aside to `.1` (replacing the older one). */
+function appendRotated(file, line, maxBytes) {
+  let size = 0;
+  try {
+    size = statSync(file).size;
+  } catch {
+    /* no file yet */
+  }
+  if (size > 0 && size + Buffer.byteLength(line) > maxBytes) renameSync(file, `${file}.1`);
+  appendFileSync(file, line);
+}
 
 /** A browser's CSP violation report: logged (and kept in a file when asked), answered 204. */
-function receiveCspReport(req, res, reportFile) {
+function receiveCspReport(req, res, reportFile, allowed, limits) {
+  if (!allowed(req.socket.remoteAddress ?? 'unknown')) {
+    res.writeHead(429, { 'Retry-After': '60' });
+    res.end();
+    req.resume();
+    return;
+  }
   let body = '';
   let tooLong = false;
   req.setEncoding('utf8');
@@ -133,16 +180,17 @@ function receiveCspReport(req, res, reportFile) {
     if (!report || typeof report !== 'object') return;
     const line = JSON.stringify({ at: new Date().toISOString(), page: report['document-uri'], directive: report['violated-directive'], blocked: report['blocked-uri'], source: report['source-file'], line: report['line-number'], sample: report['script-sample'] });
     console.warn(`[csp] ${line}`);
-    if (reportFile) appendFileSync(reportFile, `${line}\n`);
+    if (reportFile) appendRotated(reportFile, `${line}\n`, limits.fileBytes);
   });
 }
 
 /**
  * The shell. remotesDir holds the runtime manifests (remotes.json and any per-brand ones); they
  * are read on every request, so an operator's edit takes effect without a rebuild or restart.
- * `production` adds HSTS; `cspReportFile` keeps every CSP violation report the browsers send.
+ * `production` adds HSTS; `cspReportFile` keeps the CSP violation reports the browsers send (within `cspReportLimits`).
  */
-export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl, production = false, cspReportFile }) {
+export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl, production = false, cspReportFile, cspReportLimits = CSP_REPORT_LIMITS }) {
+  const reportAllowed = createReportBudget(cspReportLimits);
   const files = staticFiles(dir);
   const remoteManifests = createRemoteManifests();
   // main.js is read and hashed once, for the page, the service worker's list and its caching.
@@ -169,9 +217,12 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
         res.writeHead(503, { 'Content-Type': 'application/json' });
         return res.end(JSON.stringify({ message: 'The service is unavailable. Please try again later.' }));
       }
+      // This server is the edge: the browser's address is the socket's, whatever the request
+      // claims. The proxy then writes X-Forwarded-For/-Port/-Proto afresh (xfwd).
+      for (const h of FORWARDING_HEADERS) delete req.headers[h];
       return proxy.web(req, res);
     }
-    if (url.pathname === CSP_REPORT_PATH && req.method === 'POST') return receiveCspReport(req, res, cspReportFile);
+    if (url.pathname === CSP_REPORT_PATH && req.method === 'POST') return receiveCspReport(req, res, cspReportFile, reportAllowed, cspReportLimits);
     const brand = brandOf(brands, req.headers.host);
     const manifestFile = join(remotesDir, brand?.manifest ?? 'remotes.json');
     const manifestText = () => (existsSync(manifestFile) ? readFileSync(manifestFile, 'utf8') : undefined);

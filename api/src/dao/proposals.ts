@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { verifyTypedData } from 'ethers';
 import { apiMessages as M, VOTE_DOMAIN_VERSION, voteTypes, type ProposalResponse, type ProposalState, type VoteMessage } from '@app/contracts';
 import type { Db } from '../db/client';
@@ -149,17 +149,25 @@ export async function castVote(
 }
 
 /**
- * Every vote with its signed message, so anyone can check each signature. No vote's power: with
- * the wallet beside it, it would tell anyone what that member holds (the tally is in the proposal).
+ * A page of a proposal's votes, by voter address (a replaced vote keeps its place), after `after`;
+ * `next` is the last voter of a full page. Each vote carries its signed message, so anyone can
+ * check each signature, and not its power: with the wallet beside it, it would tell anyone what
+ * that member holds (the tally is in the proposal).
  */
-export async function publicVotes(db: Db, id: string, brand: VoteSpace) {
+export async function publicVotes(db: Db, id: string, brand: VoteSpace, page: { after?: string | undefined; limit: number }) {
   const p = await proposalOrThrow(db, id);
-  const rows = await db.select().from(daoVotes).where(eq(daoVotes.proposalId, p.id)).orderBy(daoVotes.signedAt);
+  const rows = await db
+    .select()
+    .from(daoVotes)
+    .where(and(eq(daoVotes.proposalId, p.id), page.after ? gt(daoVotes.voter, page.after.toLowerCase()) : undefined))
+    .orderBy(asc(daoVotes.voter))
+    .limit(page.limit);
   return {
     domain: voteDomain(brand),
     types: { Vote: [...voteTypes.Vote] },
     primaryType: 'Vote' as const,
     votes: rows.map((v) => ({ message: v.message as VoteMessage, signature: v.signature })),
+    next: rows.length === page.limit ? rows[rows.length - 1]!.voter : null,
   };
 }
 

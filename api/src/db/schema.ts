@@ -702,7 +702,7 @@ export const unclaimedTransfers = pgTable(
     amount: baseUnits('amount').notNull(),
     blockNumber: bigint('block_number', { mode: 'number' }).notNull(),
     blockHash: text('block_hash').notNull(),
-    /** unclaimed, assigned */
+    /** unclaimed, assigned (by the operator, with the sender's proof), reported (by its owner, who linked the wallet) */
     status: text('status').notNull().default('unclaimed'),
     depositId: bigint('deposit_id', { mode: 'number' }),
     assignedBy: text('assigned_by'),
@@ -760,7 +760,7 @@ export const daoVotes = pgTable(
     signature: text('signature').notNull(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.proposalId, t.userId] }), index('dao_votes_user_idx').on(t.userId)],
+  (t) => [primaryKey({ columns: [t.proposalId, t.userId] }), index('dao_votes_user_idx').on(t.userId), index('dao_votes_proposal_voter_idx').on(t.proposalId, t.voter)],
 );
 
 /** Accounts that dismissed the cabinet's first-steps tutorial (remembered per account, not per browser). */

@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { deposits, poolAddresses } from '../db/schema';
 import { ChainUnavailable, type ChainReader } from '../chain';
 import { DepositRefused, readDeposit, verifyDeposit } from './verify';
+import { markReported } from '../watcher';
 
 export type DepositRow = typeof deposits.$inferSelect;
 export type DepositSettings = { chainId: 1; confirmations: number };
@@ -70,28 +71,34 @@ export function createDeposits(db: Db, chain: ChainReader, settings: DepositSett
         throw err;
       }
       // One statement: concurrent reports of one transaction meet at the unique key, one row wins.
-      const rows = await db
-        .insert(deposits)
-        .values(
-          found.transfers.map((t) => ({
-            userId: user.id,
-            pool: req.pool,
-            currency: req.currency,
-            amount: t.amount.toString(),
-            claimedAmount: req.amount,
-            txHash: hash,
-            chainId: settings.chainId,
-            logIndex: t.logIndex,
-            fromAddress: t.from,
-            toAddress: t.to,
-            tokenAddress: t.tokenAddress,
-            blockNumber: found.blockNumber,
-            blockHash: found.blockHash,
-            confirmations: found.confirmations,
-          })),
-        )
-        .onConflictDoNothing({ target: [deposits.chainId, deposits.txHash, deposits.logIndex] })
-        .returning();
+      // The watcher may have listed the transfer as unclaimed before the wallet was linked: the
+      // report takes it off the operator's list in the same transaction.
+      const rows = await db.transaction(async (tx) => {
+        const inserted = await tx
+          .insert(deposits)
+          .values(
+            found.transfers.map((t) => ({
+              userId: user.id,
+              pool: req.pool,
+              currency: req.currency,
+              amount: t.amount.toString(),
+              claimedAmount: req.amount,
+              txHash: hash,
+              chainId: settings.chainId,
+              logIndex: t.logIndex,
+              fromAddress: t.from,
+              toAddress: t.to,
+              tokenAddress: t.tokenAddress,
+              blockNumber: found.blockNumber,
+              blockHash: found.blockHash,
+              confirmations: found.confirmations,
+            })),
+          )
+          .onConflictDoNothing({ target: [deposits.chainId, deposits.txHash, deposits.logIndex] })
+          .returning();
+        await markReported(tx, settings.chainId, inserted);
+        return inserted;
+      });
       let first = rows[0];
       if (!first) {
         // Already recorded: by the watcher for this same user it is the same deposit, met in its row.

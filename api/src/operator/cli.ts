@@ -26,7 +26,10 @@ const USAGE = `usage: npm run operator -- <command> [--api URL] [--key KEY]
   alerts [--all yes]                             what needs the operator (open ones; --all yes: resolved too)
   treasury                                       fund each paying address from the treasury; reserves against liabilities
   unclaimed list
-  unclaimed assign <id> <login-or-user-id> <pool>
+  unclaimed message <id> <login-or-user-id> <pool>
+                                                 the EIP-4361 message the sending wallet signs to claim the transfer
+  unclaimed assign <id> <login-or-user-id> <pool> --message-file FILE --signature 0x…
+                                                 assign it, with that message signed by the sender
   reconcile                                      on-chain balances against the ledger's reserves
   referral show                                  the programme's configuration in force and its history
   referral levels set <bps> [<bps> …] [--from YYYY-MM-DD]
@@ -70,6 +73,12 @@ const ID = /^[1-9]\d{0,15}$/;
 const id = (v: string | undefined) => need(v, 'id', (x) => ID.test(x), 'expected a positive whole number');
 const units = (v: string | undefined, what: string) => need(v, what, (x) => BASE_UNITS.test(x), 'expected a whole number of base units (wei, token units)');
 const date = (v: string | undefined, what = 'date') => need(v, what, validDate, 'expected a calendar date YYYY-MM-DD');
+
+const claimTarget = (rest: string[]) => ({
+  transfer: id(rest[0]),
+  account: need(rest[1], 'account', (x) => x.length >= 3 && x.length <= 320, 'expected the account e-mail or user id'),
+  pool: need(rest[2], 'pool', (x) => ['stable', 'coin', 'dex'].includes(x), 'expected stable, coin or dex'),
+});
 
 /** A table of rows, columns padded; numbers right-aligned. */
 export function table(rows: Record<string, unknown>[], columns?: string[]): string {
@@ -224,11 +233,27 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
       out(table(r.items as Record<string, unknown>[], ['id', 'currency', 'amount', 'from', 'to', 'pool', 'transaction', 'blockNumber']));
       return 0;
     }
+    case 'unclaimed message': {
+      const { transfer, account, pool } = claimTarget(rest);
+      const r = await call('GET', `/unclaimed/${transfer}/claim-message?account=${encodeURIComponent(account)}&pool=${pool}`);
+      out(`The owner of ${String(r.signer)} signs this message (personal_sign, e.g. in their wallet), then:`);
+      out(`npm run operator -- unclaimed assign ${transfer} ${account} ${pool} --message-file <this message> --signature <their signature>`);
+      out('');
+      out(String(r.message));
+      return 0;
+    }
     case 'unclaimed assign': {
-      const transfer = id(rest[0]);
-      const account = need(rest[1], 'account', (x) => x.length >= 3 && x.length <= 320, 'expected the account e-mail or user id');
-      const pool = need(rest[2], 'pool', (x) => ['stable', 'coin', 'dex'].includes(x), 'expected stable, coin or dex');
-      const r = await call('POST', `/unclaimed/${transfer}/assign`, { account, pool });
+      const { transfer, account, pool } = claimTarget(rest);
+      const file = flags.get('message-file');
+      if (!file) throw new UsageError('give --message-file: the message of `unclaimed message`, signed by the sending wallet (no assignment without it)');
+      let message: string;
+      try {
+        message = readFileSync(file, 'utf8').replace(/\r\n/g, '\n').replace(/\n+$/, '');
+      } catch (err) {
+        throw new UsageError(`cannot read --message-file ${file}: ${(err as Error).message}`);
+      }
+      const signature = need(flags.get('signature'), '--signature', (x) => /^0x[0-9a-fA-F]{130}$/.test(x), 'expected the 65-byte signature in hex (0x…)');
+      const r = await call('POST', `/unclaimed/${transfer}/assign`, { account, pool, message, signature });
       out(`transfer ${r.id} is deposit ${r.deposit} of ${r.userId} in ${r.pool}; credited after its confirmations`);
       return 0;
     }

@@ -11,7 +11,7 @@ import { referralOperatorRoutes } from '../referral/operator-routes';
 import { accrueAndReward } from '../referral';
 import { checkLedger, reconcile } from '../ledger';
 import type { Services } from '../services';
-import { assignUnclaimed, listUnclaimed } from '../watcher';
+import { assignUnclaimed, claimMessage, listUnclaimed } from '../watcher';
 import { audit } from '../db/audit';
 import { listAlerts } from '../db/alerts';
 import { operatorGuard } from './auth';
@@ -23,7 +23,14 @@ const idParams = z.object({ id: z.coerce.number().check(z.int(), z.positive(), z
 const statusQuery = z.object({ status: z.optional(z.enum(['requested', 'awaiting_approval', 'waiting_funds', 'sending', 'cancelling', 'paid', 'returned'])) });
 const alertsQuery = z.object({ all: z.optional(z.enum(['true', 'false'])) });
 const rejectBody = z.object({ reason: z.optional(z.string().check(z.maxLength(500))) });
-const assignBody = z.object({ account: z.string().check(z.minLength(3), z.maxLength(320)), pool: poolNameSchema });
+const claimTarget = { account: z.string().check(z.minLength(3), z.maxLength(320)), pool: poolNameSchema };
+const claimQuery = z.object(claimTarget);
+const assignBody = z.object({
+  ...claimTarget,
+  /** The EIP-4361 message of `claim-message`, signed by the sending wallet. */
+  message: z.string().check(z.minLength(1), z.maxLength(2000)),
+  signature: z.string().check(z.regex(/^0x[0-9a-fA-F]{130}$/, 'expected a 65-byte signature in hex')),
+});
 const payoutsBody = z.object({
   currency: currencyCodeSchema,
   fee: z.optional(baseUnitsSchema),
@@ -170,8 +177,14 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
 
   r.get('/operator/unclaimed', opts, async () => ({ items: await listUnclaimed(s.db) }));
 
+  const claims = { brands: s.config.brands, publicUrl: s.config.publicUrl };
+  r.get('/operator/unclaimed/:id/claim-message', { ...opts, schema: { ...schema, params: idParams, querystring: claimQuery } }, async (req) =>
+    claimMessage(s.db, claims, req.params.id, req.query.account, req.query.pool),
+  );
+
   r.post('/operator/unclaimed/:id/assign', { ...opts, schema: { ...schema, params: idParams, body: assignBody } }, async (req) => {
-    const r2 = await assignUnclaimed(s.db, actor(req), req.params.id, req.body.account, req.body.pool);
+    const { account, pool, message, signature } = req.body;
+    const r2 = await assignUnclaimed(s.db, claims, actor(req), req.params.id, account, pool, { message, signature });
     s.jobs.kick('deposits');
     return r2;
   });

@@ -12,6 +12,7 @@ import { addRoute } from '../http/route';
 import type { Services } from '../services';
 import { mailContext } from '../mail';
 import { heldUntil, holdSet, linkFirstWallet } from '../settings';
+import { clientKey } from '../http/client-key';
 import {
   REFRESH_COOKIE,
   answerWithTokens,
@@ -156,7 +157,7 @@ export function authRoutes(app: FastifyInstance, s: Services) {
       // A try is counted before the password is checked, in one atomic statement per counter, so
       // parallel attempts cannot all slip under the cap. Counted for unknown e-mails too, so the
       // lock-out says nothing about who has an account.
-      const failures = await loginFailures.take(body.login, req.ip);
+      const failures = await loginFailures.take(body.login, clientKey(req));
       if (!failures) throw new ApiError(429, M.tooManyAttempts, 'TOO_MANY_ATTEMPTS');
       const user = await userByEmail(s, body.login);
       const ok = await s.hasher.verify(user?.passwordHash, body.password);

@@ -1,9 +1,10 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { apiRoutes } from '@app/contracts';
 import { tutorialDismissals } from '../db/schema';
 import { addRoute } from '../http/route';
-import { activityCsv, activityPage, asOfDay, cabinetRevision, portfolioSummary } from '../portfolio';
+import { activityExportJson, activityPage, asOfDay, cabinetRevision, portfolioSummary } from '../portfolio';
 import type { Services } from '../services';
 
 /** The cabinet's reads: the dashboard's figures, the activity list and its CSV, the tutorial and a revision to poll. */
@@ -18,9 +19,11 @@ export function cabinetRoutes(app: FastifyInstance, s: Services) {
 
   addRoute(app, apiRoutes.cabinetActivity, async ({ query, auth }) => activityPage(db, auth.user.id, query, required()));
 
-  addRoute(app, apiRoutes.cabinetActivityExport, async ({ auth }) => {
-    const { csv, rows } = await activityCsv(db, auth.user.id, required());
-    return { filename: `activity-${await asOfDay(db)}.csv`, csv, rows };
+  addRoute(app, apiRoutes.cabinetActivityExport, async ({ auth, reply }) => {
+    const filename = `activity-${await asOfDay(db)}.csv`;
+    // Streamed: the server holds one batch of rows however long the history is.
+    void reply.type('application/json; charset=utf-8').send(Readable.from(activityExportJson(db, auth.user.id, required(), filename)));
+    return reply as never;
   });
 
   addRoute(app, apiRoutes.cabinetTutorial, async ({ body, auth }) => {

@@ -19,6 +19,7 @@ import {
 } from '../dao';
 import { daoValues, pools } from '../db/schema';
 import { badRequest } from '../http/errors';
+import { briefCache } from '../http/brief-cache';
 import { addRoute } from '../http/route';
 import { audit } from '../db/audit';
 import { apyBps, apysOn } from '../interest';
@@ -37,8 +38,12 @@ const newProposalBody = z.object({
   quorumUsd: z.optional(z.string().check(z.maxLength(40))),
 });
 
+/** How long a page of a public vote list is served from memory (other replicas see a new vote within it). */
+const VOTE_LIST_CACHE_MS = 5000;
+
 export function daoRoutes(app: FastifyInstance, s: Services) {
   const db = s.db;
+  const voteLists = briefCache<Awaited<ReturnType<typeof publicVotes>>>(VOTE_LIST_CACHE_MS);
   /** The brand the request came through: votes are signed for its name and space. */
   const spaceOf = (req: FastifyRequest): VoteSpace => {
     const host = requestHost(req);
@@ -75,10 +80,15 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
   addRoute(app, apiRoutes.daoVote, async ({ params, body, auth, req }) => {
     const brand = spaceOf(req);
     await castVote(db, s.prices, { proposalId: params.id, userId: auth.user.id, linkedWallet: auth.user.walletAddress, brand, message: body.message, signature: body.signature });
+    voteLists.forget(`${params.id}|`);
     return { message: M.voteRecorded, proposal: await proposalView(db, s.prices, params.id, auth.user.id, brand) };
   }, { rateLimit: { max: 60, timeWindow: '1 minute' } });
 
-  addRoute(app, apiRoutes.daoProposalVotes, async ({ params, req }) => publicVotes(db, params.id, spaceOf(req)));
+  addRoute(app, apiRoutes.daoProposalVotes, async ({ params, query, req }) => {
+    const space = spaceOf(req);
+    const key = `${params.id}|${space.space}|${space.title}|${query.after?.toLowerCase() ?? ''}|${query.limit}`;
+    return voteLists.get(key, () => publicVotes(db, params.id, space, query));
+  });
 
   // The operator's DAO calls (the `npm run dao` command line), under the operator's guard and audit log.
   const r = app.withTypeProvider<ZodTypeProvider>();

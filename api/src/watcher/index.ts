@@ -1,2 +1,2 @@
 export { createWatcher, type Watcher, type WatchResult } from './watcher';
-export { assignUnclaimed, listUnclaimed } from './unclaimed';
+export { assignUnclaimed, claimMessage, listUnclaimed, markReported } from './unclaimed';

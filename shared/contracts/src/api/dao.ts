@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { apiMessages as M } from './messages';
-import { addressSchema, baseUnitsSchema, isoDateTime } from './common';
+import { addressSchema, baseUnitsSchema, isoDateTime, pageNumber } from './common';
 
 /** US dollars as an exact decimal string (up to 8 decimals), never a float. */
 export const usdSchema = z.string().check(z.regex(/^(?:\d+|\d+\.\d{1,8})$/)).register(z.globalRegistry, { description: 'US dollars, exact decimal string', example: '1250.5' });
@@ -113,13 +113,24 @@ export const voteResponseSchema = z
   .object({ message: z.string(), proposal: proposalResponseSchema })
   .register(z.globalRegistry, { id: 'VoteResponse' });
 
-/** Every vote of a proposal with its signed message: anyone can check each signature. No vote carries its power (another member's holdings). */
+/** A page of the public vote list: votes by voter address, after the one given. */
+export const proposalVotesQuerySchema = z.object({
+  after: z.optional(z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/, M.invalidValue))),
+  limit: pageNumber(500, 100),
+});
+
+/**
+ * Every vote of a proposal with its signed message, a page at a time: anyone can check each
+ * signature. No vote carries its power (another member's holdings).
+ */
 export const proposalVotesResponseSchema = z
   .object({
     domain: voteDomainSchema,
     types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
     primaryType: z.literal('Vote'),
     votes: z.array(z.object({ message: voteMessageSchema, signature: z.string() })),
+    /** The `after` of the next page; null on the last. */
+    next: z.nullable(z.string()),
   })
   .register(z.globalRegistry, { id: 'DaoProposalVotes' });
 export type ProposalVotesResponse = z.infer<typeof proposalVotesResponseSchema>;

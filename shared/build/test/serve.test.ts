@@ -1,0 +1,79 @@
+import { createServer, request, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serveShell } from '../serve.mjs';
+
+type Answer = { status: number; body: string };
+
+/** A raw HTTP request (fetch would not let a test set X-Forwarded-For freely on every runtime). */
+function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const listening = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+describe('the shell’s server at the edge', () => {
+  // A shell build of one page: enough for the server to start.
+  const dir = mkdtempSync(join(tmpdir(), 'shell-dist-'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body><script src="/main.js"></script></body></html>');
+  const brands = { defaultTitle: 'Test', brands: [] };
+
+  it('overwrites a client’s X-Forwarded-For (and Host, Proto) before passing a call to the API', async () => {
+    // The API here echoes the forwarding headers it receives.
+    const api = createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ for: req.headers['x-forwarded-for'], host: req.headers['x-forwarded-host'] ?? null, proto: req.headers['x-forwarded-proto'], realIp: req.headers['x-real-ip'] ?? null }));
+    });
+    const apiPort = await listening(api);
+    let shell: Server | undefined;
+    try {
+      shell = (await serveShell({ dir, port: 0, remotesDir: dir, brands, apiUrl: `http://127.0.0.1:${apiPort}` })) as Server;
+      const port = (shell.address() as AddressInfo).port;
+      const r = await send(port, 'GET', '/api/v1/profile', { 'X-Forwarded-For': '203.0.113.9, 198.51.100.7', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https', 'X-Real-IP': '203.0.113.9' });
+      expect(r.status).toBe(200);
+      // The test connects from 127.0.0.1: that, and only that, is the browser's address; the host is
+      // the one it connected to, not the one it claimed.
+      expect(JSON.parse(r.body)).toEqual({ for: '127.0.0.1', host: `127.0.0.1:${port}`, proto: 'http', realIp: null });
+    } finally {
+      if (shell) await close(shell);
+      await close(api);
+    }
+  });
+
+  it('limits CSP reports per address and rotates their file at its size', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'csp-')), 'csp-reports.jsonl');
+    const limits = { perAddressPerMinute: 5, perMinute: 100, fileBytes: 300 };
+    const shell = (await serveShell({ dir, port: 0, remotesDir: dir, brands, cspReportFile: file, cspReportLimits: limits })) as Server;
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const port = (shell.address() as AddressInfo).port;
+      const report = (n: number) => JSON.stringify({ 'csp-report': { 'document-uri': `http://localhost/page-${n}`, 'violated-directive': 'script-src', 'blocked-uri': 'inline' } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) statuses.push((await send(port, 'POST', '/csp-report', { 'Content-Type': 'application/csp-report' }, report(i))).status);
+      expect(statuses).toEqual([204, 204, 204, 204, 204, 429, 429, 429]);
+      // Five were accepted; a 300-byte file holds about two, so it was moved aside: the two files
+      // hold the newest reports in order, and neither is over the size.
+      const pages = [`${file}.1`, file].flatMap((f) => readFileSync(f, 'utf8').split('\n').filter(Boolean)).map((l) => JSON.parse(l).page as string);
+      const sent = [0, 1, 2, 3, 4].map((n) => `http://localhost/page-${n}`);
+      expect(pages.length).toBeGreaterThanOrEqual(2);
+      expect(pages).toEqual(sent.slice(sent.length - pages.length));
+      expect(statSync(file).size).toBeLessThanOrEqual(limits.fileBytes);
+      expect(statSync(`${file}.1`).size).toBeLessThanOrEqual(limits.fileBytes);
+    } finally {
+      warn.mockRestore();
+      await close(shell);
+    }
+  });
+});
