@@ -670,7 +670,7 @@ export const daoProposals = pgTable('dao_proposals', {
   choices: jsonb('choices').$type<string[]>().notNull(),
   startsAt: ts('starts_at').notNull(),
   endsAt: ts('ends_at').notNull(),
-  /** Voting power is the value of positions at this moment. */
+  /** Voting power is the value of positions at this moment: at or before the start (checked by 0018 for new rows). */
   snapshotAt: ts('snapshot_at').notNull(),
   quorumUsd: usd('quorum_usd').notNull().default('0'),
   createdAt: created(),
