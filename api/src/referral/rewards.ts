@@ -29,7 +29,9 @@ export async function pricesOn(db: Db, source: PriceSource, day: string): Promis
 
 /**
  * An e-mail the owner proved: set only by a mailed code (sign-up confirmation, or a confirmed
- * change), and the account confirmed. A wallet-only account has none until it adds one.
+ * change), and the account confirmed. A wallet-only account has none until it adds one. The
+ * rewards exclude the few accounts without one (an anti-join on a small set) rather than join
+ * every referee and ancestor to their user.
  */
 const provedEmail = (u: SQL) => sql`(${u}.email is not null and ${u}.role is not null)`;
 
@@ -102,11 +104,10 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         -- both with a proved e-mail, the referee sharing no address with any ancestor.
         select t.user_id, t.level, t.ancestor_id, lv.reward_bps, e.value
         from earners e
-        join users ru on ru.id = e.user_id
         join referral_tree t on t.user_id = e.user_id and t.level <= ${depth}
-        join users au on au.id = t.ancestor_id
         join referral_config_levels lv on lv.config_id = ${config.id} and lv.level = t.level
-        where ${provedEmail(sql`ru`)} and ${provedEmail(sql`au`)}
+        where not exists (select 1 from unproved x where x.id = e.user_id)
+          and not exists (select 1 from unproved x where x.id = t.ancestor_id)
           and not exists (select 1 from shared s where s.user_id = e.user_id)
       ) l
       left join (
@@ -141,6 +142,7 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         where a.pool = ${pool} and a.day = ${day}::date and a.amount > 0
         group by a.user_id
       ),
+      unproved as materialized (select id from users where not ${provedEmail(sql`users`)}),
       shared as (${sharingAncestorAddress(sql`select user_id from earners`)}),
       after_close as (
         -- Postings dated after the close of the day (its own interest is dated at the close).
