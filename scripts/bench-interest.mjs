@@ -8,7 +8,8 @@
 // depends on the other work: it also prints the CPU seconds the database spent (PGlite: this
 // process; PostgreSQL on this machine: its backends, from /proc) and the load average before.
 // The accrual is one set-based statement per pool and day: memory must stay flat whatever the count.
-// Env: BENCH_SIZES (10000,100000,1000000), BENCH_BACKENDS (pglite,postgres),
+// Env: BENCH_SIZES (10000,100000,1000000), BENCH_BACKENDS (pglite,postgres), BENCH_MOVED_EVERY (0: every
+// k-th position also moves during the day, so its lowest balance is read from the day's postings),
 // BENCH_DATABASE_URL (a PostgreSQL server whose user may CREATE DATABASE; without it a throwaway
 // cluster is started from Debian's PostgreSQL binaries on port BENCH_PG_PORT, 55433).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -121,6 +122,7 @@ async function runCase({ backend, n, url }) {
   const { accrueDay } = await import('../api/src/interest/accrual.ts');
   const { rewardDay } = await import('../api/src/referral/rewards.ts');
   const { tablePriceSource } = await import('../api/src/pricing/prices.ts');
+  const movedEvery = Number(process.env.BENCH_MOVED_EVERY ?? 0);
   const { checkLedger } = await import('../api/src/ledger/index.ts');
   const { sql } = createRequire(path.join(root, 'api/package.json'))('drizzle-orm');
   let dbUrl;
@@ -168,6 +170,19 @@ async function runCase({ backend, n, url }) {
     await db.execute(sql`insert into ledger_transactions (reference, kind, at) values ('bench:deposits', 'deposit', '2026-01-01T00:00:00Z')`);
     await db.execute(sql`insert into ledger_postings (transaction_id, account_id, currency, amount, at)
       select (select id from ledger_transactions where reference = 'bench:deposits'), id, currency, balance, '2026-01-01T00:00:00Z' from ledger_accounts`);
+    if (movedEvery > 0) {
+      // Every k-th position also moves during the day (a withdrawal's reservation at noon): those
+      // earn on their lowest balance, read from the day's postings (issue 21, finding 11).
+      const moved = sql`(select id from ledger_accounts where kind = 'position' and id % ${movedEvery} = 0)`;
+      await db.execute(sql`insert into ledger_accounts (key, kind, currency, balance) values ('withdrawals_in_flight:ETH', 'withdrawals_in_flight', 'ETH', 0) on conflict (key) do nothing`);
+      await db.execute(sql`insert into ledger_transactions (reference, kind, at) values ('bench:moves', 'withdrawal_reserve', '2026-01-01T12:00:00Z')`);
+      await db.execute(sql`insert into ledger_postings (transaction_id, account_id, currency, amount, at)
+        select (select id from ledger_transactions where reference = 'bench:moves'), id, 'ETH', 1000000, '2026-01-01T12:00:00Z'::timestamptz from ${moved} m
+        union all
+        select (select id from ledger_transactions where reference = 'bench:moves'), (select id from ledger_accounts where key = 'withdrawals_in_flight:ETH'), 'ETH', -1000000 * count(*), '2026-01-01T12:00:00Z'::timestamptz from ${moved} m`);
+      await db.execute(sql`update ledger_accounts a set balance = a.balance + p.amount from ledger_postings p join ledger_transactions t on t.id = p.transaction_id
+        where t.reference = 'bench:moves' and p.account_id = a.id`);
+    }
     await db.execute(sql`analyze`);
     if (global.gc) global.gc();
     // The database's CPU time: this process for PGlite; the database's backends for PostgreSQL.

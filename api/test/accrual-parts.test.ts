@@ -19,7 +19,7 @@ afterAll(() => t?.close());
 
 const db = () => t.app.services.db;
 
-/** n users, each with a position in the pool credited on `day` (balances 10^9 + 7919·i base units). */
+/** n users, each with a position in the pool credited at the first instant of `day`, so held all day (balances 10^9 + 7919·i base units). */
 async function positions(pool: 'dex' | 'coin', currency: string, n: number, day: string) {
   const reserves = { kind: 'reserves' as const, chainId: 1, address: '0x00000000000000000000000000000000000000bb', pool, currency };
   const out: { id: string; balance: bigint }[] = [];
@@ -30,7 +30,7 @@ async function positions(pool: 'dex' | 'coin', currency: string, n: number, day:
     await post(db(), {
       reference: `test:parts:${id}`,
       kind: 'deposit',
-      at: new Date(`${day}T12:00:00Z`),
+      at: new Date(`${day}T00:00:00Z`),
       postings: [
         { account: reserves, amount: balance },
         { account: { kind: 'position', userId: id, pool, currency }, amount: -balance },

@@ -54,12 +54,14 @@ describe('cabinet', () => {
 
     const dayEth = (n: number) => independentEarned(ETH, 8n, 100n, n) - independentEarned(ETH, 8n, 100n, n - 1);
     const dayUsdt = (n: number) => independentEarned(100n * USDT, 5n, 100n, n) - independentEarned(100n * USDT, 5n, 100n, n - 1);
-    const earnedEth = independentEarned(ETH, 8n, 100n, 30);
-    const earnedUsdt = independentEarned(100n * USDT, 5n, 100n, 30);
+    // Deposited during day0, which earns nothing (interest pays whole days held): 29 days, from day0 + 1.
+    const held = 29;
+    const earnedEth = independentEarned(ETH, 8n, 100n, held);
+    const earnedUsdt = independentEarned(100n * USDT, 5n, 100n, held);
     // Local prices: ETH $3000, USDT $1.
     const valueC = cents(ETH + earnedEth, 300000n, 18) + cents(100n * USDT + earnedUsdt, 100n, 6);
     const interestC = cents(earnedEth, 300000n, 18) + cents(earnedUsdt, 100n, 6);
-    const lastDayC = cents(dayEth(30), 300000n, 18) + cents(dayUsdt(30), 100n, 6);
+    const lastDayC = cents(dayEth(held), 300000n, 18) + cents(dayUsdt(held), 100n, 6);
 
     const s = (await call(stack.t.app, 'GET', '/api/v1/cabinet/summary', { token: alice.token })).body as CabinetSummary;
     expect(s.asOf).toBe(addDays(day0, 30));
@@ -72,7 +74,7 @@ describe('cabinet', () => {
       interestUsd: { all: dollars(interestC), day: dollars(lastDayC), month: dollars(interestC) },
     });
     expect(s.currencies).toContainEqual(
-      expect.objectContaining({ currency: 'ETH', balance: String(ETH + earnedEth), deposited: String(ETH), withdrawn: '0', principal: String(ETH), profit: String(earnedEth), interest: { all: String(earnedEth), day: String(dayEth(30)), month: String(earnedEth) } }),
+      expect.objectContaining({ currency: 'ETH', balance: String(ETH + earnedEth), deposited: String(ETH), withdrawn: '0', principal: String(ETH), profit: String(earnedEth), interest: { all: String(earnedEth), day: String(dayEth(held)), month: String(earnedEth) } }),
     );
     const coin = s.pools.find((p) => p.pool === 'coin')!;
     expect(coin).toMatchObject({ apy: '0.08', positions: [{ currency: 'ETH', balance: String(ETH + earnedEth), earned: String(earnedEth) }] });
@@ -82,31 +84,31 @@ describe('cabinet', () => {
     expect(s.dailyRewards).toEqual({
       day: until,
       items: [
-        { pool: 'coin', currency: 'ETH', amount: String(dayEth(30)) },
-        { pool: 'stable', currency: 'USDT', amount: String(dayUsdt(30)) },
+        { pool: 'coin', currency: 'ETH', amount: String(dayEth(held)) },
+        { pool: 'stable', currency: 'USDT', amount: String(dayUsdt(held)) },
       ],
     });
 
-    // Activity: 2 deposits + 60 daily interest rows, newest first, paged.
+    // Activity: 2 deposits + 58 daily interest rows, newest first, paged.
     const p1 = (await call(stack.t.app, 'GET', '/api/v1/cabinet/activity?size=10', { token: alice.token })).body as ActivityResponse;
-    expect(p1.total).toBe(62);
+    expect(p1.total).toBe(60);
     expect(p1.items).toHaveLength(10);
     // The newest credit is the interest of the last accrued day, dated that day (as the daily rewards).
     expect(p1.items[0]).toMatchObject({ kind: 'interest', at: `${until}T00:00:00.000Z` });
-    const last = (await call(stack.t.app, 'GET', '/api/v1/cabinet/activity?size=10&page=7', { token: alice.token })).body as ActivityResponse;
-    expect(last.items).toHaveLength(2);
-    expect(last.items.map((i) => i.kind)).toEqual(['deposit', 'deposit']);
-    expect(last.items.map((i) => i.transaction).sort()).toEqual([eth, usdt].sort());
+    const last = (await call(stack.t.app, 'GET', '/api/v1/cabinet/activity?size=10&page=6', { token: alice.token })).body as ActivityResponse;
+    expect(last.items).toHaveLength(10);
+    expect(last.items.map((i) => i.kind).slice(-3)).toEqual(['interest', 'deposit', 'deposit']);
+    expect(last.items.slice(-2).map((i) => i.transaction).sort()).toEqual([eth, usdt].sort());
 
     const csv = (await call(stack.t.app, 'GET', '/api/v1/cabinet/activity/export', { token: alice.token })).body as { csv: string; rows: number };
-    expect(csv.rows).toBe(62);
+    expect(csv.rows).toBe(60);
     const lines = csv.csv.trim().split('\r\n');
-    expect(lines).toHaveLength(63);
+    expect(lines).toHaveLength(61);
     expect(lines[0]).toBe('date,time_utc,type,pool,currency,amount,status,transaction');
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${day0},\\d\\d:\\d\\d:\\d\\d,deposit,coin,ETH,1,credited,${eth}$`)));
-    expect(lines).toContainEqual(`${until},00:00:00,interest,stable,USDT,${whole(dayUsdt(30), 6)},credited,`);
+    expect(lines).toContainEqual(`${until},00:00:00,interest,stable,USDT,${whole(dayUsdt(held), 6)},credited,`);
     const csvInterestEth = lines.filter((l: string) => l.includes(',interest,coin,ETH,')).map((l: string) => l.split(',')[5]);
-    expect(csvInterestEth).toHaveLength(30);
+    expect(csvInterestEth).toHaveLength(held);
   });
   it('the CSV export is streamed in batches: every row once, in order, the same file whatever the batch', async () => {
     const alice = exporter!;
@@ -115,9 +117,9 @@ describe('cabinet', () => {
     // Written as it is read: no length known up front.
     expect(r.headers['content-length']).toBeUndefined();
     const exported = activityExportResponseSchema.parse(r.body);
-    expect(exported.rows).toBe(62);
+    expect(exported.rows).toBe(60);
     const required = { deposit: stack.t.app.services.config.deposits.confirmations, withdrawal: stack.t.app.services.config.money.payoutConfirmations };
-    for (const batch of [1, 7, 31, 62, 1000]) {
+    for (const batch of [1, 7, 31, 60, 1000]) {
       const chunks = [];
       for await (const c of activityCsvChunks(stack.t.app.services.db, alice.id, required, batch)) chunks.push(c);
       expect([batch, chunks.map((c) => c.text).join('')]).toEqual([batch, exported.csv]);

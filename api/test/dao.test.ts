@@ -51,7 +51,7 @@ async function withdraw(userId: string, amount: bigint, at: Date) {
 }
 
 async function proposal(over: Partial<Parameters<typeof createProposal>[1]> = {}) {
-  const p = await createProposal(t.app.services.db, { title: 'Raise the stable pool APY', body: '# Why\n\n<script>alert(1)</script> **more**', choices: ['For', 'Against', 'Abstain'], startsAt: minutes(-10), endsAt: minutes(60), snapshotAt: minutes(-5), quorumUsd: '100', ...over });
+  const p = await createProposal(t.app.services.db, { title: 'Raise the stable pool APY', body: '# Why\n\n<script>alert(1)</script> **more**', choices: ['For', 'Against', 'Abstain'], startsAt: minutes(-5), endsAt: minutes(60), snapshotAt: minutes(-5), quorumUsd: '100', ...over });
   return String(p.id);
 }
 
@@ -172,7 +172,7 @@ describe('voting', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('Такого варианта нет в этом предложении');
 
-    const closed = await proposal({ startsAt: minutes(-60), endsAt: minutes(-1), snapshotAt: minutes(-50) });
+    const closed = await proposal({ startsAt: minutes(-60), endsAt: minutes(-1), snapshotAt: minutes(-60) });
     const after = await call(t.app, 'POST', `/api/v1/dao/proposals/${closed}/vote`, { token: v.token, body: await signed(v.wallet, closed, 1) });
     expect(after.body.message).toBe(M.proposalNotOpen);
 
@@ -185,7 +185,7 @@ describe('voting', () => {
 
   it('lists active proposals first, then pending, then closed', async () => {
     const v = await voter();
-    const closed = await proposal({ title: 'closed', startsAt: minutes(-60), endsAt: minutes(-1), snapshotAt: minutes(-50) });
+    const closed = await proposal({ title: 'closed', startsAt: minutes(-60), endsAt: minutes(-1), snapshotAt: minutes(-60) });
     const pending = await proposal({ title: 'pending', startsAt: minutes(10), endsAt: minutes(60), snapshotAt: minutes(10) });
     const active = await proposal({ title: 'active' });
     const r = await call(t.app, 'GET', '/api/v1/dao/proposals', { token: v.token });

@@ -30,14 +30,15 @@ describe('daily compounding interest', () => {
 
     const coin = await call(stack.t.app, 'GET', '/api/v1/dashboard/pools/coin?currency=ETH', { token: alice.token });
     const stable = await call(stack.t.app, 'GET', '/api/v1/dashboard/pools/stable?currency=USDT', { token: alice.token });
-    const earnedEth = independentEarned(ETH, 8n, 100n, 30);
-    const earnedUsdt = independentEarned(100n * USDT, 5n, 100n, 30);
+    // Deposited during day0, which it was not held for whole: it earns from day0 + 1, 29 days.
+    const earnedEth = independentEarned(ETH, 8n, 100n, 29);
+    const earnedUsdt = independentEarned(100n * USDT, 5n, 100n, 29);
     expect(coin.body.earned).toEqual({ ETH: String(earnedEth) });
     expect(coin.body.deposited).toEqual({ ETH: String(ETH + earnedEth) });
     expect(stable.body.earned).toEqual({ USDT: String(earnedUsdt) });
     // The browser's projection (shared) says the same, to the base unit.
-    expect(projectEarnings(ETH, '0.08', 30)).toBe(earnedEth);
-    expect(projectEarnings(100n * USDT, '0.05', 30)).toBe(earnedUsdt);
+    expect(projectEarnings(ETH, '0.08', 29)).toBe(earnedEth);
+    expect(projectEarnings(100n * USDT, '0.05', 29)).toBe(earnedUsdt);
 
     // A second accrue of the same days changes nothing.
     const again = await operator(stack.t.app, 'accrue', '--until', until);

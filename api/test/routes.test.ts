@@ -180,7 +180,7 @@ describe('referrals', () => {
     const nothing = await call(t.app, 'POST', '/api/v1/referrals/withdraw', { token: myToken });
     expect([nothing.status, nothing.body.message]).toEqual([400, M.nothingToClaim]);
     const harvest = await call(t.app, 'GET', '/api/v1/referrals/harvest', { token: myToken });
-    expect(harvest.body).toEqual({ currency: 'USDT', decimals: 6, allTime: '0', earned: '0', availableToClaim: '0', inPayment: '0', alreadyPaid: '0', claimInProgress: false, claim: null });
+    expect(harvest.body).toEqual({ currency: 'USDT', decimals: 6, allTime: '0', earned: '0', availableToClaim: '0', inPayment: '0', alreadyPaid: '0', vesting: '0', vestingDays: 30, others: [], claimInProgress: false, claim: null });
     expect((await call(t.app, 'GET', '/api/v1/referrals/affiliates', { token: myToken })).body).toMatchObject({ level: 1, page: 1, size: 20, total: 0, items: [] });
   });
 });

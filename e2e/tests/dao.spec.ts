@@ -72,7 +72,7 @@ test('a member votes with the wallet; the tally moves by the power at the snapsh
   const before = 10n ** 16n; // 0.01 ETH
   await depositEth(page.request, bearer, wallet, before);
   const now = Date.now();
-  const id = await operatorCreatesProposal({ title: `Raise the coin pool APY ${now}`, body: '## Why\n\nMore **yield**. <img src=x onerror="window.__xss=1">', choices: ['For', 'Against'], start: new Date(now - 60_000), end: new Date(now + 600_000), snapshot: new Date(now), quorum: '1' });
+  const id = await operatorCreatesProposal({ title: `Raise the coin pool APY ${now}`, body: '## Why\n\nMore **yield**. <img src=x onerror="window.__xss=1">', choices: ['For', 'Against'], start: new Date(now), end: new Date(now + 600_000), snapshot: new Date(now), quorum: '1' });
   // After the snapshot: must not count for this proposal.
   await depositEth(page.request, bearer, wallet, 5n * 10n ** 16n);
 
@@ -140,7 +140,7 @@ test('at 390 px the DAO pages fit and axe finds nothing serious, in English and 
   await page.setViewportSize({ width: 390, height: 844 });
   await signedUpAndConfirmed(page.request);
   const now = Date.now();
-  const id = await operatorCreatesProposal({ title: `A long proposal title that has to wrap on a phone ${now}`, body: '# Heading\n\n- one\n- two\n\n`code that is rather long and must not push the page sideways at all`', choices: ['For', 'Against'], start: new Date(now - 60_000), end: new Date(now + 600_000), snapshot: new Date(now) });
+  const id = await operatorCreatesProposal({ title: `A long proposal title that has to wrap on a phone ${now}`, body: '# Heading\n\n- one\n- two\n\n`code that is rather long and must not push the page sideways at all`', choices: ['For', 'Against'], start: new Date(now), end: new Date(now + 600_000), snapshot: new Date(now) });
   for (const path of ['/cabinet/dao', `/cabinet/dao/${id}`, '/ru/cabinet/dao', `/ru/cabinet/dao/${id}`]) {
     await page.goto(path);
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);

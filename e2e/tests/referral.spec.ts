@@ -10,7 +10,7 @@ import { expect, request as requests, test, type Browser, type BrowserContext, t
 import { seriousViolations } from '../support/axe';
 import { PASSWORD, mailedCode, signedUpAndConfirmed, uniqueEmail } from '../support/accounts';
 import { dailyInterest, dailyRate } from '@app/web3/testing';
-import { addDays, apyFromFirstOpenDay, asOf } from '../support/calendar';
+import { addDays, apyFromFirstOpenDay, asOf, today } from '../support/calendar';
 import { dataDir, repoRoot } from '../support/paths';
 import { USDT, deposit, dismissNotices, fund, notification, sentHash, word } from '../support/pool';
 import { TestWallet } from '../support/testWallet';
@@ -142,6 +142,8 @@ test('the referral programme: link, sign-up, rewards by level, claim paid on cha
   expect(await apyFromFirstOpenDay(A.page.request, 'dex', DEX_APY.text)).toBe(from);
   operatorOk('referral', 'levels', 'set', ...LEVELS.map(String), '--from', from);
   operatorOk('referral', 'ranks', 'set', ...RANKS, '--from', from);
+  // The rewards are claimed right after the accrual below: no vesting period in this file.
+  operatorOk('referral', 'vesting', 'set', '0', '--from', from);
 
   // The operator's limits: over 18 % in all is refused, with the exit code and the reason.
   const refused = operator('referral', 'levels', 'set', '1000', '500', '400', '--from', from);
@@ -205,7 +207,10 @@ test('the referral programme: link, sign-up, rewards by level, claim paid on cha
 
   for (const [m, usd] of [[B, DEPOSITS.B], [C, DEPOSITS.C], [D, DEPOSITS.D]] as const) await depositUsdt(m, usd);
 
-  operatorOk('accrue', '--until', addDays(from, DAYS - 1));
+  // A day pays on its lowest balance: deposits made during the first open day (today on a fresh
+  // stack) earn from the day after; made before it (the calendar ahead), from that day.
+  const earnFrom = from > today() ? from : addDays(from, 1);
+  operatorOk('accrue', '--until', addDays(earnFrom, DAYS - 1));
   for (const m of [B, C, D]) expect(await interestDays(m), m.login).toBe(DAYS);
 
   const rate = dailyRate(DEX_APY.num, DEX_APY.den);

@@ -17,8 +17,13 @@ export type VoteSpace = { title: string; space: string };
 
 export const voteDomain = (brand: VoteSpace) => ({ name: brand.title, version: VOTE_DOMAIN_VERSION, chainId: 1 });
 
-export function stateOf(p: Pick<ProposalRow, 'startsAt' | 'endsAt'>, now = new Date()): ProposalState {
-  if (now < p.startsAt) return 'pending';
+/**
+ * Voting opens at the start, and never before the snapshot: power is the positions at the
+ * snapshot, which are final only once it has passed (a proposal made before the rule below, with
+ * its snapshot after its start, stays pending until the snapshot).
+ */
+export function stateOf(p: Pick<ProposalRow, 'startsAt' | 'endsAt' | 'snapshotAt'>, now = new Date()): ProposalState {
+  if (now < p.startsAt || now < p.snapshotAt) return 'pending';
   return now < p.endsAt ? 'active' : 'closed';
 }
 
@@ -28,7 +33,9 @@ export type NewProposal = { title: string; body: string; choices: string[]; star
 export async function createProposal(db: Db, p: NewProposal): Promise<ProposalRow> {
   if (!p.title.trim() || p.choices.length < 2 || p.choices.some((c) => !c.trim())) throw new Error('a proposal needs a title and at least two choices');
   if (!(p.startsAt < p.endsAt)) throw new Error('the start must be before the end');
-  if (p.snapshotAt > p.endsAt) throw new Error('the snapshot must not be after the end');
+  // A snapshot after the start would let a vote cast before it count dollars that then move to
+  // another account and vote again: the power is taken from a past, settled moment.
+  if (p.snapshotAt > p.startsAt) throw new Error('the snapshot must not be after the start');
   if (!/^\d+(\.\d{1,8})?$/.test(p.quorumUsd)) throw new Error('the quorum is a dollar amount such as 1000 or 12.5');
   const [row] = await db.insert(daoProposals).values({ ...p, title: p.title.trim() }).returning();
   return row!;

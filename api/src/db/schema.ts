@@ -433,6 +433,8 @@ export const referralConfig = pgTable('referral_config', {
   effectiveFrom: date('effective_from', { mode: 'string' }).notNull(),
   /** The payout currency of every reward. */
   currency: text('currency').notNull(),
+  /** Whole days after the day that earned it before a reward can be claimed, if the referee's funds stayed (0018). */
+  vestingDays: integer('vesting_days').notNull().default(30),
   setBy: text('set_by').notNull(),
   createdAt: created(),
 });
@@ -510,8 +512,12 @@ export const referralRewards = pgTable(
     level: integer('level').notNull(),
     currency: text('currency').notNull(),
     amount: baseUnits('amount').notNull(),
-    /** earned (available), in_payment, paid */
+    /** vesting (until `vestsOn` has closed), earned (available), in_payment, paid, or forfeited (back to the house). */
     status: text('status').notNull().default('earned'),
+    /** The last day the referee's funds must stay for the reward to vest; null for rewards made before vesting (0018). */
+    vestsOn: date('vests_on', { mode: 'string' }),
+    /** Why a forfeited reward went back to the house: funds_left or shared_address. */
+    forfeitReason: text('forfeit_reason'),
     pool: text('pool'),
     day: date('day', { mode: 'string' }),
     rateBps: integer('rate_bps'),
@@ -734,7 +740,7 @@ export const daoProposals = pgTable('dao_proposals', {
   choices: jsonb('choices').$type<string[]>().notNull(),
   startsAt: ts('starts_at').notNull(),
   endsAt: ts('ends_at').notNull(),
-  /** Voting power is the value of positions at this moment. */
+  /** Voting power is the value of positions at this moment: at or before the start (checked by 0018 for new rows). */
   snapshotAt: ts('snapshot_at').notNull(),
   quorumUsd: usd('quorum_usd').notNull().default('0'),
   createdAt: created(),

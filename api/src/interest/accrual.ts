@@ -29,9 +29,11 @@ export function accrualParts(db: Db): number {
 }
 
 /**
- * Accrues one pool's interest for one UTC day: every position earns floor(balance at the close of
- * the day × r), where that balance is today's balance less every posting dated after the day; the
- * house pays the sum. The positions are split by account id into parts, fixed in
+ * Accrues one pool's interest for one UTC day: every position earns floor(lowest balance held
+ * during the day × r), so money held for part of the day earns nothing for it. The close of the
+ * day is today's balance less every posting dated after it; the opening is the close less the
+ * day's movements; only positions that moved during the day have a lowest balance below both,
+ * found from their own postings of the day (README: "Accrual"). The house pays the sum. The positions are split by account id into parts, fixed in
  * `interest_day_parts` by the first run of the day, each accrued by one set-based statement in its
  * own session and its own ledger transaction (`interest:<pool>:<day>`, or `…:<k>/<n>` for part k of
  * n, dated the end of the day), in parallel. The `interest_days` marker follows the last part. Run
@@ -56,7 +58,7 @@ export async function accrueDay(db: Db, pool: string, day: string, apy: string, 
   const n = bounds.length + 1;
   const reference = (k: number) => (n === 1 ? `interest:${pool}:${day}` : `interest:${pool}:${day}:${k + 1}/${n}`);
   const done = await Promise.all(
-    Array.from({ length: n }, (_, k) => accruePart(db, { pool, day, apy, rate, end, reference: reference(k), from: k > 0 ? bounds[k - 1]! : null, to: k < n - 1 ? bounds[k]! : null })),
+    Array.from({ length: n }, (_, k) => accruePart(db, { pool, day, apy, rate, start: `${day}T00:00:00Z`, end, reference: reference(k), from: k > 0 ? bounds[k - 1]! : null, to: k < n - 1 ? bounds[k]! : null })),
   );
   // The pool's history (its books at the day's close) is written before the day is marked done.
   await recordPoolDay(db, pool, day);
@@ -69,7 +71,7 @@ export async function accrueDay(db: Db, pool: string, day: string, apy: string, 
   return { created: marked.length > 0, positions: done.reduce((sum, p) => sum + p, 0) };
 }
 
-type Part = { pool: string; day: string; apy: string; rate: string; end: string; reference: string; from: string | null; to: string | null };
+type Part = { pool: string; day: string; apy: string; rate: string; start: string; end: string; reference: string; from: string | null; to: string | null };
 
 /** One part of a pool's day, all or nothing: its transaction, its positions' legs and balances, the house's legs and balances. Returns the positions credited (0 when the part was done before). */
 async function accruePart(db: Db, p: Part): Promise<number> {
@@ -94,10 +96,28 @@ async function accruePart(db: Db, p: Part): Promise<number> {
         where t.at >= ${p.end}::timestamptz and ${inPart}
         group by pl.account_id
       ),
+      moves as (
+        -- What moved the positions during the day, after its first instant (the previous day's
+        -- interest, dated that instant, is part of the opening balance), per instant, in value held.
+        select pl.account_id, t.at, -sum(pl.amount) as amount
+        from ledger_transactions t
+        join ledger_postings pl on pl.transaction_id = t.id
+        join ledger_accounts a on a.id = pl.account_id
+        where t.at > ${p.start}::timestamptz and t.at < ${p.end}::timestamptz and ${inPart}
+        group by pl.account_id, t.at
+      ),
+      dips as (
+        -- Per position that moved: its net movement, and how far below the opening it went at worst.
+        select account_id, sum(amount) as moved, least(0, min(run)) as dip
+        from (select account_id, amount, sum(amount) over (partition by account_id order by at) as run from moves) m
+        group by account_id
+      ),
       paid as (
         select e.* from (
-          select a.id, a.currency, div((coalesce(l.amount, 0) - a.balance) * ${p.rate}::numeric, ${RATE_SCALE.toString()}::numeric) as amount
-          from ledger_accounts a left join later l on l.account_id = a.id
+          -- The day's lowest balance: the close, less the day's movements (the opening), plus the deepest dip.
+          select a.id, a.currency,
+                 div((coalesce(l.amount, 0) - a.balance - coalesce(d.moved, 0) + coalesce(d.dip, 0)) * ${p.rate}::numeric, ${RATE_SCALE.toString()}::numeric) as amount
+          from ledger_accounts a left join later l on l.account_id = a.id left join dips d on d.account_id = a.id
           where ${inPart}
         ) e, tx
         where e.amount > 0

@@ -19,6 +19,7 @@ export const TRANSACTION_KINDS = [
   'interest',
   'referral_reward',
   'referral_claim',
+  'referral_forfeit',
   'treasury_funding',
 ] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];

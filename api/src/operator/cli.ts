@@ -38,6 +38,8 @@ const USAGE = `usage: npm run operator -- <command> [--api URL] [--key KEY]
                                                  e.g. referral ranks set Starter:0:0 Bronze:10000:50 Gold:250000:100
   referral currency set <currency> [--from YYYY-MM-DD]
                                                  the payout currency of new rewards (default USDT)
+  referral vesting set <days> [--from YYYY-MM-DD]
+                                                 whole days a reward waits, the referee's funds staying, before it can be claimed
   (levels' rates plus the largest rank bonus at every level may add up to 1800 bps, 18 %, at most)
   --json prints the API's answer as one JSON document instead of tables, for scripts`;
 
@@ -95,13 +97,14 @@ type ReferralConfigShown = {
   id: number;
   effectiveFrom: string;
   currency: string;
+  vestingDays: number;
   setBy: string;
   levels: { level: number; rewardBps: number }[];
   ranks: { rank: number; title: string; capitalUsd: string; bonusBps: number }[];
 };
 
 function showReferral(out: Output, c: ReferralConfigShown, when: string) {
-  out(`referral programme ${when} (version ${c.id}, payout currency ${c.currency})`);
+  out(`referral programme ${when} (version ${c.id}, payout currency ${c.currency}, rewards vest after ${c.vestingDays} day(s))`);
   out(table(c.levels));
   out(table(c.ranks));
 }
@@ -261,12 +264,13 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
       const r = await call('GET', '/referral');
       showReferral(out, r.current as ReferralConfigShown, 'in force today');
       const history = r.history as ReferralConfigShown[];
-      out(table(history.map((h) => ({ id: h.id, from: h.effectiveFrom, currency: h.currency, levels: h.levels.map((l) => l.rewardBps).join(' '), ranks: h.ranks.map((k) => `${k.title}:${k.capitalUsd}:${k.bonusBps}`).join(' '), by: h.setBy }))));
+      out(table(history.map((h) => ({ id: h.id, from: h.effectiveFrom, currency: h.currency, vesting: h.vestingDays, levels: h.levels.map((l) => l.rewardBps).join(' '), ranks: h.ranks.map((k) => `${k.title}:${k.capitalUsd}:${k.bonusBps}`).join(' '), by: h.setBy }))));
       return 0;
     }
     case 'referral levels':
     case 'referral ranks':
-    case 'referral currency': {
+    case 'referral currency':
+    case 'referral vesting': {
       if (rest[0] !== 'set' || rest.length < 2) throw new UsageError(`usage: npm run operator -- ${cmd} set …\n${USAGE}`);
       const values = rest.slice(1);
       const body: Record<string, unknown> = {};
@@ -279,6 +283,7 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
         });
       }
       if (action === 'currency') body.currency = need(values[0], 'currency', (x) => /^[A-Z]{2,10}$/.test(x), 'expected a currency code such as USDT');
+      if (action === 'vesting') body.vestingDays = Number(need(values[0], 'days', (x) => /^\d{1,3}$/.test(x), 'expected whole days such as 30'));
       if (flags.has('from')) body.effectiveFrom = date(flags.get('from'), '--from date');
       const r = await call('POST', '/referral', body);
       showReferral(out, r as unknown as ReferralConfigShown, `from ${String(r.effectiveFrom)}`);

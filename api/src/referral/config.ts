@@ -13,8 +13,13 @@ export const MAX_LEVELS = 10;
 
 export type LevelConfig = { level: number; rewardBps: number };
 export type RankConfig = { rank: number; title: string; capitalUsd: string; bonusBps: number };
-export type ReferralConfig = { id: number; effectiveFrom: string; currency: string; setBy: string; levels: LevelConfig[]; ranks: RankConfig[] };
-export type ConfigChange = { levels?: number[]; ranks?: Omit<RankConfig, 'rank'>[]; currency?: string; effectiveFrom?: string };
+export type ReferralConfig = { id: number; effectiveFrom: string; currency: string; vestingDays: number; setBy: string; levels: LevelConfig[]; ranks: RankConfig[] };
+export type ConfigChange = { levels?: number[]; ranks?: Omit<RankConfig, 'rank'>[]; currency?: string; vestingDays?: number; effectiveFrom?: string };
+
+/** The longest vesting period a version may set, in days (the database checks it too). */
+export const MAX_VESTING_DAYS = 365;
+/** A version's head as `load` takes it. */
+const headOf = (h: typeof referralConfig.$inferSelect) => ({ id: h.id, effectiveFrom: h.effectiveFrom, currency: h.currency, vestingDays: h.vestingDays, setBy: h.setBy });
 
 /**
  * What the referees' interest pays out at most: every level's rate plus the largest rank bonus,
@@ -69,12 +74,12 @@ export async function configOn(db: Pick<Db, 'select'>, day: string): Promise<Ref
     .orderBy(desc(referralConfig.effectiveFrom), desc(referralConfig.id))
     .limit(1);
   if (!head) throw new Error(`no referral configuration in force on ${day}`);
-  return load(db, head.id, { id: head.id, effectiveFrom: head.effectiveFrom, currency: head.currency, setBy: head.setBy });
+  return load(db, head.id, headOf(head));
 }
 
 export async function configHistory(db: Db): Promise<ReferralConfig[]> {
   const heads = await db.select().from(referralConfig).orderBy(desc(referralConfig.effectiveFrom), desc(referralConfig.id)).limit(50);
-  return Promise.all(heads.map((h) => load(db, h.id, { id: h.id, effectiveFrom: h.effectiveFrom, currency: h.currency, setBy: h.setBy })));
+  return Promise.all(heads.map((h) => load(db, h.id, headOf(h))));
 }
 
 /**
@@ -99,19 +104,24 @@ export async function setConfig(db: Db, actor: string, change: ConfigChange, tod
     throw badRequest(msg, 'CONFIG_IN_THE_PAST', { effectiveFrom: msg });
   }
   const [latest] = await db.select().from(referralConfig).orderBy(desc(referralConfig.effectiveFrom), desc(referralConfig.id)).limit(1);
-  const before = latest ? await load(db, latest.id, { id: latest.id, effectiveFrom: latest.effectiveFrom, currency: latest.currency, setBy: latest.setBy }) : null;
+  const before = latest ? await load(db, latest.id, headOf(latest)) : null;
   const levels = change.levels ? change.levels.map((rewardBps, i) => ({ level: i + 1, rewardBps })) : (before?.levels ?? []);
   const ranks = change.ranks ? change.ranks.map((r, i) => ({ ...r, rank: i + 1 })) : (before?.ranks ?? []);
   const currency = change.currency ?? before?.currency ?? 'USDT';
+  const vestingDays = change.vestingDays ?? before?.vestingDays ?? 30;
   validateConfig(levels, ranks);
+  if (!Number.isInteger(vestingDays) || vestingDays < 0 || vestingDays > MAX_VESTING_DAYS) {
+    const msg = `the vesting period is a whole number of days, 0 to ${MAX_VESTING_DAYS}`;
+    throw badRequest(msg, 'BAD_REFERRAL_CONFIG', { vestingDays: msg });
+  }
   const [known] = await db.select({ code: currencies.code }).from(currencies).where(eq(currencies.code, currency));
   if (!known) throw badRequest(`unknown currency '${currency}'`, 'BAD_REFERRAL_CONFIG', { currency: 'unknown currency' });
   return db.transaction(async (tx) => {
-    const [head] = await tx.insert(referralConfig).values({ effectiveFrom, currency, setBy: actor }).returning();
+    const [head] = await tx.insert(referralConfig).values({ effectiveFrom, currency, vestingDays, setBy: actor }).returning();
     if (!head) throw new Error('referral configuration not stored');
     await tx.insert(referralConfigLevels).values(levels.map((l) => ({ configId: head.id, ...l })));
     await tx.insert(referralConfigRanks).values(ranks.map((r) => ({ configId: head.id, ...r })));
-    const after = { id: head.id, effectiveFrom, currency, setBy: actor, levels, ranks };
+    const after = { id: head.id, effectiveFrom, currency, vestingDays, setBy: actor, levels, ranks };
     await audit(tx, { actor, action: 'referral.config', target: effectiveFrom, before, after });
     return after;
   });

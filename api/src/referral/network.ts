@@ -41,7 +41,7 @@ export async function rewardsUsd(db: Db, prices: SQL, userId: string): Promise<s
   const [r] = await rows<{ usd: string }>(
     db,
     sql`select coalesce(sum(x.amount * pr.usd / power(10::numeric, pr.decimals)), 0)::text as usd
-        from (select currency, sum(amount) as amount from referral_rewards where user_id = ${userId} group by currency) x
+        from (select currency, sum(amount) as amount from referral_rewards where user_id = ${userId} and status <> 'forfeited' group by currency) x
         join ${prices} pr on pr.currency = x.currency`,
   );
   return r?.usd ?? '0';
@@ -101,7 +101,7 @@ export async function affiliatesPage(
           from referral_tree t
           join users u on u.id = t.user_id
           left join (select from_user_id, sum(amount) as amount from referral_rewards
-                     where user_id = ${q.userId} and currency = ${q.currency} group by from_user_id) rw on rw.from_user_id = u.id
+                     where user_id = ${q.userId} and currency = ${q.currency} and status <> 'forfeited' group by from_user_id) rw on rw.from_user_id = u.id
           where t.ancestor_id = ${q.userId} and t.level = ${q.level}
         ),
         banded as (select *, ${bandOf(sql`capital`)} as band from members)

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { currencyCodeSchema } from '@app/contracts';
 import type { Db } from '../db/client';
 import { utcDay } from '../interest';
-import { MAX_LEVELS, configHistory, configInForce, setConfig } from './config';
+import { MAX_LEVELS, MAX_VESTING_DAYS, configHistory, configInForce, setConfig } from './config';
 
 const isoDay = z.iso.date({ error: 'expected a calendar date YYYY-MM-DD' });
 const bps = z.int().check(z.gte(0), z.lte(10_000));
@@ -16,6 +16,7 @@ const configBody = z.object({
       .check(z.minLength(1), z.maxLength(100)),
   ),
   currency: z.optional(currencyCodeSchema),
+  vestingDays: z.optional(z.int().check(z.gte(0), z.lte(MAX_VESTING_DAYS))),
   effectiveFrom: z.optional(isoDay),
 });
 

@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { accrueUntil, dayAfter, type AccrualRun } from '../interest';
 import { rows } from '../db/rows';
-import type { TransactionKind } from '../ledger';
+import { post, type TransactionKind } from '../ledger';
 import type { PriceSource } from '../pricing';
 import { configOn } from './config';
 
@@ -28,6 +28,32 @@ export async function pricesOn(db: Db, source: PriceSource, day: string): Promis
   return kept();
 }
 
+/**
+ * An e-mail the owner proved: set only by a mailed code (sign-up confirmation, or a confirmed
+ * change), and the account confirmed. A wallet-only account has none until it adds one. The
+ * rewards exclude the few accounts without one (an anti-join on a small set) rather than join
+ * every referee and ancestor to their user.
+ */
+const provedEmail = (u: SQL) => sql`(${u}.email is not null and ${u}.role is not null)`;
+
+/**
+ * The referees among `referees` (a query of user ids) who share an address with any ancestor:
+ * a linked wallet, a deposit's sender or a withdrawal's (or claim's) payout address. One account
+ * behind both ends of a referral earns the house's money on its own interest; such a referee gives
+ * no rewards.
+ */
+const sharingAncestorAddress = (referees: SQL) => sql`
+  with addresses as materialized (
+    select id as user_id, lower(wallet_address) as address from users where wallet_address is not null
+    union select user_id, lower(from_address) from deposits where from_address is not null
+    union select user_id, lower(to_address) from withdrawals where to_address is not null
+  )
+  select distinct t.user_id
+  from referral_tree t
+  join addresses ra on ra.user_id = t.user_id
+  join addresses aa on aa.user_id = t.ancestor_id and aa.address = ra.address
+  where t.user_id in (${referees})`;
+
 export type RewardDay = { pool: string; day: string; created: boolean; rewards: number; total: string; currency: string };
 
 /**
@@ -43,9 +69,13 @@ export type RewardDay = { pool: string; day: string; created: boolean; rewards: 
  * the `referral_reward_days` marker, all or nothing: run twice, or by two replicas at once, the
  * second finds the marker taken and changes nothing.
  *
- * The rank is the one the ancestor's capital attracted reaches when the day is rewarded: the USD
- * value, at the day's prices, of the current positions of their downline within the configured
- * levels.
+ * Only accounts with a proved e-mail give or earn rewards, and a referee who shares an address
+ * (wallet, deposit sender or payout address) with any ancestor gives none. A reward is written
+ * `vesting` until the configuration's vesting period has passed (`vestRewards`).
+ *
+ * The rank is the one the ancestor's capital attracted reaches at the close of the day: the USD
+ * value, at the day's prices, of their downline's positions within the configured levels at the
+ * close (the day's own interest included, anything dated later left out).
  */
 export async function rewardDay(db: Db, source: PriceSource, pool: string, day: string): Promise<RewardDay> {
   const config = await configOn(db, day);
@@ -71,24 +101,24 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
       select l.ancestor_id, l.user_id, l.level, l.reward_bps + coalesce(b.bonus_bps, z.bonus_bps) as rate_bps,
              div(l.value * power(10::numeric, p.decimals) * (l.reward_bps + coalesce(b.bonus_bps, z.bonus_bps)), p.usd * 10000 * power(10::numeric, ${SCALE_DIGITS})) as amount
       from (
-        -- Each referee's interest of the day in USD × 10^18, and their ancestors within the levels.
+        -- Each referee's interest of the day in USD × 10^18, and their ancestors within the levels:
+        -- both with a proved e-mail, the referee sharing no address with any ancestor.
         select t.user_id, t.level, t.ancestor_id, lv.reward_bps, e.value
-        from (
-          select a.user_id, sum(a.amount * pr.usd * power(10::numeric, ${SCALE_DIGITS} - pr.decimals)) as value
-          from interest_accruals a join ${dayPrices} pr on pr.currency = a.currency
-          where a.pool = ${pool} and a.day = ${day}::date and a.amount > 0
-          group by a.user_id
-        ) e
+        from earners e
         join referral_tree t on t.user_id = e.user_id and t.level <= ${depth}
         join referral_config_levels lv on lv.config_id = ${config.id} and lv.level = t.level
+        where not exists (select 1 from unproved x where x.id = e.user_id)
+          and not exists (select 1 from unproved x where x.id = t.ancestor_id)
+          and not exists (select 1 from shared s where s.user_id = e.user_id)
       ) l
       left join (
-        -- Each referrer's rank bonus, from their capital attracted: the downline's current positions at the day's prices.
+        -- Each referrer's rank bonus, from their capital attracted: the downline's positions at the close of the day, at the day's prices.
         select cap.ancestor_id, rk.bonus_bps
         from (
-          select t.ancestor_id, sum(-a.balance * pr.usd / power(10::numeric, pr.decimals)) as usd
+          select t.ancestor_id, sum((coalesce(af.amount, 0) - a.balance) * pr.usd / power(10::numeric, pr.decimals)) as usd
           from referral_tree t
           join ledger_accounts a on a.user_id = t.user_id and a.kind = 'position'
+          left join after_close af on af.account_id = a.id
           join ${dayPrices} pr on pr.currency = a.currency
           where t.level <= ${depth}
           group by t.ancestor_id
@@ -107,7 +137,22 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
     const [r] = await rows<{ created: string; rewards: string; total: string }>(
       tx,
       sql`
-      with paid as (${paid}),
+      with earners as (
+        select a.user_id, sum(a.amount * pr.usd * power(10::numeric, ${SCALE_DIGITS} - pr.decimals)) as value
+        from interest_accruals a join ${dayPrices} pr on pr.currency = a.currency
+        where a.pool = ${pool} and a.day = ${day}::date and a.amount > 0
+        group by a.user_id
+      ),
+      unproved as materialized (select id from users where not ${provedEmail(sql`users`)}),
+      shared as (${sharingAncestorAddress(sql`select user_id from earners`)}),
+      after_close as (
+        -- Postings dated after the close of the day (its own interest is dated at the close).
+        select pl.account_id, sum(pl.amount) as amount
+        from ledger_transactions t join ledger_postings pl on pl.transaction_id = t.id
+        where t.at > ${end}::timestamptz
+        group by pl.account_id
+      ),
+      paid as (${paid}),
       totals as (select count(*) as rewards, coalesce(sum(amount), 0) as total from paid),
       marker as (
         insert into referral_reward_days (pool, day, config_id, currency, rewards, total)
@@ -124,8 +169,8 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         returning id
       ),
       rewards as (
-        insert into referral_rewards (user_id, from_user_id, level, currency, amount, status, pool, day, rate_bps, transaction_id)
-        select p.ancestor_id, p.user_id, p.level, ${payout}, p.amount, 'earned', ${pool}, ${day}::date, p.rate_bps, tx.id from paid p, tx
+        insert into referral_rewards (user_id, from_user_id, level, currency, amount, status, vests_on, pool, day, rate_bps, transaction_id)
+        select p.ancestor_id, p.user_id, p.level, ${payout}, p.amount, 'vesting', ${day}::date + ${config.vestingDays}::int, ${pool}, ${day}::date, p.rate_bps, tx.id from paid p, tx
       ),
       legs as (
         insert into ledger_postings (transaction_id, account_id, currency, amount, at)
@@ -175,13 +220,95 @@ export async function rewardAccruedDays(db: Db, source: PriceSource, renew: () =
   return run;
 }
 
+export type VestRun = { vested: number; forfeited: number; returned: Record<string, string> };
+
 /**
- * The daily interest run: every missed day's accrual, then the referral rewards on it, under the
- * same lease. Rewards follow the accrual's markers, so however the accrual is organised, each
- * accrued pool day is rewarded once.
+ * Decides every vesting reward whose last day (`vests_on`) is on or before `until`, in one
+ * transaction. A reward of day D vests when, from the close of D to the close of its last day,
+ * none of the referee's positions in the pool went below where it stood at the close of D (their
+ * deposits and withdrawals summed in time order; interest left aside), and the referee shares no
+ * address with an ancestor; otherwise it is forfeited, and the ledger returns it from rewards
+ * payable to the house. Run twice, or by two replicas at once, a reward is decided once: the
+ * update takes only rows still vesting (a concurrent run waits on them, then finds them decided),
+ * and the return's reference names the batch's first forfeited reward.
  */
-export async function accrueAndReward(db: Db, source: PriceSource, until: string, renew: () => Promise<boolean> = async () => true): Promise<{ pools: AccrualRun; referral: RewardRun }> {
+export async function vestRewards(db: Db, until: string): Promise<VestRun> {
+  return db.transaction(async (tx) => {
+    const decided = await rows<{ id: string; currency: string; amount: string; status: string }>(
+      tx,
+      sql`
+      with due as (
+        select id, from_user_id as user_id, pool, day, vests_on from referral_rewards
+        where status = 'vesting' and vests_on <= ${until}::date
+      ),
+      windows as (select distinct user_id, pool, day, vests_on from due),
+      moves as (
+        -- The referees' deposits and withdrawals over every window, per position and instant.
+        select a.user_id, a.pool, pl.account_id, t.at, -sum(pl.amount) as amount
+        from ledger_transactions t
+        join ledger_postings pl on pl.transaction_id = t.id
+        join ledger_accounts a on a.id = pl.account_id
+        where t.kind <> 'interest' and a.kind = 'position'
+          and t.at >= (select (min(day) + 1)::timestamp at time zone 'UTC' from windows)
+          and t.at < (select (max(vests_on) + 1)::timestamp at time zone 'UTC' from windows)
+          and a.user_id in (select user_id from windows)
+        group by a.user_id, a.pool, pl.account_id, t.at
+      ),
+      funds_left as (
+        select distinct user_id, pool, day from (
+          select w.user_id, w.pool, w.day, sum(m.amount) over (partition by w.user_id, w.pool, w.day, m.account_id order by m.at) as run
+          from windows w
+          join moves m on m.user_id = w.user_id and m.pool = w.pool
+            and m.at >= (w.day + 1)::timestamp at time zone 'UTC' and m.at < (w.vests_on + 1)::timestamp at time zone 'UTC'
+        ) r
+        where run < 0
+      ),
+      shared as (${sharingAncestorAddress(sql`select user_id from windows`)})
+      update referral_rewards r
+      set status = case when s.user_id is not null or f.user_id is not null then 'forfeited' else 'earned' end,
+          forfeit_reason = case when s.user_id is not null then 'shared_address' when f.user_id is not null then 'funds_left' end
+      from due d
+      left join shared s on s.user_id = d.user_id
+      left join funds_left f on f.user_id = d.user_id and f.pool = d.pool and f.day = d.day
+      where r.id = d.id and r.status = 'vesting'
+      returning r.id::text as id, r.currency, r.amount::text as amount, r.status`,
+    );
+    const forfeited = decided.filter((r) => r.status === 'forfeited');
+    const returned: Record<string, bigint> = {};
+    for (const r of forfeited) returned[r.currency] = (returned[r.currency] ?? 0n) + BigInt(r.amount);
+    if (forfeited.length) {
+      const first = forfeited.reduce((min, r) => (BigInt(r.id) < min ? BigInt(r.id) : min), BigInt(forfeited[0]!.id));
+      await post(tx, {
+        reference: `referral:forfeit:${first}`,
+        kind: 'referral_forfeit',
+        detail: { until, rewards: forfeited.length },
+        postings: Object.entries(returned).flatMap(([currency, amount]) => [
+          { account: { kind: 'referral_rewards_payable' as const, currency }, amount },
+          { account: { kind: 'house' as const, currency }, amount: -amount },
+        ]),
+      });
+    }
+    return {
+      vested: decided.length - forfeited.length,
+      forfeited: forfeited.length,
+      returned: Object.fromEntries(Object.entries(returned).map(([c, a]) => [c, a.toString()])),
+    };
+  });
+}
+
+/**
+ * The daily interest run: every missed day's accrual, then the referral rewards on it, then the
+ * vesting of the rewards whose period has passed, under the same lease. Rewards follow the
+ * accrual's markers, so however the accrual is organised, each accrued pool day is rewarded once.
+ */
+export async function accrueAndReward(
+  db: Db,
+  source: PriceSource,
+  until: string,
+  renew: () => Promise<boolean> = async () => true,
+): Promise<{ pools: AccrualRun; referral: RewardRun; vesting: VestRun }> {
   const pools = await accrueUntil(db, until, renew);
   const referral = await rewardAccruedDays(db, source, renew);
-  return { pools, referral };
+  const vesting = await vestRewards(db, until);
+  return { pools, referral, vesting };
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import { apiMessages as M, apiRoutes } from '@app/contracts';
 import { currencies, referralRewards, users } from '../db/schema';
 import { addRoute } from '../http/route';
@@ -58,14 +58,27 @@ export function referralRoutes(app: FastifyInstance, s: Services) {
 
   addRoute(app, apiRoutes.referralsHarvest, async ({ auth }) => {
     const config = await configInForce(db, utcDay(new Date()));
+    // Every currency the user's rewards were ever paid in: an earlier payout currency stays visible and claimable.
     const found = await db
-      .select({ status: referralRewards.status, total: sql<string>`sum(${referralRewards.amount})::text` })
+      .select({ currency: referralRewards.currency, decimals: currencies.decimals, status: referralRewards.status, total: sql<string>`sum(${referralRewards.amount})::text` })
       .from(referralRewards)
-      .where(and(eq(referralRewards.userId, auth.user.id), eq(referralRewards.currency, config.currency)))
-      .groupBy(referralRewards.status);
-    const by = (status: string) => BigInt(found.find((r) => r.status === status)?.total ?? '0');
-    const [available, inPayment, paid] = [by('earned'), by('in_payment'), by('paid')];
+      .leftJoin(currencies, eq(currencies.code, referralRewards.currency))
+      .where(and(eq(referralRewards.userId, auth.user.id), ne(referralRewards.status, 'forfeited')))
+      .groupBy(referralRewards.currency, currencies.decimals, referralRewards.status);
+    const by = (currency: string, status: string) => String(found.find((r) => r.currency === currency && r.status === status)?.total ?? '0');
     const [c] = await db.select({ decimals: currencies.decimals }).from(currencies).where(eq(currencies.code, config.currency));
+    const [available, inPayment, paid] = [by(config.currency, 'earned'), by(config.currency, 'in_payment'), by(config.currency, 'paid')].map(BigInt) as [bigint, bigint, bigint];
+    const others = [...new Set(found.map((r) => r.currency))]
+      .filter((code) => code !== config.currency)
+      .sort()
+      .map((code) => ({
+        currency: code,
+        decimals: found.find((r) => r.currency === code)?.decimals ?? 0,
+        vesting: by(code, 'vesting'),
+        availableToClaim: by(code, 'earned'),
+        inPayment: by(code, 'in_payment'),
+        alreadyPaid: by(code, 'paid'),
+      }));
     const { claim, inProgress } = await latestClaim(db, auth.user.id);
     return {
       currency: config.currency,
@@ -75,6 +88,9 @@ export function referralRoutes(app: FastifyInstance, s: Services) {
       availableToClaim: String(available),
       inPayment: String(inPayment),
       alreadyPaid: String(paid),
+      vesting: by(config.currency, 'vesting'),
+      vestingDays: config.vestingDays,
+      others,
       claimInProgress: inProgress,
       claim,
     };
@@ -117,7 +133,14 @@ export function referralRoutes(app: FastifyInstance, s: Services) {
 
   addRoute(app, apiRoutes.referralsWithdraw, async ({ auth }) => {
     const config = await configInForce(db, utcDay(new Date()));
-    await claimRewards(db, auth.user.id, config.currency, s.config.deposits.chainId);
+    // One currency per claim: an earlier payout currency first (it earns nothing new), then the current one.
+    const [earlier] = await db
+      .selectDistinct({ currency: referralRewards.currency })
+      .from(referralRewards)
+      .where(and(eq(referralRewards.userId, auth.user.id), eq(referralRewards.status, 'earned'), ne(referralRewards.currency, config.currency)))
+      .orderBy(referralRewards.currency)
+      .limit(1);
+    await claimRewards(db, auth.user.id, earlier?.currency ?? config.currency, s.config.deposits.chainId);
     s.jobs.kick('payouts');
     return { message: M.withdrawalSent };
   });

@@ -10,7 +10,8 @@ const MAX_DAYS = 3650;
 
 /**
  * Amount, currency and period give the projected value with daily compounding, from the same
- * projection the server's accrual uses (projectBalance), so it never disagrees with what is credited.
+ * projection the server's accrual uses (projectBalance), so it never disagrees with what is credited
+ * for an amount held whole days; the note under it says why a deposit's first, partial day earns nothing.
  */
 export function RoiCalculator({ coins, apy }: { coins: readonly PoolCoin[]; apy: string }) {
   const { t, i18n } = useTranslation();
@@ -74,6 +75,7 @@ export function RoiCalculator({ coins, apy }: { coins: readonly PoolCoin[]; apy:
         </dl>
       )}
       <p className="muted">{t('roi.formula', { apy: formatPercent(apy, lang) })}</p>
+      <p className="muted" data-testid="roi-held">{t('roi.held')}</p>
     </section>
   );
 }

@@ -136,3 +136,23 @@ describe('the referral page', () => {
     await waitFor(() => expect(within(rewards).getByTestId('reward-all-time')).toBeTruthy());
   });
 });
+
+describe('finding 10: the vesting period and earlier payout currencies on the referral page', () => {
+  it('finding 10: shows the vesting period and what is still vesting; the Low item: an earlier currency and its claim', async () => {
+    const claim = { id: 8, status: 'in_payment' as const, currency: 'ETH', amount: '1500000000000000', to: '0x1', transaction: null, createdAt: '2026-11-22T10:00:00.000Z', paidAt: null };
+    const eth = { currency: 'ETH', decimals: 18, vesting: '0', availableToClaim: '2000000000000000', inPayment: '1500000000000000', alreadyPaid: '0' };
+    renderReferral(<ReferralPage />, { path: '/cabinet/refferal', api: api({ referralsHarvest: async () => harvest({ vestingDays: 14, others: [eth], claim }) }) });
+    expect((await screen.findByTestId('reward-vesting')).textContent).toContain('0.15 USDT');
+    expect(screen.getByTestId('vesting-note').textContent).toMatch(/^A reward becomes available 14 days after the day that earned it/);
+    const row = screen.getByTestId('reward-other-ETH');
+    expect(row.textContent).toContain('0.002 ETH');
+    expect(row.textContent).toContain('0.0015 ETH');
+    // The claim in ETH is shown with ETH's 18 decimals, not the payout currency's 6.
+    expect(screen.getByTestId('latest-claim').textContent).toContain('0.0015 ETH');
+  });
+
+  it('finding 10: with no vesting period, says rewards are available at once', async () => {
+    renderReferral(<ReferralPage />, { path: '/cabinet/refferal', api: api({ referralsHarvest: async () => harvest({ vestingDays: 0 }) }) });
+    expect((await screen.findByTestId('vesting-note')).textContent).toMatch(/^A reward becomes available as soon as its day is counted/);
+  });
+});

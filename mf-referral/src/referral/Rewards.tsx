@@ -1,13 +1,16 @@
 import { useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import { isApiError, type ReferralHarvestResponse } from '@app/contracts';
+import { isApiError, type ReferralHarvestResponse, type ReferralOtherCurrency } from '@app/contracts';
 import { formatDay } from '@app/web3';
 import { TxLink, useNotify, useRemote } from '@app/ui';
 import { coinText } from './money';
 
 type Claim = { phase: 'idle' } | { phase: 'sending' } | { phase: 'sent' } | { phase: 'blocked' } | { phase: 'failed'; message: string };
 
-/** The rewards in the payout currency: all-time total, earned, available to claim, in payment, already paid. */
+/**
+ * The rewards in the payout currency: all-time total, earned, available to claim, in payment, already
+ * paid, and those still vesting, with the vesting rule; then any earlier payout currency's rewards.
+ */
 export function Rewards({ harvest }: { harvest: ReferralHarvestResponse }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
@@ -17,16 +20,57 @@ export function Rewards({ harvest }: { harvest: ReferralHarvestResponse }) {
     ['available', t('rewards.available'), harvest.availableToClaim],
     ['in-payment', t('rewards.inPayment'), harvest.inPayment],
     ['paid', t('rewards.paid'), harvest.alreadyPaid],
+    ['vesting', t('rewards.vesting'), harvest.vesting],
+  ];
+  const columns: [keyof ReferralOtherCurrency, string][] = [
+    ['vesting', t('rewards.vesting')],
+    ['availableToClaim', t('rewards.available')],
+    ['inPayment', t('rewards.inPayment')],
+    ['alreadyPaid', t('rewards.paid')],
   ];
   return (
-    <dl className="grid">
-      {stats.map(([id, label, units]) => (
-        <div key={id} className="card stat" data-testid={`reward-${id}`}>
-          <dt>{label}</dt>
-          <dd>{coinText(units, harvest.currency, harvest.decimals, lang)}</dd>
-        </div>
-      ))}
-    </dl>
+    <>
+      <dl className="grid">
+        {stats.map(([id, label, units]) => (
+          <div key={id} className="card stat" data-testid={`reward-${id}`}>
+            <dt>{label}</dt>
+            <dd>{coinText(units, harvest.currency, harvest.decimals, lang)}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted" data-testid="vesting-note">
+        {harvest.vestingDays > 0 ? t('rewards.vestingNote', { count: harvest.vestingDays }) : t('rewards.vestingNoteNone')}
+      </p>
+      {harvest.others.length > 0 ? (
+        <table className="data-table data-table--cards" data-testid="reward-others">
+          <caption>{t('rewards.othersCaption')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('rewards.currency')}</th>
+              {columns.map(([key, label]) => (
+                <th key={key} scope="col" className="num">
+                  {label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {harvest.others.map((o) => (
+              <tr key={o.currency} data-testid={`reward-other-${o.currency}`}>
+                <th scope="row" data-label={t('rewards.currency')}>
+                  {o.currency}
+                </th>
+                {columns.map(([key, label]) => (
+                  <td key={key} className="num" data-label={label}>
+                    {coinText(String(o[key]), o.currency, o.decimals, lang)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </>
   );
 }
 
@@ -35,9 +79,11 @@ export function LatestClaim({ harvest }: { harvest: ReferralHarvestResponse }) {
   const { t, i18n } = useTranslation();
   const { claim } = harvest;
   if (!claim) return <p className="muted">{t('claim.none')}</p>;
+  // A claim may be in an earlier payout currency, with its own decimals.
+  const decimals = harvest.others.find((o) => o.currency === claim.currency)?.decimals ?? harvest.decimals;
   return (
     <p data-testid="latest-claim">
-      {t('claim.latest', { day: formatDay(claim.createdAt), amount: coinText(claim.amount, claim.currency, harvest.decimals, i18n.language) })}{' '}
+      {t('claim.latest', { day: formatDay(claim.createdAt), amount: coinText(claim.amount, claim.currency, decimals, i18n.language) })}{' '}
       <strong data-testid="latest-claim-status">{t(`claim.states.${claim.status}`)}</strong>{' '}
       {claim.transaction ? <TxLink hash={claim.transaction} testId="latest-claim-link" /> : null}
     </p>

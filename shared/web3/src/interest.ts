@@ -69,7 +69,9 @@ export const dailyInterest = (balance: bigint, rate: bigint): bigint => (balance
 
 /**
  * The balance after `days` days of daily compounding at `apy`, with nothing deposited or withdrawn
- * meanwhile: each day adds floor(balance × r), exactly as the server credits it.
+ * meanwhile: each day adds floor(balance × r), exactly as the server credits a balance held from
+ * the first day's start (the server pays each day on its lowest balance, so a deposit's own,
+ * partly held day earns nothing).
  */
 export function projectBalance(balance: bigint, apy: string, days: number): bigint {
   if (!Number.isInteger(days) || days < 0) throw new RangeError('days must be a whole number ≥ 0');

@@ -7,8 +7,10 @@
  *                                     the user's rank bonus, members), members, capital attracted,
  *                                     bonuses (USD value of all rewards), the rank table, the user's rank.
  * - GET  /referrals/harvest          (auth) rewards: all-time, earned, available to claim, in payment,
- *                                     already paid; plus `claim`: the latest claim (status in_payment /
- *                                     paid / returned, amount, transaction hash) and `claimInProgress`.
+ *                                     already paid, vesting (and the vesting period), the same for
+ *                                     earlier payout currencies; plus `claim`: the latest claim (status
+ *                                     in_payment / paid / returned, amount, transaction hash) and
+ *                                     `claimInProgress`.
  * - GET  /referrals/progress         (auth) current rank, next rank, capital and what the next rank needs.
  * - GET  /referrals/affiliates       (auth) the downline, one level, sorted and paged on the server:
  *                                     ?level=1&page=1&size=20&sort=joined_desc. Each member shows a
@@ -17,7 +19,8 @@
  *                                     a member's capital (only its band: "$1,000 – $10,000").
  * - GET  /referrals/invite/:code     (public, rate-limited) { valid } and nothing else; a malformed code
  *                                     is answered 400 with the standard error body.
- * - POST /referrals/withdraw         (auth, no body) claims everything available; paid on chain to the
+ * - POST /referrals/withdraw         (auth, no body) claims everything available in one currency
+ *                                     (an earlier payout currency first); paid on chain to the
  *                                     linked wallet. 200 { message: 'Withdrawal request has been
  *                                     successfully sent! Payment will be processed soon.' }; 409
  *                                     CLAIM_IN_PROGRESS 'Please wait for the current payment to complete
@@ -65,7 +68,22 @@ export const referralClaimSchema = z
   .register(z.globalRegistry, { id: 'ReferralClaim' });
 export type ReferralClaim = z.infer<typeof referralClaimSchema>;
 
-/** Rewards in base units of the payout currency. `earned` = available + in payment. */
+/** Rewards in a currency the payout currency once was: still shown, and claimed before the current one. */
+export const referralOtherCurrencySchema = z.object({
+  currency: z.string(),
+  decimals: z.int(),
+  vesting: baseUnitsSchema,
+  availableToClaim: baseUnitsSchema,
+  inPayment: baseUnitsSchema,
+  alreadyPaid: baseUnitsSchema,
+});
+export type ReferralOtherCurrency = z.infer<typeof referralOtherCurrencySchema>;
+
+/**
+ * Rewards in base units of the payout currency. `earned` = available + in payment. `vesting`: rewards
+ * waiting out the vesting period (`vestingDays` whole days after the day that earned them, the
+ * referee's funds staying); they are not in the other figures until they vest.
+ */
 export const referralHarvestResponseSchema = z
   .object({
     currency: z.string(),
@@ -75,6 +93,10 @@ export const referralHarvestResponseSchema = z
     availableToClaim: baseUnitsSchema,
     inPayment: baseUnitsSchema,
     alreadyPaid: baseUnitsSchema,
+    vesting: baseUnitsSchema,
+    vestingDays: z.int(),
+    /** Earlier payout currencies with rewards (a claim takes them first, one currency per claim). */
+    others: z.array(referralOtherCurrencySchema),
     claimInProgress: z.boolean(),
     /** The latest claim, or null when none was made. */
     claim: z.nullable(referralClaimSchema),
