@@ -76,20 +76,24 @@ describe('data honesty', () => {
     expect(await operator(t.app, 'accrue', '--until', addDays(day0, DAYS - 1))).toMatchObject({ code: 0 });
     await expectLedgerBalanced(t.app);
 
-    // The documented engine, computed here: each day, each position earns floor(balance at the close × r).
+    // The documented engine, computed here: each day, each position earns floor(its lowest balance
+    // during the day × r). A deposit at noon leaves the day's opening as its lowest; a withdrawal
+    // requested at noon lowers it from then on.
     const r10 = dailyRate(1n, 10n);
     const r20 = dailyRate(2n, 10n);
     let eth = 0n;
     let usdt = 0n;
+    const lower = (a: bigint, b: bigint) => (a < b ? a : b);
     const expected: PoolGraphResponse['points'] = [];
     for (let d = 0; d < DAYS; d++) {
+      const [openEth, openUsdt] = [eth, usdt];
       if (d === 0) eth += ETH;
       if (d === 5) usdt += 100n * USDT;
       if (d === 10) eth -= ETH / 4n;
       const rate = d < 20 ? r10 : r20;
-      const i = (eth * rate) / S;
+      const i = (lower(openEth, eth) * rate) / S;
       eth += i;
-      usdt += (usdt * rate) / S;
+      usdt += (lower(openUsdt, usdt) * rate) / S;
       closing.eth.push(eth);
       closing.usdt.push(usdt);
       closing.ethInterest.push(i);
@@ -140,12 +144,15 @@ describe('data honesty', () => {
     expect(page.items[0]).toMatchObject({ kind: 'interest', pool: 'dex', currency: 'ETH', amount: String(closing.ethInterest[DAYS - 1]), at: `${last}T00:00:00.000Z` });
     const every = await get<ActivityResponse>('/api/v1/cabinet/activity?size=100', alice.token);
     const credits = every.items.filter((i) => i.kind === 'interest').reverse();
-    expect(credits.map((i) => [i.at.slice(0, 10), i.amount])).toEqual(closing.ethInterest.map((amount, d) => [addDays(day0, d), String(amount)]));
+    // Day 0, the deposit's own day, earned nothing: no credit.
+    const earning = closing.ethInterest.map((amount, d) => [addDays(day0, d), String(amount)]).filter(([, amount]) => amount !== '0');
+    expect(earning).toHaveLength(DAYS - 1);
+    expect(credits.map((i) => [i.at.slice(0, 10), i.amount])).toEqual(earning);
 
     // The CSV: each credit on its day.
     const { csv } = await get<{ csv: string }>('/api/v1/cabinet/activity/export', alice.token);
     const lines = csv.trim().split('\r\n').filter((l) => l.includes(',interest,'));
-    expect(lines.map((l) => l.split(',')[0])).toEqual(closing.ethInterest.map((_, d) => addDays(day0, d)));
+    expect(lines.map((l) => l.split(',')[0])).toEqual(earning.map(([day]) => day));
 
     // The balance history: the balance at the end of each day includes that day's credit; no day after the last.
     const history = await get<BalanceResponse>('/api/v1/balance?pool=dex', alice.token);
