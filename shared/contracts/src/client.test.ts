@@ -23,7 +23,7 @@ function client(responses: Response[], token = 'old') {
   return { api, requests, refresh, onAuthenticated };
 }
 
-const profile = { id: 'u1', name: null, email: 'a@example.com', phone: null, telegram: null, avatar: null, walletAddress: null, role: 'user', lang: 'en', theme: null, referralCode: 'abc', pendingEmail: null };
+const profile = { id: 'u1', name: null, email: 'a@example.com', phone: null, telegram: null, avatar: null, walletAddress: null, role: 'user', lang: 'en', theme: null, referralCode: 'abc', pendingEmail: null, withdrawalsHeldUntil: null };
 
 it('sends the bearer token and the language, and parses the answer', async () => {
   const { api, requests } = client([json(200, profile)]);
