@@ -66,6 +66,8 @@ export default tseslint.config(
         { type: 'api-ledger', pattern: 'api/src/ledger', partialMatch: false },
         { type: 'api-chain', pattern: 'api/src/chain', partialMatch: false },
         { type: 'api-db', pattern: 'api/src/db', partialMatch: false },
+        // The configuration, in slices: part of the composition root, which hands it out.
+        { type: 'api-config', pattern: 'api/src/config', partialMatch: false },
         { type: 'api-capability', pattern: 'api/src/*', capture: ['capability'], partialMatch: false },
         // The composition root: the files directly in api/src.
         { type: 'api-app', pattern: 'api/src', partialMatch: false },
@@ -92,22 +94,22 @@ export default tseslint.config(
           },
           {
             from: { element: { type: 'api-db' } },
-            disallow: { to: { element: { type: ['api-app', 'api-routes', 'api-http', 'api-capability', 'api-ledger', 'api-chain'] } } },
+            disallow: { to: { element: { type: ['api-app', 'api-config', 'api-routes', 'api-http', 'api-capability', 'api-ledger', 'api-chain'] } } },
             message: 'db/ is the bottom layer: it imports nothing else of the API',
           },
           {
             from: { element: { type: 'api-chain' } },
-            disallow: { to: { element: { type: ['api-app', 'api-routes', 'api-http', 'api-capability', 'api-ledger'] } } },
+            disallow: { to: { element: { type: ['api-app', 'api-config', 'api-routes', 'api-http', 'api-capability', 'api-ledger'] } } },
             message: 'chain/ reads the chain: of the API it may import db/ only',
           },
           {
             from: { element: { type: 'api-ledger' } },
-            disallow: { to: { element: { type: ['api-app', 'api-routes', 'api-http', 'api-capability'] } } },
+            disallow: { to: { element: { type: ['api-app', 'api-config', 'api-routes', 'api-http', 'api-capability'] } } },
             message: 'the ledger sits under the capabilities: it may import db/ and chain/ only',
           },
           {
             from: { element: { type: 'api-http' } },
-            disallow: { to: { element: { type: ['api-app', 'api-routes', 'api-capability'] } } },
+            disallow: { to: { element: { type: ['api-app', 'api-config', 'api-routes', 'api-capability'] } } },
             message: 'http/ is the request toolkit under the routes: of a capability it may import types only',
           },
           {
@@ -116,7 +118,7 @@ export default tseslint.config(
           },
           {
             from: { element: { type: 'api-capability', fileInternalPath: `!${ENTRIES}` } },
-            disallow: [{ to: { element: { type: ['api-app', 'api-routes'] } } }, { to: { element: { type: 'api-capability', fileInternalPath: ENTRIES } } }],
+            disallow: [{ to: { element: { type: ['api-app', 'api-config', 'api-routes'] } } }, { to: { element: { type: 'api-capability', fileInternalPath: ENTRIES } } }],
             message: 'a capability never imports routes or the composition root (routes → capabilities → ledger/db)',
           },
           {
@@ -127,11 +129,11 @@ export default tseslint.config(
           {
             // A command line reads the configuration like the server does.
             from: { element: { type: 'api-capability', fileInternalPath: 'cli.ts' } },
-            allow: { to: { element: { type: 'api-app', fileInternalPath: 'config.ts' } } },
+            allow: { to: { element: { type: 'api-config', fileInternalPath: 'index.ts' } } },
           },
           {
             from: { element: { type: 'api-routes' } },
-            disallow: { to: { element: { type: 'api-app', fileInternalPath: '!{services,background}.ts' } } },
+            disallow: [{ to: { element: { type: 'api-app', fileInternalPath: '!{services,background}.ts' } } }, { to: { element: { type: 'api-config' } } }],
             message: 'routes import capabilities, not the composition root',
           },
           {

@@ -46,9 +46,9 @@ const { Interface, JsonRpcProvider, Network, Wallet } = await import('ethers');
 const { startChain, rpc, mine } = await import('../chain/src/index.ts');
 const { TOKENS, ERC20_ABI } = await import('../shared/web3/src/index.ts');
 const { buildServer } = await import('../api/src/app.ts');
-const { loadConfig } = await import('../api/src/config.ts');
+const { loadConfig } = await import('../api/src/config/index.ts');
 const { LOCAL_POOL_ADDRESSES } = await import('../api/src/db/seed.ts');
-const { users, deposits } = await import('../api/src/db/schema.ts');
+const { users, deposits } = await import('../api/src/db/schema/index.ts');
 // drizzle-orm is the API's own dependency (api/node_modules): load the copy the API uses.
 const { eq, inArray } = createRequire(path.join(root, 'api/package.json'))('drizzle-orm');
 

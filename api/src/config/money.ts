@@ -1,0 +1,110 @@
+import * as z from 'zod/mini';
+import { localHotWalletKeys, localTreasuryKey } from '../payouts';
+import type { ChainEnv } from './chain';
+import { int, type ConfigDoc } from './fields';
+
+/** The money jobs: the watcher, the payouts and their keys, the treasury, the price source. */
+export const moneyEnv = z.object({
+  /** How often the money jobs (watcher, interest, payouts) run; 0 turns them off in this process. */
+  MONEY_JOBS_INTERVAL_MS: z._default(int(0, 3_600_000), 1000),
+  /** Blocks a payout needs (its own included) before the withdrawal is paid; default as deposits, at least 12 in production. */
+  PAYOUT_CONFIRMATIONS: z.optional(int(1, 1000)),
+  /** A payout not mined after this long is sent again with the same nonce and raw transaction. */
+  PAYOUT_REBROADCAST_SECONDS: z._default(int(1, 86_400), 30),
+  /** A signed payout not mined this long is cancelled by a zero-value self-transfer at its nonce, then returned. */
+  PAYOUT_CANCEL_AFTER_SECONDS: z._default(int(1, 30 * 86_400), 1800),
+  /** A returned payout's hash is looked up this long after the return; if it mines, the operator is alerted. */
+  PAYOUT_RECHECK_SECONDS: z._default(int(0, 90 * 86_400), 86_400),
+  /** Private key of the treasury (yield) address, which funds the interest owed at the paying addresses. With LOCAL_CHAIN: the test mnemonic's. */
+  TREASURY_KEY: z.optional(z.string().check(z.length(66))),
+  /** Comma-separated private keys of the pools' hot wallets (the receiving addresses). With LOCAL_CHAIN: the test mnemonic's. */
+  HOT_WALLET_KEYS: z.optional(z.string().check(z.minLength(66))),
+  /** First block the chain watcher reads when it has no cursor yet; default: the head at that moment (0 on the local chain). */
+  WATCHER_START_BLOCK: z.optional(int(0, 2_000_000_000)),
+  /** Blocks the watcher reads per step. */
+  WATCHER_BATCH_BLOCKS: z._default(int(1, 10_000), 200),
+  /** Which source's rows in coin_prices give the pools' USD estimates. */
+  PRICE_SOURCE: z._default(z.string().check(z.minLength(1), z.maxLength(64)), 'local'),
+});
+/** The payouts' confirmations default to the deposits'. */
+type MoneyEnv = z.output<typeof moneyEnv> & Pick<ChainEnv, 'DEPOSIT_CONFIRMATIONS'>;
+
+export const moneyDocs: ConfigDoc[] = [
+  {
+    vars: ['MONEY_JOBS_INTERVAL_MS'],
+    meaning: 'interval of the watcher and payout jobs (interest: at least a minute); `0` turns them off in this process',
+  },
+  { vars: ['PAYOUT_CONFIRMATIONS'], default: 'as deposits', meaning: 'blocks a payout needs before the withdrawal is `paid`; at least 12 in production' },
+  { vars: ['PAYOUT_REBROADCAST_SECONDS'], meaning: 'a payout not mined this long is sent again (same nonce, same bytes)' },
+  {
+    vars: ['PAYOUT_CANCEL_AFTER_SECONDS'],
+    meaning: 'a signed payout not mined this long is cancelled by a zero-value self-transfer at its nonce, then returned',
+  },
+  { vars: ['PAYOUT_RECHECK_SECONDS'], meaning: 'a returned payout\'s hash is looked up this long; if it mines, the operator is alerted' },
+  {
+    vars: ['TREASURY_KEY'],
+    default: 'none; with `LOCAL_CHAIN` the test mnemonic\'s m/44\'/60\'/0\'/0/103',
+    meaning:
+      'key of the treasury (yield) address that funds what the books owe at the paying addresses; without it the operator is alerted instead. Production refuses the test mnemonic\'s',
+  },
+  {
+    vars: ['HOT_WALLET_KEYS'],
+    default: 'none; with `LOCAL_CHAIN` the test mnemonic\'s m/44\'/60\'/0\'/0/100..102',
+    meaning: 'comma-separated keys of the pools\' receiving addresses, which pay withdrawals; without a key a payout waits',
+  },
+  { vars: ['WATCHER_START_BLOCK'], default: '`0` with `LOCAL_CHAIN`, else the head', meaning: 'first block the chain watcher reads when it has no cursor' },
+  { vars: ['WATCHER_BATCH_BLOCKS'], meaning: 'blocks per watcher step' },
+  { vars: ['PRICE_SOURCE'], meaning: 'which source\'s rows in `coin_prices` give the pools\' USD estimates' },
+];
+
+export type MoneyConfig = {
+  /** Watcher, interest and payouts. */
+  money: {
+    jobsIntervalMs: number;
+    payoutConfirmations: number;
+    rebroadcastSeconds: number;
+    /** Hot wallet keys; empty until configured (payouts then wait), the test keys only on the local chain. */
+    hotWalletKeys: string[];
+    cancelAfterSeconds: number;
+    recheckSeconds: number;
+    /** The treasury's key; null in production until configured (the operator is alerted of what it would fund). */
+    treasuryKey: string | null;
+    watcherStartBlock: number | null;
+    watcherBatchBlocks: number;
+    /** On the local chain outside production `accrue --until` may name a future day. */
+    allowFutureAccrual: boolean;
+  };
+  priceSource: string;
+};
+
+export const hotWalletKeysOf = (e: Pick<MoneyEnv, 'HOT_WALLET_KEYS'>) =>
+  e.HOT_WALLET_KEYS ? e.HOT_WALLET_KEYS.split(',').map((k) => k.trim()).filter(Boolean) : [];
+
+export function moneyProblems(e: MoneyEnv): string[] {
+  const problems: string[] = [];
+  const payoutFloor = e.PAYOUT_CONFIRMATIONS ?? e.DEPOSIT_CONFIRMATIONS;
+  if (payoutFloor !== undefined && payoutFloor < 12) problems.push('PAYOUT_CONFIRMATIONS must be at least 12 in production');
+  const local = new Set(localHotWalletKeys().map((k) => k.toLowerCase()));
+  if (hotWalletKeysOf(e).some((k) => local.has(k.toLowerCase()))) problems.push('HOT_WALLET_KEYS must not hold a key of the public test mnemonic in production');
+  if (e.TREASURY_KEY && e.TREASURY_KEY.toLowerCase() === localTreasuryKey().toLowerCase()) problems.push('TREASURY_KEY must not be a key of the public test mnemonic in production');
+  return problems;
+}
+
+/** `local`: LOCAL_CHAIN outside production: the test keys, confirmations of 1, the chain read from block 0. */
+export function moneyConfig(e: MoneyEnv, local: boolean): MoneyConfig {
+  return {
+    money: {
+      jobsIntervalMs: e.MONEY_JOBS_INTERVAL_MS,
+      payoutConfirmations: e.PAYOUT_CONFIRMATIONS ?? e.DEPOSIT_CONFIRMATIONS ?? (local ? 1 : 12),
+      rebroadcastSeconds: e.PAYOUT_REBROADCAST_SECONDS,
+      hotWalletKeys: e.HOT_WALLET_KEYS ? hotWalletKeysOf(e) : local ? localHotWalletKeys() : [],
+      cancelAfterSeconds: e.PAYOUT_CANCEL_AFTER_SECONDS,
+      recheckSeconds: e.PAYOUT_RECHECK_SECONDS,
+      treasuryKey: e.TREASURY_KEY ?? (local ? localTreasuryKey() : null),
+      watcherStartBlock: e.WATCHER_START_BLOCK ?? (local ? 0 : null),
+      watcherBatchBlocks: e.WATCHER_BATCH_BLOCKS,
+      allowFutureAccrual: local,
+    },
+    priceSource: e.PRICE_SOURCE,
+  };
+}

@@ -1,0 +1,124 @@
+import { bigint, bigserial, date, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './auth';
+import { currencies, pools } from './catalog';
+import { created, baseUnits, usd } from './columns';
+
+/** Every ancestor of a user up to level 10, written once with the user (migration 0009's trigger). */
+export const referralTree = pgTable(
+  'referral_tree',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    level: integer('level').notNull(),
+    ancestorId: uuid('ancestor_id')
+      .notNull()
+      .references(() => users.id),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.level] }), index('referral_tree_ancestor_idx').on(t.ancestorId, t.level, t.userId)],
+);
+
+/** A version of the programme's configuration; day D uses the latest version effective on or before D. Never updated. */
+export const referralConfig = pgTable('referral_config', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  effectiveFrom: date('effective_from', { mode: 'string' }).notNull(),
+  /** The payout currency of every reward. */
+  currency: text('currency').notNull(),
+  /** Whole days after the day that earned it before a reward can be claimed, if the referee's funds stayed (0018). */
+  vestingDays: integer('vesting_days').notNull().default(30),
+  setBy: text('set_by').notNull(),
+  createdAt: created(),
+});
+
+export const referralConfigLevels = pgTable(
+  'referral_config_levels',
+  {
+    configId: bigint('config_id', { mode: 'number' })
+      .notNull()
+      .references(() => referralConfig.id),
+    level: integer('level').notNull(),
+    rewardBps: integer('reward_bps').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.configId, t.level] })],
+);
+
+export const referralConfigRanks = pgTable(
+  'referral_config_ranks',
+  {
+    configId: bigint('config_id', { mode: 'number' })
+      .notNull()
+      .references(() => referralConfig.id),
+    rank: integer('rank').notNull(),
+    title: text('title').notNull(),
+    capitalUsd: usd('capital_usd').notNull(),
+    bonusBps: integer('bonus_bps').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.configId, t.rank] })],
+);
+
+/** The USD prices a day's rewards were converted with, taken once per day. */
+export const referralPrices = pgTable(
+  'referral_prices',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    currency: text('currency')
+      .notNull()
+      .references(() => currencies.code),
+    usd: usd('usd').notNull(),
+    source: text('source').notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.currency] })],
+);
+
+/** The marker of a pool's day whose interest has been rewarded. */
+export const referralRewardDays = pgTable(
+  'referral_reward_days',
+  {
+    pool: text('pool')
+      .notNull()
+      .references(() => pools.name),
+    day: date('day', { mode: 'string' }).notNull(),
+    configId: bigint('config_id', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    rewards: integer('rewards').notNull(),
+    total: baseUnits('total').notNull(),
+    transactionId: bigint('transaction_id', { mode: 'number' }),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.pool, t.day] })],
+);
+
+/**
+ * A reward: `level` levels above the referee `fromUserId`, on the referee's interest of `day` in
+ * `pool`. Its users and withdrawal are checked once per statement by a trigger (0014), not per row
+ * by foreign keys.
+ */
+export const referralRewards = pgTable(
+  'referral_rewards',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id').notNull(),
+    fromUserId: uuid('from_user_id'),
+    level: integer('level').notNull(),
+    currency: text('currency').notNull(),
+    amount: baseUnits('amount').notNull(),
+    /** vesting (until `vestsOn` has closed), earned (available), in_payment, paid, or forfeited (back to the house). */
+    status: text('status').notNull().default('earned'),
+    /** The last day the referee's funds must stay for the reward to vest; null for rewards made before vesting (0018). */
+    vestsOn: date('vests_on', { mode: 'string' }),
+    /** Why a forfeited reward went back to the house: funds_left or shared_address. */
+    forfeitReason: text('forfeit_reason'),
+    pool: text('pool'),
+    day: date('day', { mode: 'string' }),
+    rateBps: integer('rate_bps'),
+    transactionId: bigint('transaction_id', { mode: 'number' }),
+    /** The claim (a withdrawal of kind 'referral') paying it. */
+    withdrawalId: bigint('withdrawal_id', { mode: 'number' }),
+    createdAt: created(),
+  },
+  (t) => [
+    uniqueIndex('referral_rewards_once').on(t.day, t.pool, t.fromUserId, t.level),
+    index('referral_rewards_claimable_idx').on(t.userId, t.currency, t.status),
+  ],
+);
