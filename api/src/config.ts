@@ -3,7 +3,7 @@ import { BlockList, isIP } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
-import { brandRegistrySchema, defaultBrandRegistry, type BrandRegistry } from '@app/contracts';
+import { brandRegistrySchema, defaultBrandRegistry, sessionLifetimes, SUPPORTED_CHAIN_ID, type BrandRegistry } from '@app/contracts';
 import { localHotWalletKeys, localTreasuryKey } from './payouts';
 import './zod-english';
 
@@ -138,9 +138,9 @@ export type AppConfig = {
   emailCodeMaxAttempts: number;
   /** How long a change of the e-mail, password or wallet holds payouts, and keeps codes off a changed address. */
   withdrawalHoldSeconds: number;
-  /** On-chain deposits (chain id 1 only: spec §9). */
+  /** On-chain deposits (the supported chain only: spec §9). */
   deposits: {
-    chainId: 1;
+    chainId: typeof SUPPORTED_CHAIN_ID;
     confirmations: number;
     jobIntervalMs: number;
     dropAfterSeconds: number;
@@ -378,11 +378,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     apiDocs: e.API_DOCS ?? !production,
     codeHmacKey: e.CODE_HMAC_KEY ?? devSecret(dataDir, 'code-hmac-key'),
     mail: { retentionSeconds: e.MAIL_RETENTION_DAYS * 86_400, sendingLeaseSeconds: 120 },
-    lifetimes: { accessToken: 1800, refreshToken: 2592000, siweNonce: 300, emailCode: 900 },
+    lifetimes: { accessToken: sessionLifetimes.accessTokenSeconds, refreshToken: sessionLifetimes.refreshTokenSeconds, siweNonce: 300, emailCode: 900 },
     emailCodeMaxAttempts: 5,
     withdrawalHoldSeconds: e.WITHDRAWAL_HOLD_HOURS * 3600,
     deposits: {
-      chainId: 1,
+      chainId: SUPPORTED_CHAIN_ID,
       confirmations: e.DEPOSIT_CONFIRMATIONS ?? (local ? 1 : 12),
       jobIntervalMs: e.DEPOSIT_JOB_INTERVAL_MS,
       dropAfterSeconds: e.DEPOSIT_DROP_AFTER_SECONDS,
