@@ -20,6 +20,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createConfig, repoRoot } from '../shared/build/index.mjs';
+import { CONTRACT } from '../shared/build/manifest.mjs';
 import { serveRemote, serveShell } from '../shared/build/serve.mjs';
 import { startStack } from './stack.mjs';
 
@@ -192,7 +193,7 @@ mkdirSync(controlRemotes, { recursive: true });
 if (process.env.BENCH_TRACE_DIR) mkdirSync(process.env.BENCH_TRACE_DIR, { recursive: true });
 writeFileSync(
   join(controlRemotes, 'remotes.json'),
-  JSON.stringify({ remotes: [{ name: 'control_remote', entry: `http://localhost:${controlPorts.remote}/mf-manifest.json`, routes: [{ path: '/', layout: 'auth' }], contract: '1.0' }] }),
+  JSON.stringify({ remotes: [{ name: 'control_remote', entry: `http://localhost:${controlPorts.remote}/mf-manifest.json`, routes: [{ path: '/', layout: 'auth' }], contract: CONTRACT }] }),
 );
 const controlServers = [
   await serveRemote({ dir: join(controlDir, 'dist/remote'), port: controlPorts.remote }),

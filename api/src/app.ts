@@ -79,7 +79,7 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
     const bearer = /^Bearer ([A-Za-z0-9._-]+)$/.exec(req.headers.authorization ?? '')?.[1];
     const claims = bearer ? await services.access.verify(bearer) : null;
     if (!claims) throw unauthorized(M.loginRequired);
-    // A revoked or expired session ends its access tokens at once, not after 30 minutes.
+    // A revoked or expired session ends its access tokens at once, not when they would expire.
     const user = await services.sessions.userOf(claims.sid, claims.sub);
     if (!user) throw unauthorized(M.sessionExpired, 'SESSION_ENDED');
     req.auth = { user, sessionId: claims.sid };

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { apiRoutes, errorResponseSchema } from '@app/contracts';
+import { apiRoutes, errorResponseSchema, POOL_NAMES } from '@app/contracts';
 import type { App } from '../src/app';
 import { createAccessTokens } from '../src/auth/tokens';
 import { users } from '../src/db/schema';
@@ -111,7 +111,7 @@ export type FuzzCase = {
   ip: string;
 };
 
-const paramValue = fc.oneof(fc.constantFrom('stable', 'coin', 'dex'), hostileString.map((s) => s.slice(0, 2000)));
+const paramValue = fc.oneof(fc.constantFrom(...POOL_NAMES), hostileString.map((s) => s.slice(0, 2000)));
 
 export function fuzzCase(route: RouteName): fc.Arbitrary<FuzzCase> {
   const def = apiRoutes[route] as Def;

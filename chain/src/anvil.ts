@@ -5,9 +5,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
+import { SUPPORTED_CHAIN_ID } from '@app/contracts';
 import { rpc } from './rpc';
 
-export const LOCAL_CHAIN_ID = 1;
 const STOP_TIMEOUT_MS = 10_000;
 
 export function anvilBinary(): string {
@@ -75,10 +75,10 @@ export interface RunningAnvil {
   stop(): Promise<void>;
 }
 
-/** Spawns anvil with chain id 1 on 127.0.0.1:port and resolves once it answers. */
+/** Spawns anvil on 127.0.0.1:port with the product's supported chain id (the app takes it for mainnet) and resolves once it answers. */
 export async function runAnvil(port: number, extraArgs: string[], quiet: boolean, timeoutMs = 20_000): Promise<RunningAnvil> {
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(LOCAL_CHAIN_ID), ...extraArgs];
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(SUPPORTED_CHAIN_ID), ...extraArgs];
   const anvil = spawnAnvil(args, quiet);
   // Never leave anvil behind if this process exits without calling stop().
   const killOnExit = () => anvil.child.kill('SIGKILL');
@@ -100,7 +100,7 @@ export async function runAnvil(port: number, extraArgs: string[], quiet: boolean
     if (pid === undefined) throw new Error(`anvil did not start: ${anvil.stderrTail()}`);
     await waitUntilAnswering(rpcUrl, anvil, timeoutMs);
     const chainId = Number(await rpc<string>(rpcUrl, 'eth_chainId'));
-    if (chainId !== LOCAL_CHAIN_ID) throw new Error(`the chain answers chain id ${chainId}, expected ${LOCAL_CHAIN_ID}`);
+    if (chainId !== SUPPORTED_CHAIN_ID) throw new Error(`the chain answers chain id ${chainId}, expected ${SUPPORTED_CHAIN_ID}`);
     return { rpcUrl, pid, stop };
   } catch (error) {
     await stop();

@@ -1,12 +1,14 @@
-// @app/chain: the local Ethereum of `npm start` and of the tests. startChain() runs anvil with chain
-// id 1, installs the project's tokens at their mainnet addresses and funds the dev accounts.
+// @app/chain: the local Ethereum of `npm start` and of the tests. startChain() runs anvil with the
+// product's supported chain id, installs the project's tokens at their mainnet addresses and funds
+// the dev accounts.
 
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEV_ACCOUNTS, type DevAccount } from './accounts';
-import { LOCAL_CHAIN_ID, freePort, runAnvil } from './anvil';
+import { SUPPORTED_CHAIN_ID } from '@app/contracts';
+import { freePort, runAnvil } from './anvil';
 import { fundAccount, type Funding } from './fund';
 import { fundHotWallets, fundTreasury } from './hot-wallets';
 import { LOCAL_TOKENS, installTokens, type LocalToken } from './tokens';
@@ -17,7 +19,7 @@ export { DEFAULT_FUNDING, fundAccount, type Funding } from './fund';
 export { HOT_WALLET_GAS, LOCAL_HOT_WALLETS, LOCAL_TREASURY, TREASURY_TOKEN_FUNDING, fundHotWallets, fundTreasury } from './hot-wallets';
 export { blockNumber, mine, revertTo, rpc, RpcError, snapshot } from './rpc';
 export { DEV_TOKEN_FUNDING, LOCAL_TOKENS, MINTER, TOKEN_ARTIFACT, type LocalToken } from './tokens';
-export { LOCAL_CHAIN_ID, freePort } from './anvil';
+export { freePort } from './anvil';
 
 export const DEFAULT_PORT = 8545;
 export const DEFAULT_RPC_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
@@ -94,7 +96,7 @@ export async function startChain(options: ChainOptions = {}): Promise<LocalChain
     return {
       rpcUrl: anvil.rpcUrl,
       port,
-      chainId: LOCAL_CHAIN_ID,
+      chainId: SUPPORTED_CHAIN_ID,
       pid: anvil.pid,
       accounts: DEV_ACCOUNTS,
       tokens: LOCAL_TOKENS,

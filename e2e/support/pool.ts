@@ -1,5 +1,6 @@
 // The pool page as a person drives it: a funded test wallet, a signed-in account, a deposit in dollars.
 import { expect, type Locator, type Page } from '@playwright/test';
+import type { PoolName } from '@app/contracts';
 import { signedUpAndConfirmed } from './accounts';
 import { TestWallet } from './testWallet';
 
@@ -46,7 +47,7 @@ export interface PoolVisit {
   connect?: boolean;
 }
 
-export async function openPool(page: Page, pool: 'stable' | 'coin' | 'dex', { fund: fundWallet = true, connect = true }: PoolVisit = {}) {
+export async function openPool(page: Page, pool: PoolName, { fund: fundWallet = true, connect = true }: PoolVisit = {}) {
   const wallet = TestWallet.random(page);
   await wallet.install();
   if (fundWallet) await fund(wallet);

@@ -1,11 +1,11 @@
 import { Navigate, Route, Routes, useParams } from '@app/singletons/router';
-import { isPoolKind } from '@app/web3';
+import { isPoolName } from '@app/contracts';
 import { PoolsOverview } from './insight';
 import { PoolPage } from './pool';
 
 function PoolRoute() {
   const { name } = useParams();
-  if (!isPoolKind(name)) return <Navigate to="/cabinet/pools" replace />;
+  if (!isPoolName(name)) return <Navigate to="/cabinet/pools" replace />;
   // A new pool is a new page: its forms and deposits in progress start afresh.
   return <PoolPage key={name} pool={name} />;
 }

@@ -4,7 +4,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { frontends, remoteNames, repoRoot } from './index.mjs';
 
-export const CONTRACT = '1.0';
+/**
+ * The shell–remote contract version the remotes are built against: CONTRACT_VERSION of
+ * shared/contracts. Node runs this file as it is and cannot import TypeScript, so both read the
+ * value from the JSON file that holds it.
+ */
+export const CONTRACT = JSON.parse(readFileSync(join(repoRoot, 'shared/contracts/src/contract.json'), 'utf8')).version;
 
 export function routesByRemote() {
   return JSON.parse(readFileSync(join(repoRoot, 'shell/remotes/routes.json'), 'utf8'));

@@ -328,9 +328,8 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     });
 
     // The hints: preconnects and preloads, at the top of the head, found with the page's first
-    // bytes. (Also sending them as a Link header measured slower: in rounds against the control,
-    // /sign-in's ratio was 1.19 and 1.22 cold, 1.20 warm, against 1.18, 1.17 and 1.16, 1.12
-    // without: the header's own bytes, and the remote's files fetched at once at high priority.)
+    // bytes. (Also sending them as a Link header measured slower against the control: the header's
+    // own bytes, and the remote's files fetched at once at high priority.)
     const hints = [];
     const hint = (rel, href, as) => hints.push(`<link rel="${rel}"${as ? ` as="${as}"` : ''} href="${escapeHtml(href)}">`);
     const early = [];

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { verifyMessage } from 'ethers';
 import { SiweMessage } from 'siwe';
-import { apiMessages as M, hostName, type BrandRegistry } from '@app/contracts';
+import { apiMessages as M, hostName, SUPPORTED_CHAIN_ID, type BrandRegistry } from '@app/contracts';
 import type { Db } from '../db/client';
 import { siweNonces } from '../db/schema';
 import { ApiError } from '../http/errors';
@@ -71,7 +71,7 @@ export function createSiwe(db: Db, brands: BrandRegistry, nonceLifetimeSeconds: 
       } catch {
         throw siweError(M.siweDomain, 'SIWE_DOMAIN');
       }
-      if (msg.chainId !== 1) throw siweError(M.siweChain, 'SIWE_CHAIN');
+      if (msg.chainId !== SUPPORTED_CHAIN_ID) throw siweError(M.siweChain, 'SIWE_CHAIN');
 
       const now = Date.now();
       if (msg.expirationTime && Date.parse(msg.expirationTime) <= now) throw siweError(M.siweExpired, 'SIWE_EXPIRED');

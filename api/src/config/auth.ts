@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { sessionLifetimes } from '@app/contracts';
 import { devSecret, int, positive, type ConfigDoc } from './fields';
 
 /** Minimum argon2id cost (OWASP): enforced in production whatever the environment says. */
@@ -99,7 +100,7 @@ export function authConfig(e: AuthEnv, dataDir: string): AuthConfig {
     authCacheMs: e.AUTH_CACHE_MS,
     authCacheMaxBytes: e.AUTH_CACHE_MAX_BYTES,
     codeHmacKey: e.CODE_HMAC_KEY ?? devSecret(dataDir, 'code-hmac-key'),
-    lifetimes: { accessToken: 1800, refreshToken: 2592000, siweNonce: 300, emailCode: 900 },
+    lifetimes: { accessToken: sessionLifetimes.accessTokenSeconds, refreshToken: sessionLifetimes.refreshTokenSeconds, siweNonce: 300, emailCode: 900 },
     emailCodeMaxAttempts: 5,
     withdrawalHoldSeconds: e.WITHDRAWAL_HOLD_HOURS * 3600,
   };

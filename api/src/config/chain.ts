@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { SUPPORTED_CHAIN_ID } from '@app/contracts';
 import { bool, int, type ConfigDoc } from './fields';
 
 /** The chain the deposits are read from, and when a deposit counts. */
@@ -33,9 +34,9 @@ export const chainDocs: ConfigDoc[] = [
 
 export type ChainConfig = {
   rpcUrl: string;
-  /** On-chain deposits (chain id 1 only: spec §9). */
+  /** On-chain deposits (the supported chain only: spec §9). */
   deposits: {
-    chainId: 1;
+    chainId: typeof SUPPORTED_CHAIN_ID;
     confirmations: number;
     jobIntervalMs: number;
     dropAfterSeconds: number;
@@ -57,7 +58,7 @@ export function chainConfig(e: ChainEnv, local: boolean): ChainConfig {
   return {
     rpcUrl: e.RPC_URL,
     deposits: {
-      chainId: 1,
+      chainId: SUPPORTED_CHAIN_ID,
       confirmations: e.DEPOSIT_CONFIRMATIONS ?? (local ? 1 : 12),
       jobIntervalMs: e.DEPOSIT_JOB_INTERVAL_MS,
       dropAfterSeconds: e.DEPOSIT_DROP_AFTER_SECONDS,

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { verifyTypedData } from 'ethers';
-import { apiMessages as M, VOTE_DOMAIN_VERSION, voteTypes, type ProposalResponse, type ProposalState, type VoteMessage } from '@app/contracts';
+import { apiMessages as M, SUPPORTED_CHAIN_ID, VOTE_DOMAIN_VERSION, voteTypes, type ProposalResponse, type ProposalState, type VoteMessage } from '@app/contracts';
 import type { Db } from '../db/client';
 import { daoProposals, daoVotes } from '../db/schema';
 import { ApiError, badRequest } from '../http/errors';
@@ -15,7 +15,7 @@ export type ProposalRow = typeof daoProposals.$inferSelect;
 /** The brand a vote is signed for: its title names the EIP-712 domain, its host is the space. */
 export type VoteSpace = { title: string; space: string };
 
-export const voteDomain = (brand: VoteSpace) => ({ name: brand.title, version: VOTE_DOMAIN_VERSION, chainId: 1 });
+export const voteDomain = (brand: VoteSpace) => ({ name: brand.title, version: VOTE_DOMAIN_VERSION, chainId: SUPPORTED_CHAIN_ID });
 
 /**
  * Voting opens at the start, and never before the snapshot: power is the positions at the

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { patterns } from '@app/contracts';
-import { ETH_DECIMALS, SUPPORTED_CHAIN_ID, TOKENS, decimalsOf, parseUnits, type Currency } from '@app/web3';
+import { patterns, SUPPORTED_CHAIN_ID } from '@app/contracts';
+import { ETH_DECIMALS, TOKENS, decimalsOf, parseUnits, type Currency } from '@app/web3';
 import type { Db } from './client';
 import * as t from './schema';
 
@@ -75,7 +75,7 @@ const daoValueRows = [
 const regexpValue = Object.fromEntries(Object.entries(patterns).map(([k, re]) => [k, re.source]));
 
 /**
- * Local stack only: where each pool receives each currency on the local chain (chain id 1). Addresses
+ * Local stack only: where each pool receives each currency on the local chain (it has mainnet's id). Addresses
  * of the public test mnemonic at m/44'/60'/0'/0/100..102: not the dev accounts that deposit, and
  * never to be used on a real network (anyone has the keys), hence never seeded in production.
  */
@@ -90,7 +90,7 @@ const poolCurrencies = {
   dex: ['ETH', 'USDT', 'USDC', 'BUSD', 'BNB', 'SOL', 'WAVES'],
 } as const;
 const poolAddressRows = Object.entries(poolCurrencies).flatMap(([pool, list]) =>
-  list.map((currency) => ({ pool, currency, chainId: 1, address: LOCAL_POOL_ADDRESSES[pool as keyof typeof LOCAL_POOL_ADDRESSES] })),
+  list.map((currency) => ({ pool, currency, chainId: SUPPORTED_CHAIN_ID, address: LOCAL_POOL_ADDRESSES[pool as keyof typeof LOCAL_POOL_ADDRESSES] })),
 );
 /** The local price source ('local'): fixed USD prices so estimates work without a feed. */
 const localPriceRows = [

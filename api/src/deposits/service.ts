@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { apiMessages as M, formatMessage, type DepositStatus, type PoolName } from '@app/contracts';
+import { apiMessages as M, formatMessage, type DepositStatus, type PoolName, type SUPPORTED_CHAIN_ID } from '@app/contracts';
 import type { Db } from '../db/client';
 import { deposits, poolAddresses } from '../db/schema';
 import { ChainUnavailable, type ChainReader } from '../chain';
@@ -7,7 +7,7 @@ import { DepositRefused, readDeposit, verifyDeposit } from './verify';
 import { markReported } from '../watcher';
 
 export type DepositRow = typeof deposits.$inferSelect;
-export type DepositSettings = { chainId: 1; confirmations: number };
+export type DepositSettings = { chainId: typeof SUPPORTED_CHAIN_ID; confirmations: number };
 
 const reasonMessages: Record<string, string> = {
   REORGED: M.depositReorged,

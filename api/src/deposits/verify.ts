@@ -1,5 +1,5 @@
 import { apiMessages as M, formatMessage } from '@app/contracts';
-import { TRANSFER_TOPIC, currencyOfToken } from '@app/web3';
+import { TRANSFER_TOPIC, currencyOfToken, type ChainId } from '@app/web3';
 import type { ChainLog, ChainReader, ChainReceipt, ChainTx } from '../chain';
 
 /** Why a deposit is refused: the message (catalogue), a stable code and the HTTP status. */
@@ -61,14 +61,14 @@ export function tokenTransfers(receipt: ChainReceipt, claim: DepositClaim): Foun
   const wrongRecipient = new DepositRefused(formatMessage(M.depositWrongRecipient, { currency: claim.currency }), 'WRONG_RECIPIENT');
   if (!toPool.length) {
     // A transfer of a token not on the list, to wherever: say the token is the problem.
-    if (logs.length && logs.every((x) => !currencyOfToken(claim.chainId as 1, x.log.address))) {
+    if (logs.length && logs.every((x) => !currencyOfToken(claim.chainId as ChainId, x.log.address))) {
       throw new DepositRefused(M.depositTokenNotAllowed, 'TOKEN_NOT_ALLOWED');
     }
     throw wrongRecipient;
   }
-  const allowed = toPool.filter((x) => currencyOfToken(claim.chainId as 1, x.log.address) !== undefined);
+  const allowed = toPool.filter((x) => currencyOfToken(claim.chainId as ChainId, x.log.address) !== undefined);
   if (!allowed.length) throw new DepositRefused(M.depositTokenNotAllowed, 'TOKEN_NOT_ALLOWED');
-  const ofCurrency = allowed.filter((x) => currencyOfToken(claim.chainId as 1, x.log.address) === claim.currency);
+  const ofCurrency = allowed.filter((x) => currencyOfToken(claim.chainId as ChainId, x.log.address) === claim.currency);
   if (!ofCurrency.length) {
     throw new DepositRefused(formatMessage(M.depositWrongCurrency, { currency: claim.currency }), 'WRONG_CURRENCY');
   }
@@ -116,7 +116,7 @@ export async function verifyDeposit(chain: ChainReader, claim: DepositClaim, rea
   if (eth && tx) {
     if (lower(tx.to) !== claim.poolAddress) {
       // ETH claimed but the transaction went to a token contract: the currency is wrong, not the pool.
-      const token = tx.to ? currencyOfToken(claim.chainId as 1, tx.to) : undefined;
+      const token = tx.to ? currencyOfToken(claim.chainId as ChainId, tx.to) : undefined;
       if (token) throw new DepositRefused(formatMessage(M.depositWrongCurrency, { currency: claim.currency }), 'WRONG_CURRENCY');
       throw new DepositRefused(formatMessage(M.depositWrongRecipient, { currency: claim.currency }), 'WRONG_RECIPIENT');
     }

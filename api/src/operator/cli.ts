@@ -4,6 +4,7 @@
 // OPERATOR_API_URL and OPERATOR_KEY).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isPoolName, POOL_NAMES } from '@app/contracts';
 import { repoRoot } from '../config';
 
 export type Transport = (method: 'GET' | 'POST', url: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
@@ -76,10 +77,12 @@ const id = (v: string | undefined) => need(v, 'id', (x) => ID.test(x), 'expected
 const units = (v: string | undefined, what: string) => need(v, what, (x) => BASE_UNITS.test(x), 'expected a whole number of base units (wei, token units)');
 const date = (v: string | undefined, what = 'date') => need(v, what, validDate, 'expected a calendar date YYYY-MM-DD');
 
+const poolExpected = `expected ${POOL_NAMES.slice(0, -1).join(', ')} or ${POOL_NAMES.at(-1)}`;
+
 const claimTarget = (rest: string[]) => ({
   transfer: id(rest[0]),
   account: need(rest[1], 'account', (x) => x.length >= 3 && x.length <= 320, 'expected the account e-mail or user id'),
-  pool: need(rest[2], 'pool', (x) => ['stable', 'coin', 'dex'].includes(x), 'expected stable, coin or dex'),
+  pool: need(rest[2], 'pool', isPoolName, poolExpected),
 });
 
 /** A table of rows, columns padded; numbers right-aligned. */
@@ -149,7 +152,7 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
     }
     case 'apy set': {
       const [pool, apy] = rest;
-      need(pool, 'pool', (x) => ['stable', 'coin', 'dex'].includes(x), 'expected stable, coin or dex');
+      need(pool, 'pool', isPoolName, poolExpected);
       need(apy, 'APY', (x) => /^(0|[1-9]\d{0,5})(\.\d{1,18})?$/.test(x), 'expected a decimal fraction such as 0.05 for 5 %');
       const from = flags.has('from') ? date(flags.get('from'), '--from date') : undefined;
       const r = await call('POST', '/apy', { pool, apy, ...(from ? { effectiveFrom: from } : {}) });

@@ -2,7 +2,7 @@
 // Every amount stays a bigint; dollars are exact decimal strings (cents rounded down per position).
 import { sql } from 'drizzle-orm';
 import { DAYS_PER_YEAR, RATE_SCALE, dailyRate, formatUnits, parseUnits, unitsToUsd } from '@app/web3';
-import type { ActivityItem, CabinetSummary, PoolName } from '@app/contracts';
+import { SUPPORTED_CHAIN_ID, type ActivityItem, type CabinetSummary, type PoolName } from '@app/contracts';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { apysOn } from '../interest';
@@ -33,12 +33,12 @@ export function aprOf(apy: string): string {
 
 type PoolRow = { name: PoolName; title: string; risk_level: string; currencies: string | null };
 
-/** The pools in their order, with the currencies they accept on chain 1. */
+/** The pools in their order, with the currencies they accept on the supported chain. */
 async function poolList(db: Db): Promise<PoolRow[]> {
   return rows<PoolRow>(
     db,
     sql`select p.name, p.title, p.risk_level,
-          (select string_agg(pa.currency, ',' order by c.sort) from pool_addresses pa join currencies c on c.code = pa.currency where pa.pool = p.name and pa.chain_id = 1) as currencies
+          (select string_agg(pa.currency, ',' order by c.sort) from pool_addresses pa join currencies c on c.code = pa.currency where pa.pool = p.name and pa.chain_id = ${SUPPORTED_CHAIN_ID}) as currencies
         from pools p order by p.sort`,
   );
 }

@@ -1,7 +1,7 @@
 import { randomUUID, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
-import { apiMessages as M, apiRoutes } from '@app/contracts';
+import { apiMessages as M, apiRoutes, SUPPORTED_CHAIN_ID } from '@app/contracts';
 import { loginLockout, requestHost, type UserRow } from '../auth';
 import { afterReply } from '../background';
 import { uniqueViolation } from '../db/errors';
@@ -174,7 +174,7 @@ export function authRoutes(app: FastifyInstance, s: Services) {
     async ({ reply }) => {
       const n = await s.siwe.issueNonce();
       reply.header('cache-control', 'no-store');
-      return { nonce: n.nonce, issuedAt: n.issuedAt.toISOString(), expiresAt: n.expiresAt.toISOString(), chainId: 1 as const };
+      return { nonce: n.nonce, issuedAt: n.issuedAt.toISOString(), expiresAt: n.expiresAt.toISOString(), chainId: SUPPORTED_CHAIN_ID };
     },
     { rateLimit: limits.nonce },
   );

@@ -14,8 +14,6 @@ import { payoutRules, quoteWithdrawal, requestWithdrawal, ruleFor, withdrawalLim
 import type { Services } from '../services';
 import { heldUntil } from '../settings';
 
-const CHAIN_ID = 1;
-
 /** The date a posting is shown with (`p` a posting, `t` its transaction): interest on the day it is for, the rest on its UTC day. */
 const creditDay = sql`case when t.kind = 'interest' then t.detail->>'day' else to_char(p.at at time zone 'UTC', 'YYYY-MM-DD') end`;
 /** How many days each range of the pool graph keeps (0: all). */
@@ -212,7 +210,7 @@ export function investRoutes(app: FastifyInstance, s: Services) {
       .select({ currency: poolAssets.currency, shareBps: poolAssets.shareBps, address: currencyAddresses.address })
       .from(poolAssets)
       .innerJoin(currencies, eq(currencies.code, poolAssets.currency))
-      .leftJoin(currencyAddresses, and(eq(currencyAddresses.currency, poolAssets.currency), eq(currencyAddresses.chainId, CHAIN_ID)))
+      .leftJoin(currencyAddresses, and(eq(currencyAddresses.currency, poolAssets.currency), eq(currencyAddresses.chainId, s.config.deposits.chainId)))
       .where(eq(poolAssets.pool, params.pool))
       .orderBy(asc(currencies.sort));
     return { pool: params.pool, assets: rows.map((r) => ({ currency: r.currency, shareBps: r.shareBps, address: r.address ?? null })) };

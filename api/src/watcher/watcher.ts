@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { SUPPORTED_CHAIN_ID } from '@app/contracts';
 import { TOKENS, TRANSFER_TOPIC, currencyOfToken } from '@app/web3';
 import type { Db } from '../db/client';
 import { deposits, poolAddresses, unclaimedTransfers, users, watcherBlocks, watcherCursor } from '../db/schema';
 import type { ChainReader } from '../chain';
 
-export type WatcherSettings = { chainId: 1; startBlock: number | null; batchBlocks: number; confirmations: number; houseAddresses?: string[] };
+export type WatcherSettings = { chainId: typeof SUPPORTED_CHAIN_ID; startBlock: number | null; batchBlocks: number; confirmations: number; houseAddresses?: string[] };
 export type WatchResult = { from: number; to: number; head: number; transfers: number; deposits: number; unclaimed: number; rewoundTo: number | null };
 
 type RawTx = { hash: string; from: string; to: string | null; value: string };

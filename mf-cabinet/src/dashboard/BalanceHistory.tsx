@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import type { BalanceResponse, CabinetSummary } from '@app/contracts';
-import { POOL_KINDS, formatDay, formatUsd, type PoolKind } from '@app/web3';
+import { type BalanceResponse, type CabinetSummary, POOL_NAMES, type PoolName } from '@app/contracts';
+import { formatDay, formatUsd } from '@app/web3';
 import { useRemote, useServerData } from '@app/ui';
 import { Chart } from '@app/ui/chart';
 import { Panel } from './Panel';
@@ -32,7 +32,7 @@ export function BalanceHistory({ summary, revision }: { summary: CabinetSummary;
   const { api } = useRemote();
   const lang = i18n.language;
   const [range, setRange] = useState<Range>('30D');
-  const [pool, setPool] = useState<PoolKind | 'all'>('all');
+  const [pool, setPool] = useState<PoolName | 'all'>('all');
   const { state, reload } = useServerData((signal) => api.call('balance', { query: pool === 'all' ? {} : { pool }, signal }), [api, pool, revision]);
   const prices = useMemo(() => new Map(summary.currencies.map((c) => [c.currency, c.priceUsd])), [summary]);
 
@@ -47,9 +47,9 @@ export function BalanceHistory({ summary, revision }: { summary: CabinetSummary;
       </div>
       <label className="field field--inline">
         <span>{t('history.pool')}</span>{' '}
-        <select value={pool} onChange={(e) => setPool(e.target.value as PoolKind | 'all')}>
+        <select value={pool} onChange={(e) => setPool(e.target.value as PoolName | 'all')}>
           <option value="all">{t('history.allPools')}</option>
-          {POOL_KINDS.map((p) => (
+          {POOL_NAMES.map((p) => (
             <option key={p} value={p}>
               {t(`kinds.${p}`)}
             </option>

@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { DaoPersonalResponse, DaoPoolsResponse, DaoRewardsResponse, DaoValuesResponse, ProposalsResponse } from '@app/contracts';
 import { Page, useRemote } from '@app/ui';
-import { formatCoinUnits } from '@app/web3';
-import { formatUsd, useLocaleLink } from './format';
+import { formatCoinUnits, formatUsd } from '@app/web3';
+import { useLocaleLink } from './links';
 
 type Overview = { personal: DaoPersonalResponse; rewards: DaoRewardsResponse; pools: DaoPoolsResponse; values: DaoValuesResponse; proposals: ProposalsResponse };
 

@@ -4,9 +4,9 @@ import { useTranslation } from '@app/singletons/react-i18n';
 import { useParams } from '@app/singletons/router';
 import { apiFailure, apiBasePath, voteTypes, type ProposalResponse, type SessionState } from '@app/contracts';
 import { Page, useNotify, useObservable, useRemote } from '@app/ui';
-import { isUserRejection } from '@app/web3';
+import { formatUsd, isUserRejection } from '@app/web3';
 import { useMessage } from '../forms/errors';
-import { formatUsd, useLocaleLink } from './format';
+import { useLocaleLink } from './links';
 
 /** Markdown without raw HTML: the body is the operator's text, shown as text and safe links only. */
 const markdownOptions = { disableParsingRawHTML: true, forceBlock: true } as const;

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import type { WalletState } from '@app/contracts';
-import { SUPPORTED_CHAIN_ID, USD_INPUT_PREFIX, unitsToUsd } from '@app/web3';
+import { type WalletState, SUPPORTED_CHAIN_ID } from '@app/contracts';
+import { USD_INPUT_PREFIX, unitsToUsd } from '@app/web3';
 import { useObservable, useRemote } from '@app/ui';
 import { isDepositable, type PoolCoin } from '../pool/poolCoins';
 import { ETH_GAS_RESERVE, depositDecimals, depositUnits, formatCoin, formatUsd, maxUsd, parseUsdInput, usdInputText } from './amounts';

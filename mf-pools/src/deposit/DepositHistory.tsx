@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import type { DepositStatus } from '@app/contracts';
-import { SUPPORTED_CHAIN_ID, explorerTxUrl, isCurrency, shortAddress, type PoolKind } from '@app/web3';
+import { type DepositStatus, SUPPORTED_CHAIN_ID, type PoolName } from '@app/contracts';
+import { explorerTxUrl, isCurrency, shortAddress } from '@app/web3';
 import { useRemote } from '@app/ui';
 import { errorMessage, isApiError } from '../errors';
 import { fetchDeposits } from '../pool/server';
@@ -19,7 +19,7 @@ function statusText(t: (key: string, options?: Record<string, unknown>) => strin
 }
 
 /** The user's deposits in the pool as the server keeps them, so they are there after a reload. */
-export function DepositHistory({ pool, generation }: { pool: PoolKind; generation: number }) {
+export function DepositHistory({ pool, generation }: { pool: PoolName; generation: number }) {
   const { t } = useTranslation();
   const { api } = useRemote();
   const [state, setState] = useState<HistoryState>({ status: 'loading' });

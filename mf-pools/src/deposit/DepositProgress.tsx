@@ -1,5 +1,6 @@
 import { useTranslation } from '@app/singletons/react-i18n';
-import { SUPPORTED_CHAIN_ID, explorerTxUrl, shortAddress } from '@app/web3';
+import { SUPPORTED_CHAIN_ID } from '@app/contracts';
+import { explorerTxUrl, shortAddress } from '@app/web3';
 import { formatCoin } from './amounts';
 import type { TrackedDeposit } from './useDepositFlow';
 

@@ -1,6 +1,6 @@
 // Dollar amounts typed by a person and the coin amounts they become. Decimal strings and bigint only.
+import { SUPPORTED_CHAIN_ID } from '@app/contracts';
 import {
-  SUPPORTED_CHAIN_ID,
   USD_INPUT_PREFIX,
   USD_PRECISION,
   decimalsOf,

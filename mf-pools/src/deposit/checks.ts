@@ -1,7 +1,6 @@
 // The checks before a deposit is sent, in the order the person meets them (spec §5, §8): a wallet
 // first, then the network, then an amount, then a pool that can take the coin, then enough money.
-import type { WalletState } from '@app/contracts';
-import { SUPPORTED_CHAIN_ID } from '@app/web3';
+import { type WalletState, SUPPORTED_CHAIN_ID } from '@app/contracts';
 import { isDepositable, type PoolCoin } from '../pool/poolCoins';
 import { depositUnits } from './amounts';
 

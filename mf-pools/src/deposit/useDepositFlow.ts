@@ -2,8 +2,8 @@
 // hash, POST /dashboard/deposit, then confirmations on the chain and the server's credit.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import type { DepositStatus, WalletState } from '@app/contracts';
-import { SUPPORTED_CHAIN_ID, explorerTxUrl, isCurrency, type PoolKind } from '@app/web3';
+import { type DepositStatus, type WalletState, SUPPORTED_CHAIN_ID, type PoolName } from '@app/contracts';
+import { explorerTxUrl, isCurrency } from '@app/web3';
 import { useNotify, useRemote } from '@app/ui';
 import { errorMessage, isApiError, isUserRejection } from '../errors';
 import type { PoolCoin } from '../pool/poolCoins';
@@ -37,7 +37,7 @@ export interface TrackedDeposit {
 export type DepositBusy = null | 'wallet' | 'recording';
 
 export interface DepositFlowDeps {
-  pool: PoolKind;
+  pool: PoolName;
   /** Called when a deposit is recorded and again when it is credited or refused. */
   onChanged(): void;
   sleep?(ms: number): Promise<void>;

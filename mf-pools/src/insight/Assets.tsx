@@ -1,12 +1,13 @@
 import { useTranslation } from '@app/singletons/react-i18n';
-import { SUPPORTED_CHAIN_ID, explorerAddressUrl, formatPercent, shortAddress, type PoolKind } from '@app/web3';
+import { SUPPORTED_CHAIN_ID, type PoolName } from '@app/contracts';
+import { explorerAddressUrl, formatPercent, shortAddress } from '@app/web3';
 import { useRemote, useServerData } from '@app/ui';
 import { Panel } from './Panel';
 
 const bpsFraction = (bps: number) => `${Math.trunc(bps / 10000)}.${String(bps % 10000).padStart(4, '0')}`;
 
 /** The pool's allocation as bars (each share also as text) with each token contract's explorer link. */
-export function Assets({ pool }: { pool: PoolKind }) {
+export function Assets({ pool }: { pool: PoolName }) {
   const { t, i18n } = useTranslation();
   const { api } = useRemote();
   const { state, reload } = useServerData((signal) => api.call('poolAssets', { params: { pool }, signal }), [api, pool]);
@@ -44,7 +45,7 @@ export function Assets({ pool }: { pool: PoolKind }) {
   );
 }
 
-export function Strategy({ pool }: { pool: PoolKind }) {
+export function Strategy({ pool }: { pool: PoolName }) {
   const { t, i18n } = useTranslation();
   const { api } = useRemote();
   // The text is the server's, in the page's language: read again when the language changes.

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import type { PoolGraphRange } from '@app/contracts';
-import { formatDay, formatPercent, formatUsd, type PoolKind } from '@app/web3';
+import type { PoolGraphRange, PoolName } from '@app/contracts';
+import { formatDay, formatPercent, formatUsd } from '@app/web3';
 import { useRemote, useServerData } from '@app/ui';
 import { Chart } from '@app/ui/chart';
 import { Panel } from './Panel';
@@ -12,7 +12,7 @@ const RANGES: readonly PoolGraphRange[] = ['30D', '90D', '1Y', 'All'];
 const bpsFraction = (bps: number) => `${Math.trunc(bps / 10000)}.${String(bps % 10000).padStart(4, '0')}`;
 
 /** APY and TVL history from the pool's books (/pools/{pool}/graph), the range chosen on the server. */
-export function Graph({ pool }: { pool: PoolKind }) {
+export function Graph({ pool }: { pool: PoolName }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const { api } = useRemote();

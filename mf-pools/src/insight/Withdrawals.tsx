@@ -1,6 +1,6 @@
 import { useTranslation } from '@app/singletons/react-i18n';
-import type { WithdrawalStatus } from '@app/contracts';
-import { formatDay, isCurrency, type PoolKind } from '@app/web3';
+import type { WithdrawalStatus, PoolName } from '@app/contracts';
+import { formatDay, isCurrency } from '@app/web3';
 import { TxLink, useRemote, useServerData } from '@app/ui';
 import { formatCoin } from '../deposit/amounts';
 import { Panel } from './Panel';
@@ -16,7 +16,7 @@ function stateText(t: (k: string, o?: Record<string, unknown>) => string, w: Wit
 }
 
 /** This user's withdrawals from the pool with their states: requested, awaiting approval, sending, paid with its link, returned. */
-export function Withdrawals({ pool, revision }: { pool: PoolKind; revision: number }) {
+export function Withdrawals({ pool, revision }: { pool: PoolName; revision: number }) {
   const { t, i18n } = useTranslation();
   const { api } = useRemote();
   const { state, reload } = useServerData((signal) => api.call('dashboardWithdrawals', { query: { pool }, signal }), [api, pool, revision]);

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import type { PoolKind } from '@app/web3';
+import type { PoolName } from '@app/contracts';
 import { Page, useCabinetRevision, useRemote, useServerData } from '@app/ui';
 import { Assets, Converter, Graph, PoolFigures, RoiCalculator, Strategy, Withdrawals } from '../insight';
 import { DepositForm, DepositHistory, DepositProgress, useDepositFlow } from '../deposit';
@@ -14,7 +14,7 @@ import { usePool } from './usePool';
  * withdrawals, converter and ROI calculator, assets, strategy and history. Follows the server's
  * changes (a credited deposit, interest, a paid withdrawal) without a reload.
  */
-export function PoolPage({ pool }: { pool: PoolKind }) {
+export function PoolPage({ pool }: { pool: PoolName }) {
   const { t } = useTranslation();
   const { state, reload } = usePool(pool);
   const [historyGeneration, setHistoryGeneration] = useState(0);

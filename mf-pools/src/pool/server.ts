@@ -1,10 +1,9 @@
 // The pool's server calls, in one place: the answers' shapes are the contracts'.
-import type { ApiClient, DashboardPoolResponse, DepositStatus, DepositsResponse } from '@app/contracts';
-import type { PoolKind } from '@app/web3';
+import type { ApiClient, DashboardPoolResponse, DepositStatus, DepositsResponse, PoolName } from '@app/contracts';
 import { isApiError } from '../errors';
 
 /** The pool with the user's position; null when the server has no such pool (spec §3 default then). */
-export async function fetchPool(api: ApiClient, pool: PoolKind, signal?: AbortSignal): Promise<DashboardPoolResponse | null> {
+export async function fetchPool(api: ApiClient, pool: PoolName, signal?: AbortSignal): Promise<DashboardPoolResponse | null> {
   try {
     return await api.call('dashboardPool', { params: { pool }, signal });
   } catch (error) {
@@ -14,7 +13,7 @@ export async function fetchPool(api: ApiClient, pool: PoolKind, signal?: AbortSi
 }
 
 /** The user's deposits in the pool with their progress, newest first (they are there after a reload). */
-export function fetchDeposits(api: ApiClient, pool: PoolKind, signal?: AbortSignal): Promise<DepositsResponse> {
+export function fetchDeposits(api: ApiClient, pool: PoolName, signal?: AbortSignal): Promise<DepositsResponse> {
   return api.call('dashboardDeposits', { query: { pool }, signal });
 }
 

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { DashboardPoolResponse } from '@app/contracts';
-import type { PoolKind } from '@app/web3';
+import type { DashboardPoolResponse, PoolName } from '@app/contracts';
 import { useRemote } from '@app/ui';
 import { errorMessage, isApiError } from '../errors';
 import { fetchPool } from './server';
@@ -11,7 +10,7 @@ export type PoolState =
   | { status: 'error'; data: null; message: string };
 
 /** GET /dashboard/pools/{pool}, with a reload for after a deposit or a withdrawal. */
-export function usePool(pool: PoolKind): { state: PoolState; reload(): void } {
+export function usePool(pool: PoolName): { state: PoolState; reload(): void } {
   const { api } = useRemote();
   const [state, setState] = useState<PoolState>({ status: 'loading', data: null });
   const [generation, setGeneration] = useState(0);

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { renderRemote, type RemoteSetup, type RenderedRemote } from '@app/ui/testing';
-import type { DashboardPoolResponse } from '@app/contracts';
+import { POOL_NAMES, type DashboardPoolResponse } from '@app/contracts';
 import en from '../i18n/en.json';
 import ru from '../i18n/ru.json';
 
@@ -40,7 +40,7 @@ export const insightAnswers = {
     asOf: '2026-01-31',
     totals: { valueUsd: '0.00', principalUsd: '0.00', profitUsd: '0.00', interestUsd: { all: '0.00', day: '0.00', month: '0.00' } },
     currencies: [],
-    pools: (['stable', 'coin', 'dex'] as const).map((pool) => ({ pool, title: pool, riskLevel: 'low', apy: '0.08', apr: '0.076961', tvlUsd: '0.00', currencies: ['ETH'], positions: [], valueUsd: '0.00' })),
+    pools: POOL_NAMES.map((pool) => ({ pool, title: pool, riskLevel: 'low', apy: '0.08', apr: '0.076961', tvlUsd: '0.00', currencies: ['ETH'], positions: [], valueUsd: '0.00' })),
     dailyRewards: { day: null, items: [] },
     decimals: { ETH: 18, USDT: 6 },
     tutorialDismissed: false,

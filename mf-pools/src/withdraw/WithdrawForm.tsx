@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import { translateMessage, type DashboardPoolResponse } from '@app/contracts';
-import { formatUnits, parseUnits, type PoolKind } from '@app/web3';
+import { translateMessage, type DashboardPoolResponse, type PoolName } from '@app/contracts';
+import { formatUnits, parseUnits } from '@app/web3';
 import { useNotify, useRemote, useServerData } from '@app/ui';
 import { isApiError } from '../errors';
 import type { PoolCoin } from '../pool/poolCoins';
@@ -16,7 +16,7 @@ export function parseCoinInput(text: string, decimals: number): string {
 }
 
 interface Props {
-  pool: PoolKind;
+  pool: PoolName;
   coins: readonly PoolCoin[];
   position: DashboardPoolResponse | null;
   onRequested(): void;

@@ -1,3 +1,4 @@
+import contract from './contract.json';
 import type { MfManifest } from './manifest';
 
 // The plain values of the shell–remote contract, apart from the schemas: a page's start-up needs
@@ -5,9 +6,10 @@ import type { MfManifest } from './manifest';
 
 /**
  * The version of the shell–remote contract (parcel props, bus events). A remote declares the
- * version it was built against; the shell mounts only remotes with the same major version.
+ * version it was built against; the shell mounts only remotes with the same major version. It is
+ * kept in contract.json so the plain-Node build scripts (shared/build/manifest.mjs) read the same value.
  */
-export const CONTRACT_VERSION = '1.1';
+export const CONTRACT_VERSION: string = contract.version;
 
 export function contractMajor(version: string): string {
   return version.split('.')[0] ?? version;

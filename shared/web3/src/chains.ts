@@ -1,5 +1,5 @@
-// Currencies, pool kinds and chains of the product (spec §3, §9). No ethers here: the frontends import
-// this module on first load, so it must stay tiny.
+// Currencies and chains of the product (spec §3, §9); the pools and the supported chain id live in
+// @app/contracts. No ethers here: the frontends import this module on first load, so it must stay tiny.
 
 /** Every currency a user can deposit, in the order the spec lists them (spec §1). ETH is the native coin. */
 export const CURRENCIES = ['USDT', 'USDC', 'WAVES', 'BUSD', 'SOL', 'BNB', 'ETH'] as const;
@@ -14,12 +14,6 @@ export const STABLECOINS = ['USDT', 'USDC', 'BUSD'] as const satisfies readonly 
 
 /** Keys of the wallet's balances, in the spec's order (spec §3 "Wallet state", §9). */
 export const BALANCE_CURRENCIES = ['BNB', 'BUSD', 'ETH', 'SOL', 'USDC', 'USDT', 'WAVES'] as const satisfies readonly Currency[];
-
-export const POOL_KINDS = ['stable', 'coin', 'dex'] as const;
-export type PoolKind = (typeof POOL_KINDS)[number];
-
-/** Only Ethereum mainnet is supported for deposits (spec §5, §9); the local chain also uses id 1. */
-export const SUPPORTED_CHAIN_ID = 1;
 
 /** Chains that have token addresses in the table (spec §3, §9). */
 export const CHAIN_IDS = [1, 137, 56, 250] as const;
@@ -49,18 +43,9 @@ export function isTokenCurrency(value: unknown): value is TokenCurrency {
   return typeof value === 'string' && (TOKEN_CURRENCIES as readonly string[]).includes(value);
 }
 
-export function isPoolKind(value: unknown): value is PoolKind {
-  return typeof value === 'string' && (POOL_KINDS as readonly string[]).includes(value);
-}
-
 /** True for a chain in the table; wallets report ids as numbers, bigints or hex strings. */
 export function isKnownChain(chainId: number | bigint | string): boolean {
   return toChainId(chainId) !== undefined;
-}
-
-/** Deposits are allowed only on this answer being true (spec §5: other networks get a warning). */
-export function isSupportedChain(chainId: number | bigint | string): boolean {
-  return toChainId(chainId) === SUPPORTED_CHAIN_ID;
 }
 
 /** Normalises a wallet's chain id (number, bigint, decimal or 0x-hex string) to a known ChainId. */

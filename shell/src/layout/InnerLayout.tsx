@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet } from '@app/singletons/router';
 import { useTranslation } from '@app/singletons/react-i18n';
+import { SUPPORTED_CHAIN_ID } from '@app/contracts';
 import { useObservable } from '@app/ui';
 import { useShell } from '../app/ShellContext';
 import { Sidebar } from './Sidebar';
@@ -52,7 +53,7 @@ export function InnerLayout() {
           <p className="header__greeting">{user ? t('header.greeting', { name: displayName(user) }) : t('header.greetingGuest')}</p>
           <div className="header__actions">
             <LanguageSelect id="inner-language" />
-            {wallet.connected && wallet.chainId !== null && wallet.chainId !== 1 ? (
+            {wallet.connected && wallet.chainId !== null && wallet.chainId !== SUPPORTED_CHAIN_ID ? (
               <button type="button" className="btn btn--outline" onClick={() => void walletService.switchNetwork()}>
                 {t('wallet.switchNetwork')}
               </button>

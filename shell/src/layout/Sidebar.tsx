@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { useLocation } from '@app/singletons/router';
 import { useSetAtom } from 'jotai';
+import { POOL_NAMES } from '@app/contracts';
 import { useObservable } from '@app/ui';
 import { useShell } from '../app/ShellContext';
 import { termsOpenAtom } from '../app/uiState';
@@ -15,7 +16,6 @@ export const SIDEBAR_COLLAPSED_PX = 125;
 export const SIDEBAR_EXPANDED_PX = 320;
 export const COPYRIGHT_YEAR = 2022;
 
-const POOLS = ['stable', 'coin', 'dex'] as const;
 const SOCIAL = [
   { key: 'twitter', label: 'Twitter', href: 'https://twitter.com/' },
   { key: 'telegram', label: 'Telegram', href: 'https://t.me/' },
@@ -81,7 +81,7 @@ export function Sidebar({ expanded, compact, onToggle, onNavigate }: { expanded:
               {t('nav.pools')}
             </button>
             <ul id={submenuId} className="menu menu--sub" hidden={!poolsOpen}>
-              {POOLS.map((pool) => (
+              {POOL_NAMES.map((pool) => (
                 <li key={pool}>{link(`/cabinet/pools/${pool}`, t(`nav.${pool}`))}</li>
               ))}
             </ul>

@@ -1,12 +1,11 @@
 import type { i18n as I18n } from 'i18next';
 import type { ShellBus } from '@app/ui';
-import { ApiError, type BusCommand, type RemoteWallet, type SessionUser, type TypedDataRequest } from '@app/contracts';
+import { ApiError, SUPPORTED_CHAIN_ID, type BusCommand, type RemoteWallet, type SessionUser, type TypedDataRequest } from '@app/contracts';
 import type { SessionService } from '../session/session';
 import { withLocale } from '../locale/locale';
 import { isUserRejection, shouldPromptWalletBrowser, startProviderDiscovery, type Eip1193Provider } from './discovery';
 
-/** Spec §9: the only network supported now, and the delay before the mismatch error shows. */
-export const SUPPORTED_CHAIN_ID = 1;
+/** Spec §9: the delay before the mismatch error shows. */
 export const MISMATCH_ERROR_DELAY_MS = 100;
 export const SIWE_STATEMENT = 'Sign in with your wallet.';
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { SUPPORTED_CHAIN_ID } from '../domain';
 import { apiMessages as M } from './messages';
 import {
   addressSchema,
@@ -62,7 +63,7 @@ export const siweNonceResponseSchema = z
     issuedAt: isoDateTime,
     expiresAt: isoDateTime,
     /** The only chain the message may name. */
-    chainId: z.literal(1),
+    chainId: z.literal(SUPPORTED_CHAIN_ID),
   })
   .register(z.globalRegistry, { id: 'SiweNonce' });
 export type SiweNonceResponse = z.infer<typeof siweNonceResponseSchema>;

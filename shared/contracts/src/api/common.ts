@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { POOL_NAMES } from '../domain';
 import { apiMessages as M, formatMessage } from './messages';
 
 /**
@@ -88,10 +89,9 @@ export const signedBaseUnitsSchema = z
   .check(z.regex(/^-?(0|[1-9]\d{0,77})$/, M.invalidValue))
   .register(z.globalRegistry, { description: 'Signed integer amount in base units as a decimal string', example: '-21000000000000' });
 
-export const poolNameSchema = z.enum(['stable', 'coin', 'dex'], {
+export const poolNameSchema = z.enum(POOL_NAMES, {
   error: (iss) => (iss.input === undefined ? M.required : M.invalidValue),
 });
-export type PoolName = z.infer<typeof poolNameSchema>;
 
 export const currencyCodeSchema = z.enum(['ETH', 'USDT', 'USDC', 'WAVES', 'BUSD', 'SOL', 'BNB'], {
   error: (iss) => (iss.input === undefined ? M.required : M.invalidValue),

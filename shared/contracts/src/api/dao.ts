@@ -54,7 +54,7 @@ export const proposalParamsSchema = z.object({ id: z.string().check(z.regex(/^[1
 
 /**
  * The vote in Snapshot's `Vote` shape (EIP-712). `choice` counts from 1; `timestamp` is in seconds.
- * The domain is { name: the brand's title, version: '1', chainId: 1 }.
+ * The domain is { name: the brand's title, version: '1', chainId: SUPPORTED_CHAIN_ID }.
  */
 export const voteTypes = {
   Vote: [

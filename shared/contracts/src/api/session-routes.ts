@@ -30,9 +30,9 @@ export type AuthUser = z.infer<typeof authUserSchema>;
 export const authResponseSchema = z
   .object({
     user: authUserSchema,
-    /** Access token (JWT, 1800 s), sent as `Authorization: Bearer`. */
+    /** Access token (JWT, lives `sessionLifetimes.accessTokenSeconds`), sent as `Authorization: Bearer`. */
     token: z.string(),
-    /** Refresh token (absolute life 2592000 s, rotated by /refresh). Also set as an HttpOnly cookie. */
+    /** Refresh token (absolute life `sessionLifetimes.refreshTokenSeconds`, rotated by /refresh). Also set as an HttpOnly cookie. */
     refreshToken: z.string(),
   })
   .register(z.globalRegistry, { id: 'AuthResponse' });

@@ -1,4 +1,5 @@
-import { SUPPORTED_CHAIN_ID, explorerTxUrl, shortAddress } from '@app/web3';
+import { SUPPORTED_CHAIN_ID } from '@app/contracts';
+import { explorerTxUrl, shortAddress } from '@app/web3';
 
 /** A transaction's explorer link (short hash, full hash on hover), or a dash while there is none. */
 export function TxLink({ hash, testId }: { hash: string | null; testId?: string }) {

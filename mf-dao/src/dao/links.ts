@@ -1,14 +1,5 @@
 import { useCallback, type MouseEvent } from 'react';
 import { useRemote } from '@app/ui';
-import { grouping } from '@app/web3';
-
-/** A dollar amount (an exact decimal string) for people: grouped, two decimals, never through a float sum. */
-export function formatUsd(value: string, lang: string): string {
-  const [whole = '0', fraction = ''] = value.split('.');
-  const cents = (fraction + '00').slice(0, 2);
-  const grouped = grouping(lang === 'ru' ? 'ru-RU' : 'en-US').format(BigInt(whole));
-  return `$${grouped}${lang === 'ru' ? ',' : '.'}${cents}`;
-}
 
 /** Links inside the remote: the page's locale prefix, and client-side navigation through the shell. */
 export function useLocaleLink() {

@@ -1,0 +1,34 @@
+/** @jest-environment jsdom */
+import { screen, waitFor } from '@testing-library/react';
+import { renderRemote } from '@app/ui/testing';
+import type { DaoPersonalResponse, DaoPoolsResponse, DaoRewardsResponse } from '@app/contracts';
+import en from '../i18n/en.json';
+import ru from '../i18n/ru.json';
+import { DaoPage } from './DaoPage';
+
+const personal: DaoPersonalResponse = { votingPower: '1234.5', staked: '0', proposalsVoted: 0 };
+const rewards: DaoRewardsResponse = { items: [], totalUsd: '1234567.891' };
+// A negative figure only to show its sign survives: the old formatter dropped it ("$0.50").
+const pools: DaoPoolsResponse = { items: [{ pool: 'coin', title: 'Coin pool', apyBps: 800, tvlUsd: '-0.5' }] };
+
+const api = {
+  daoPersonal: async () => personal,
+  daoRewards: async () => rewards,
+  daoPools: async () => pools,
+  daoValues: async () => ({ values: {} }),
+  daoProposals: async () => ({ items: [] }),
+};
+
+describe('the DAO page', () => {
+  // The product's one dollar format: the spec's "$ " prefix, grouped digits, cents cut (never rounded up) to two.
+  it.each([
+    ['en', '$ 1,234.50', '$ 0.00', '$ 1,234,567.89', '-$ 0.50'],
+    ['ru', '$ 1\u00a0234,50', '$ 0,00', '$ 1\u00a0234\u00a0567,89', '-$ 0,50'],
+  ] as const)('one source per fact: its dollar amounts use the shared format (%s)', async (lang, power, staked, total, tvl) => {
+    renderRemote(<DaoPage />, { namespace: 'dao', strings: { en, ru }, path: '/cabinet/dao', lang, api });
+    await waitFor(() => expect(screen.getByTestId('voting-power').textContent).toBe(power));
+    expect(screen.getByTestId('staked').textContent).toBe(staked);
+    expect(screen.getByTestId('rewards').textContent).toBe(total);
+    expect(screen.getByRole('cell', { name: tvl })).toBeTruthy();
+  });
+});
