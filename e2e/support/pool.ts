@@ -62,9 +62,13 @@ export async function openPool(page: Page, pool: PoolName, { fund: fundWallet = 
   return { wallet, login, panel: page.getByRole('tabpanel', { name: 'Deposit' }) };
 }
 
-/** Types a dollar amount, waits for the coin amount it becomes, and sends it. */
+/**
+ * Types a dollar amount, waits for the coin amount it becomes, and sends it, once the wallet's
+ * balance of the coin has been read (as a person waits for it: before that it shows as 0).
+ */
 export async function deposit(panel: Locator, currency: string, usd: string): Promise<string> {
   await panel.getByLabel('Currency').selectOption(currency);
+  await expect(panel.getByText(new RegExp(`^Wallet balance: [0-9,.]*[1-9][0-9,.]* ${currency}\\b`))).toBeVisible({ timeout: 30_000 });
   await panel.getByLabel('Amount in US dollars').fill(usd);
   await expect(panel.getByLabel('Amount in US dollars')).toHaveValue(`$ ${usd}`);
   const preview = panel.getByText(new RegExp(`^≈ [0-9.]+ ${currency}$`));

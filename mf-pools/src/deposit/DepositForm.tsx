@@ -40,9 +40,11 @@ export function DepositForm({ coins, flow }: Props) {
   // Like a vault page: an amount over the balance is said beside the field as it is typed.
   const overBalance = onSupportedChain && units !== null && units > balance;
 
+  // "Not enough money" follows the wallet's balance as it is now, not the one at the last press: a
+  // balance that arrives (or a top-up) after a refused press takes the error away.
   let amountError = '';
   if (refusal?.reason === 'amountRequired') amountError = t('deposit.required');
-  else if (overBalance || refusal?.reason === 'notEnoughMoney') amountError = t('deposit.notEnoughMoney', { coin: coin.currency });
+  else if (overBalance) amountError = t('deposit.notEnoughMoney', { coin: coin.currency });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
