@@ -7,6 +7,9 @@ export {
   reserveTransaction,
   returnTransaction,
   returnWithdrawal,
+  withdrawalAccepted,
+  withdrawalList,
+  withdrawalQuote,
   withdrawalStatus,
   withdrawalsOf,
   type WithdrawalRequest,
@@ -19,6 +22,7 @@ export {
   setPayoutRule,
   setWithdrawalLimits,
   withdrawalLimits,
+  withdrawRules,
   type PayoutRule,
   type PayoutRules,
 } from './settings';
