@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { apiMessages as M, apiRoutes } from '@app/contracts';
-import { DepositRefused } from '../deposits';
-import { ApiError } from '../http/errors';
+import { apiRoutes } from '@app/contracts';
+import { submitDeposit } from '../deposits';
 import { langOf } from '../http/lang';
 import { addRoute } from '../http/route';
 import { balanceHistory } from '../portfolio';
@@ -44,22 +43,9 @@ export function investRoutes(app: FastifyInstance, s: Services) {
   addRoute(app, apiRoutes.dashboardWithdrawRules, async () => withdrawRules(db));
 
   addRoute(app, apiRoutes.dashboardDeposit, async ({ body, auth }) => {
-    // The pool is checked with its receiving address (operator configuration) in the service.
-    try {
-      const r = await s.deposits.record(auth.user, body);
-      // Already deep enough: let the job credit it now rather than at its next tick.
-      if (r.status.confirmations >= s.config.deposits.confirmations) s.jobs.kick('deposits');
-      return {
-        message: r.corrected ? M.depositAmountCorrected : M.depositRecorded,
-        id: r.row.id,
-        status: r.row.status,
-        createdAt: r.row.createdAt.toISOString(),
-        deposit: r.status,
-      };
-    } catch (err) {
-      if (err instanceof DepositRefused) throw new ApiError(err.status, err.message, err.code);
-      throw err;
-    }
+    const { answer, creditNow } = await submitDeposit(s.deposits, auth.user, body);
+    if (creditNow) s.jobs.kick('deposits');
+    return answer;
   },
     // Each call costs 3-4 reads from the chain's node: a tighter limit than the global one.
     { rateLimit: { max: 20, timeWindow: '1 minute' } },
