@@ -3,14 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { baseUnitsSchema, currencyCodeSchema, poolNameSchema } from '@app/contracts';
 import { approveWithdrawal, cancelWithdrawal, operatorWithdrawals, rejectWithdrawal, setPayoutRule, setWithdrawalLimits } from '../payouts';
-import { badRequest } from '../http/errors';
 import { apyHistory, setApy, utcDay } from '../interest';
 import { referralOperatorRoutes } from '../referral/operator-routes';
-import { accrueAndReward } from '../referral';
+import { accrueAsOperator } from '../referral';
 import { checkLedger, reconcile } from '../ledger';
 import type { Services } from '../services';
 import { assignUnclaimed, claimMessage, listUnclaimed } from '../watcher';
-import { audit } from '../db/audit';
 import { listAlerts } from '../db/alerts';
 import { operatorGuard } from './auth';
 
@@ -61,19 +59,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     return setApy(s.db, actor(req), req.body.pool, req.body.apy, req.body.effectiveFrom ?? today);
   });
 
-  r.post('/operator/accrue', { ...opts, schema: { ...schema, body: accrueBody } }, async (req) => {
-    const until = req.body.until;
-    const today = utcDay(new Date());
-    // In production only closed days accrue; elsewhere a future day lets people see a month at once.
-    if (!s.config.money.allowFutureAccrual && until >= today) {
-      throw badRequest(`only closed days accrue: --until must be before ${today}`, 'DAY_NOT_CLOSED', { until: 'only closed days accrue' });
-    }
-    const result = (await s.jobs.runNow('interest', ({ renew }) => accrueAndReward(s.db, s.prices, until, renew))) as Partial<Awaited<ReturnType<typeof accrueAndReward>>>;
-    const pools = result.pools ?? [];
-    const referral = result.referral ?? null;
-    await audit(s.db, { actor: actor(req), action: 'interest.accrue', target: until, after: { pools, referral } });
-    return { until, pools, referral, skipped: result.pools ? null : 'another replica is accruing; try again shortly' };
-  });
+  r.post('/operator/accrue', { ...opts, schema: { ...schema, body: accrueBody } }, async (req) => accrueAsOperator(s, actor(req), req.body.until));
 
   r.get('/operator/withdrawals', { ...opts, schema: { ...schema, querystring: statusQuery } }, async (req) =>
     operatorWithdrawals(s.db, req.query.status, s.config.money.payoutConfirmations),
