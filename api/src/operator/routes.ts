@@ -1,18 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { and, asc, eq } from 'drizzle-orm';
 import { baseUnitsSchema, currencyCodeSchema, poolNameSchema } from '@app/contracts';
-import { withdrawals } from '../db/schema';
-import { returnWithdrawal, setPayoutRule, setWithdrawalLimits, withdrawalStatus } from '../payouts';
-import { ApiError, badRequest } from '../http/errors';
+import { approveWithdrawal, cancelWithdrawal, operatorWithdrawals, rejectWithdrawal, setPayoutRule, setWithdrawalLimits } from '../payouts';
 import { apyHistory, setApy, utcDay } from '../interest';
 import { referralOperatorRoutes } from '../referral/operator-routes';
-import { accrueAndReward } from '../referral';
+import { accrueAsOperator } from '../referral';
 import { checkLedger, reconcile } from '../ledger';
 import type { Services } from '../services';
 import { assignUnclaimed, claimMessage, listUnclaimed } from '../watcher';
-import { audit } from '../db/audit';
 import { listAlerts } from '../db/alerts';
 import { operatorGuard } from './auth';
 
@@ -63,92 +59,26 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     return setApy(s.db, actor(req), req.body.pool, req.body.apy, req.body.effectiveFrom ?? today);
   });
 
-  r.post('/operator/accrue', { ...opts, schema: { ...schema, body: accrueBody } }, async (req) => {
-    const until = req.body.until;
-    const today = utcDay(new Date());
-    // In production only closed days accrue; elsewhere a future day lets people see a month at once.
-    if (!s.config.money.allowFutureAccrual && until >= today) {
-      throw badRequest(`only closed days accrue: --until must be before ${today}`, 'DAY_NOT_CLOSED', { until: 'only closed days accrue' });
-    }
-    const result = (await s.jobs.runNow('interest', ({ renew }) => accrueAndReward(s.db, s.prices, until, renew))) as Partial<Awaited<ReturnType<typeof accrueAndReward>>>;
-    const pools = result.pools ?? [];
-    const referral = result.referral ?? null;
-    await audit(s.db, { actor: actor(req), action: 'interest.accrue', target: until, after: { pools, referral } });
-    return { until, pools, referral, skipped: result.pools ? null : 'another replica is accruing; try again shortly' };
-  });
+  r.post('/operator/accrue', { ...opts, schema: { ...schema, body: accrueBody } }, async (req) => accrueAsOperator(s, actor(req), req.body.until));
 
-  r.get('/operator/withdrawals', { ...opts, schema: { ...schema, querystring: statusQuery } }, async (req) => {
-    const list = await s.db
-      .select()
-      .from(withdrawals)
-      .where(req.query.status ? eq(withdrawals.status, req.query.status) : undefined)
-      .orderBy(asc(withdrawals.id))
-      .limit(500);
-    return { items: list.map((w) => ({ ...withdrawalStatus(w, s.config.money.payoutConfirmations), userId: w.userId, nonce: w.nonce, kind: w.kind, reverts: w.reverts })) };
-  });
-
-  const withdrawal = async (id: number) => {
-    const [w] = await s.db.select().from(withdrawals).where(eq(withdrawals.id, id));
-    if (!w) throw new ApiError(404, `no withdrawal ${id}`, 'NOT_FOUND');
-    return w;
-  };
-  const notAwaiting = (id: number, status: string) => badRequest(`withdrawal ${id} is ${status}, not awaiting approval`, 'NOT_AWAITING_APPROVAL');
+  r.get('/operator/withdrawals', { ...opts, schema: { ...schema, querystring: statusQuery } }, async (req) =>
+    operatorWithdrawals(s.db, req.query.status, s.config.money.payoutConfirmations),
+  );
 
   r.post('/operator/withdrawals/:id/approve', { ...opts, schema: { ...schema, params: idParams } }, async (req) => {
-    const w = await withdrawal(req.params.id);
-    const who = actor(req);
-    const done = await s.db.transaction(async (tx) => {
-      const moved = await tx
-        .update(withdrawals)
-        .set({ status: 'requested', decidedBy: who, updatedAt: new Date() })
-        .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'awaiting_approval')))
-        .returning({ id: withdrawals.id });
-      if (moved.length) await audit(tx, { actor: who, action: 'withdrawal.approve', target: String(w.id), before: { status: w.status }, after: { status: 'requested' } });
-      return moved.length > 0;
-    });
-    if (!done) throw notAwaiting(w.id, w.status);
+    const done = await approveWithdrawal(s.db, actor(req), req.params.id);
     s.jobs.kick('payouts');
-    return { id: w.id, status: 'requested' };
+    return done;
   });
 
-  r.post('/operator/withdrawals/:id/reject', { ...opts, schema: { ...schema, params: idParams, body: rejectBody } }, async (req) => {
-    const w = await withdrawal(req.params.id);
-    const who = actor(req);
-    const reason = req.body.reason ? `REJECTED: ${req.body.reason}` : 'REJECTED';
-    const done = await s.db.transaction(async (tx) => {
-      const returned = await returnWithdrawal(tx, w, reason, ['awaiting_approval'], s.returnNotice, who);
-      if (returned) await audit(tx, { actor: who, action: 'withdrawal.reject', target: String(w.id), before: { status: w.status }, after: { status: 'returned', reason } });
-      return returned;
-    });
-    if (!done) throw notAwaiting(w.id, w.status);
-    return { id: w.id, status: 'returned' };
-  });
+  r.post('/operator/withdrawals/:id/reject', { ...opts, schema: { ...schema, params: idParams, body: rejectBody } }, async (req) =>
+    rejectWithdrawal(s.db, s.returnNotice, actor(req), req.params.id, req.body.reason),
+  );
 
-  // Releases a payout: one not signed yet (no nonce held) is returned at once; a signed one is
-  // cancelled by a zero-value self-transfer at its nonce and returned once that is final.
   r.post('/operator/withdrawals/:id/cancel', { ...opts, schema: { ...schema, params: idParams } }, async (req) => {
-    const w = await withdrawal(req.params.id);
-    const who = actor(req);
-    const status = await s.db.transaction(async (tx) => {
-      if (await returnWithdrawal(tx, w, 'PAYOUT_CANCELLED', ['awaiting_approval', 'requested', 'waiting_funds'], s.returnNotice, who)) {
-        await audit(tx, { actor: who, action: 'withdrawal.cancel', target: String(w.id), before: { status: w.status }, after: { status: 'returned' } });
-        return 'returned';
-      }
-      const moved = await tx
-        .update(withdrawals)
-        .set({ status: 'cancelling', decidedBy: who, updatedAt: new Date() })
-        .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'sending')))
-        .returning({ id: withdrawals.id });
-      if (!moved.length) return null;
-      await audit(tx, { actor: who, action: 'withdrawal.cancel', target: String(w.id), before: { status: 'sending' }, after: { status: 'cancelling' } });
-      return 'cancelling';
-    });
-    if (!status) {
-      const [now] = await s.db.select({ status: withdrawals.status }).from(withdrawals).where(eq(withdrawals.id, w.id));
-      throw badRequest(`withdrawal ${w.id} is ${now?.status ?? w.status}: only a payout not yet paid or returned can be cancelled`, 'NOT_CANCELLABLE');
-    }
+    const done = await cancelWithdrawal(s.db, s.returnNotice, actor(req), req.params.id);
     s.jobs.kick('payouts');
-    return { id: w.id, status };
+    return done;
   });
 
   r.get('/operator/alerts', { ...opts, schema: { ...schema, querystring: alertsQuery } }, async (req) => ({ items: await listAlerts(s.db, req.query.all === 'true') }));

@@ -1,3 +1,4 @@
+export { approveWithdrawal, cancelWithdrawal, operatorWithdrawals, rejectWithdrawal } from './approvals';
 export { hotWallets, localHotWalletKeys, localTreasuryKey } from './hot-wallets';
 export { createPayoutJob, type PayoutJob, type PayoutResult, type PayoutSettings } from './job';
 export { mailReturned, type ReturnNotice } from './notice';
@@ -7,6 +8,9 @@ export {
   reserveTransaction,
   returnTransaction,
   returnWithdrawal,
+  withdrawalAccepted,
+  withdrawalList,
+  withdrawalQuote,
   withdrawalStatus,
   withdrawalsOf,
   type WithdrawalRequest,
@@ -19,6 +23,7 @@ export {
   setPayoutRule,
   setWithdrawalLimits,
   withdrawalLimits,
+  withdrawRules,
   type PayoutRule,
   type PayoutRules,
 } from './settings';

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { apiMessages as M, type PoolName, type WithdrawalStatus } from '@app/contracts';
+import { apiMessages as M, formatMessage, type PoolName, type WithdrawalStatus } from '@app/contracts';
 import type { Db } from '../db/client';
 import { currencies, users, withdrawals } from '../db/schema';
 import { badRequest } from '../http/errors';
@@ -169,4 +169,31 @@ export async function withdrawalsOf(db: Db, userId: string, pool?: string) {
     .where(and(eq(withdrawals.userId, userId), eq(withdrawals.kind, 'position'), pool ? eq(withdrawals.pool, pool) : undefined))
     .orderBy(sql`${withdrawals.id} desc`)
     .limit(200);
+}
+
+/**
+ * The answer to an accepted request. `heldUntil`: when a recent change of a credential holds the
+ * account's payouts, the payout job leaves the request until then, and the answer says so.
+ */
+export function withdrawalAccepted(w: WithdrawalRow, heldUntil: string | null) {
+  const message = heldUntil
+    ? formatMessage(M.withdrawalsHeld, { until: `${heldUntil.slice(0, 16).replace('T', ' ')} UTC` })
+    : w.status === 'awaiting_approval' ? M.withdrawalAwaitingApproval : M.withdrawalSent;
+  return { message, id: w.id, status: w.status, createdAt: w.createdAt.toISOString() };
+}
+
+/** The user's withdrawals as the API shows them; those the hold keeps waiting carry its end. */
+export async function withdrawalList(db: Db, userId: string, pool: string | undefined, required: number, heldUntil: string | null) {
+  return {
+    items: (await withdrawalsOf(db, userId, pool)).map((w) => ({
+      ...withdrawalStatus(w, required),
+      ...(heldUntil && (w.status === 'requested' || w.status === 'awaiting_approval') ? { heldUntil } : {}),
+    })),
+  };
+}
+
+/** The fee, what arrives and whether an operator must approve, with the hold's end if any. */
+export async function withdrawalQuote(db: Db, userId: string, currency: string, amount: bigint, heldUntil: string | null) {
+  const q = await quoteWithdrawal(db, userId, currency, amount);
+  return { fee: String(q.fee), receive: String(q.receive), approvalRequired: q.approvalRequired, ...(heldUntil ? { heldUntil } : {}) };
 }

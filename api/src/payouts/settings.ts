@@ -94,3 +94,13 @@ export function quote(rule: PayoutRule, amount: bigint, recent: RecentSums = { a
     approvalRequired: threshold !== null && (recent.account + amount > threshold || recent.destination + amount > threshold),
   };
 }
+
+/** What the withdraw form shows and checks; currencies without a minimum are closed, so not listed. */
+export async function withdrawRules(db: Db) {
+  const [rules, limits] = await Promise.all([payoutRules(db), withdrawalLimits(db)]);
+  const open = Object.keys(rules).flatMap((currency) => {
+    const r = ruleFor(rules, currency);
+    return r.minimum === null ? [] : [{ currency, minimum: r.minimum, fee: r.fee }];
+  });
+  return { currencies: open, perHour: limits.perHour, perDay: limits.perDay };
+}

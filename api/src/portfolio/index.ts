@@ -9,6 +9,8 @@ import { apysOn } from '../interest';
 import type { TransactionKind } from '../ledger';
 import type { PriceSource } from '../pricing';
 
+export { balanceHistory } from './balance';
+
 const DAY_MS = 86_400_000;
 export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 

@@ -1,9 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { accrueUntil, dayAfter, type AccrualRun } from '../interest';
+import { audit } from '../db/audit';
+import { badRequest } from '../http/errors';
+import { accrueUntil, dayAfter, utcDay, type AccrualRun } from '../interest';
 import { rows } from '../db/rows';
 import { post, type TransactionKind } from '../ledger';
 import type { PriceSource } from '../pricing';
+import type { Services } from '../services';
 import { configOn } from './config';
 
 /** 10^18: interest values are scaled to 18 decimals whatever the currency's own, so sums stay exact. */
@@ -311,4 +314,21 @@ export async function accrueAndReward(
   const referral = await rewardAccruedDays(db, source, renew);
   const vesting = await vestRewards(db, until);
   return { pools, referral, vesting };
+}
+
+/**
+ * The operator's run of the daily interest up to a day, under the job's lease, written to the
+ * audit log. `skipped` says another replica holds the lease.
+ */
+export async function accrueAsOperator(s: Services, who: string, until: string) {
+  const today = utcDay(new Date());
+  // In production only closed days accrue; elsewhere a future day lets people see a month at once.
+  if (!s.config.money.allowFutureAccrual && until >= today) {
+    throw badRequest(`only closed days accrue: --until must be before ${today}`, 'DAY_NOT_CLOSED', { until: 'only closed days accrue' });
+  }
+  const result = (await s.jobs.runNow('interest', ({ renew }) => accrueAndReward(s.db, s.prices, until, renew))) as Partial<Awaited<ReturnType<typeof accrueAndReward>>>;
+  const pools = result.pools ?? [];
+  const referral = result.referral ?? null;
+  await audit(s.db, { actor: who, action: 'interest.accrue', target: until, after: { pools, referral } });
+  return { until, pools, referral, skipped: result.pools ? null : 'another replica is accruing; try again shortly' };
 }

@@ -1,0 +1,132 @@
+// The pools as the investor sees them: their texts, assets, receiving addresses, the user's
+// position in each, and their history from the books.
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { apiMessages as M, type DashboardPoolResponse, type Lang, type PoolName } from '@app/contracts';
+import type { Db } from '../db/client';
+import { currencies, currencyAddresses, interestAccruals, poolAddresses, poolAssets, pools, poolTexts } from '../db/schema';
+import { ApiError } from '../http/errors';
+import { apyBps, apysOn, poolHistory } from '../interest';
+import { positionsOf } from '../ledger';
+import { asOfDay, currencyDecimals, usd, valueCents } from '../portfolio';
+import type { PriceSource } from '../pricing';
+
+/** How many days each range of the pool graph keeps (0: all). */
+const GRAPH_DAYS = { '30D': 30, '90D': 90, '1Y': 365, All: 0 } as const;
+
+/** Sums of base units per currency; numeric sums come back as exact decimal strings. */
+type Sums = Map<string, bigint>;
+const toSums = (rows: { currency: string; total: string | null }[]): Sums =>
+  new Map(rows.map((r) => [r.currency, BigInt(r.total ?? '0')]));
+
+/** The pool's row, or a 404 when there is no such pool. */
+export async function poolRow(db: Db, name: PoolName) {
+  const [p] = await db.select().from(pools).where(eq(pools.name, name));
+  if (!p) throw new ApiError(404, M.notFound, 'NOT_FOUND');
+  return p;
+}
+
+/** What the pool card reads besides the database: prices and the deposits not yet credited. */
+export type PoolSources = {
+  prices: PriceSource;
+  pendingSums(userId: string, pool: string): Promise<Map<string, bigint>>;
+};
+
+/** Pools state (spec §3): receiving addresses and USD estimates from the operator's tables, and the user's position. */
+export async function dashboardPool(db: Db, from: PoolSources, chainId: number, userId: string, name: PoolName, currency?: string): Promise<DashboardPoolResponse> {
+  const p = await poolRow(db, name);
+  const [accepted, found, pending, earnedRows] = await Promise.all([
+    db
+      .select({ currency: poolAddresses.currency, address: poolAddresses.address })
+      .from(poolAddresses)
+      .innerJoin(currencies, eq(currencies.code, poolAddresses.currency))
+      .where(and(eq(poolAddresses.pool, name), eq(poolAddresses.chainId, chainId), currency ? eq(poolAddresses.currency, currency) : undefined))
+      .orderBy(asc(currencies.sort)),
+    // The user's positions in the pool from the ledger (withdrawable, interest included).
+    positionsOf(db, userId, name),
+    from.pendingSums(userId, name),
+    db
+      .select({ currency: interestAccruals.currency, total: sql<string>`sum(${interestAccruals.amount})` })
+      .from(interestAccruals)
+      .where(and(eq(interestAccruals.userId, userId), eq(interestAccruals.pool, name)))
+      .groupBy(interestAccruals.currency),
+  ]);
+  const sums: Sums = new Map(found.map((f) => [f.currency, f.balance]));
+  const [prices, apys] = await Promise.all([from.prices.usdPrices(accepted.map((a) => a.currency)), apysOn(db, await asOfDay(db))]);
+  const earned = toSums(earnedRows);
+  const each = <T>(f: (c: string, address: string) => T) => Object.fromEntries(accepted.map((a) => [a.currency, f(a.currency, a.address)]));
+  return {
+    pool: name,
+    title: p.title,
+    apyBps: apyBps(apys.get(name) ?? '0'),
+    addresses: each((_, address) => address),
+    estimate: each((c) => prices.get(c) ?? '0'),
+    deposited: each((c) => String(sums.get(c) ?? 0n)),
+    earned: each((c) => String(earned.get(c) ?? 0n)),
+    pending: each((c) => String(pending.get(c) ?? 0n)),
+  };
+}
+
+/** Each pool asset with today's APY and what the user has earned on it. */
+export async function yieldOf(db: Db, userId: string) {
+  const [assets, earnedRows, apys] = await Promise.all([
+    db
+      .select({ pool: pools.name, currency: poolAssets.currency })
+      .from(poolAssets)
+      .innerJoin(pools, eq(pools.name, poolAssets.pool))
+      .orderBy(asc(pools.sort), asc(poolAssets.currency)),
+    db
+      .select({ pool: interestAccruals.pool, currency: interestAccruals.currency, total: sql<string>`sum(${interestAccruals.amount})` })
+      .from(interestAccruals)
+      .where(eq(interestAccruals.userId, userId))
+      .groupBy(interestAccruals.pool, interestAccruals.currency),
+    asOfDay(db).then((day) => apysOn(db, day)),
+  ]);
+  const earned = new Map(earnedRows.map((r) => [`${r.pool}:${r.currency}`, String(r.total ?? '0')]));
+  return {
+    items: assets.map((a) => ({
+      pool: a.pool as PoolName,
+      currency: a.currency,
+      apyBps: apyBps(apys.get(a.pool) ?? '0'),
+      earned: earned.get(`${a.pool}:${a.currency}`) ?? '0',
+    })),
+  };
+}
+
+/** The pool's assets, their shares and their token addresses on the chain. */
+export async function poolAssetsOf(db: Db, chainId: number, pool: PoolName) {
+  await poolRow(db, pool);
+  const found = await db
+    .select({ currency: poolAssets.currency, shareBps: poolAssets.shareBps, address: currencyAddresses.address })
+    .from(poolAssets)
+    .innerJoin(currencies, eq(currencies.code, poolAssets.currency))
+    .leftJoin(currencyAddresses, and(eq(currencyAddresses.currency, poolAssets.currency), eq(currencyAddresses.chainId, chainId)))
+    .where(eq(poolAssets.pool, pool))
+    .orderBy(asc(currencies.sort));
+  return { pool, assets: found.map((r) => ({ currency: r.currency, shareBps: r.shareBps, address: r.address ?? null })) };
+}
+
+/**
+ * The pool's strategy in the caller's language (as the FAQ): English lives in `pools`, other
+ * languages in `pool_texts`; a language without a text there falls back to English.
+ */
+export async function poolStrategy(db: Db, pool: PoolName, lang: Lang) {
+  const p = await poolRow(db, pool);
+  const [text] = lang === 'en' ? [] : await db.select().from(poolTexts).where(and(eq(poolTexts.pool, pool), eq(poolTexts.lang, lang)));
+  return { pool, title: text?.title ?? p.title, description: text?.description ?? p.description, riskLevel: p.riskLevel };
+}
+
+/**
+ * The pool's history from its books: per accrued day, the APY the day was accrued with and what
+ * its positions held at the close, valued at today's prices (as the TVL card), over the range's
+ * last days.
+ */
+export async function poolGraph(db: Db, prices: PriceSource, pool: PoolName, range: keyof typeof GRAPH_DAYS) {
+  await poolRow(db, pool);
+  const [history, decimals] = await Promise.all([poolHistory(db, pool, GRAPH_DAYS[range]), currencyDecimals(db)]);
+  const price = await prices.usdPrices([...decimals.keys()]);
+  return {
+    pool,
+    range,
+    points: history.map((d) => ({ date: d.day, apyBps: apyBps(d.apy), tvlUsd: usd(valueCents(d.tvl, price, decimals)) })),
+  };
+}
