@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { apiMessages as M, formatMessage, type PoolName, type WithdrawalStatus } from '@app/contracts';
+import { decimalsOfCurrency } from '../db/currencies';
 import type { Db } from '../db/client';
-import { currencies, users, withdrawals } from '../db/schema';
+import { users, withdrawals } from '../db/schema';
 import { badRequest } from '../http/errors';
 import { rows } from '../db/rows';
 import { InsufficientBalance, post, type AccountRef, type Conn, type LedgerTransaction } from '../ledger';
@@ -85,7 +86,7 @@ export async function requestWithdrawal(db: Db, userId: string, req: WithdrawalR
   if (!user?.walletAddress) throw badRequest(M.withdrawalNoWallet, 'NO_LINKED_WALLET');
   if (amount <= 0n) throw badRequest(M.invalidFields, 'VALIDATION', { amount: M.required });
   const rule = ruleFor(await payoutRules(db), req.currency);
-  checkAmount(rule, req.currency, await decimalsOf(db, req.currency), amount);
+  checkAmount(rule, req.currency, await decimalsOfCurrency(db, req.currency), amount);
   try {
     return await db.transaction(async (tx) => {
       // The wallet as it is under the lock: a change made meanwhile is either before this or after.
@@ -125,11 +126,6 @@ export async function quoteWithdrawal(db: Db, userId: string, currency: string, 
   const limits = await withdrawalLimits(db);
   const recent = await recentWithdrawals(db, userId, user?.walletAddress ?? '', currency, limits);
   return quote(rule, amount, recent.sums);
-}
-
-async function decimalsOf(db: Db, currency: string) {
-  const [found] = await db.select({ decimals: currencies.decimals }).from(currencies).where(eq(currencies.code, currency));
-  return found?.decimals ?? 0;
 }
 
 const reasonMessages: Record<string, string> = {

@@ -2,6 +2,7 @@
 // rewards by state, and which currency a claim takes.
 import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { AffiliateSort } from '@app/contracts';
+import { decimalsOfCurrency } from '../db/currencies';
 import type { Db } from '../db/client';
 import { currencies, referralRewards, users } from '../db/schema';
 import { utcDay } from '../interest';
@@ -17,12 +18,6 @@ async function standing(db: Db, source: PriceSource, userId: string) {
   const tree = await downline(db, prices, userId, config.levels.length);
   const capital = usd2(fromE8(tree.reduce((sum, t) => sum + toE8(t.capital), 0n)));
   return { config, prices, tree, capital, rank: rankFor(config.ranks, capital) };
-}
-
-/** The decimals of the payout currency (0 when it is not known). */
-async function decimalsOf(db: Db, currency: string): Promise<number> {
-  const [c] = await db.select({ decimals: currencies.decimals }).from(currencies).where(eq(currencies.code, currency));
-  return c?.decimals ?? 0;
 }
 
 /** The referral page: the user's link, the levels with their members and rewards, capital attracted, rank and bonuses. */
@@ -58,7 +53,7 @@ export async function harvest(db: Db, userId: string) {
     .where(and(eq(referralRewards.userId, userId), ne(referralRewards.status, 'forfeited')))
     .groupBy(referralRewards.currency, currencies.decimals, referralRewards.status);
   const by = (currency: string, status: string) => String(found.find((r) => r.currency === currency && r.status === status)?.total ?? '0');
-  const decimals = await decimalsOf(db, config.currency);
+  const decimals = await decimalsOfCurrency(db, config.currency);
   const [available, inPayment, paid] = [by(config.currency, 'earned'), by(config.currency, 'in_payment'), by(config.currency, 'paid')].map(BigInt) as [bigint, bigint, bigint];
   const others = [...new Set(found.map((r) => r.currency))]
     .filter((code) => code !== config.currency)
@@ -106,7 +101,7 @@ export async function rankProgress(db: Db, source: PriceSource, userId: string) 
 /** One page of one level of the downline, in the payout currency. */
 export async function affiliates(db: Db, source: PriceSource, userId: string, query: { level: number; page: number; size: number; sort: AffiliateSort }) {
   const config = await configInForce(db, utcDay(new Date()));
-  const decimals = await decimalsOf(db, config.currency);
+  const decimals = await decimalsOfCurrency(db, config.currency);
   const page = await affiliatesPage(db, await priceTable(db, source), { userId, ...query, currency: config.currency });
   return { level: query.level, page: query.page, size: query.size, sort: query.sort, currency: config.currency, decimals, ...page };
 }
