@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createConfig, repoRoot } from '../shared/build/index.mjs';
 import { CONTRACT } from '../shared/build/manifest.mjs';
-import { serveRemote, serveShell } from '../shared/build/serve.mjs';
+import { serveRemote, serveShell } from '../shell-server/serve.mjs';
 import { startStack } from './stack.mjs';
 
 const require = createRequire(import.meta.url);

@@ -34,6 +34,6 @@ interface StackModule {
 
 const load = <T>(file: string): Promise<T> => import(pathToFileURL(join(repoRoot, file)).href) as Promise<T>;
 
-export const serveModule = () => load<ServeModule>('shared/build/serve.mjs');
+export const serveModule = () => load<ServeModule>('shell-server/serve.mjs');
 export const manifestModule = () => load<ManifestModule>('shared/build/manifest.mjs');
 export const stackModule = () => load<StackModule>('scripts/stack.mjs');

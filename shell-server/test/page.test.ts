@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentSecurityPolicy, createPageRenderer, createPrecacheList, createRemoteManifests, firstCalls, remoteFiles, routeOwner } from '../page.mjs';
 import { systemThemeCss } from '../frame.mjs';
-import { runtimeManifestSchema } from '../../contracts/src/manifest';
+import { runtimeManifestSchema } from '../../shared/contracts/src/manifest';
 
 const manifest = {
   remotes: [

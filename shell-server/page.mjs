@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SERVER_MANIFEST_SCHEMA, STARTUP_CHUNKS, frameRendererFor, systemThemeCss } from './frame.mjs';
+import { SERVER_MANIFEST_SCHEMA, STARTUP_CHUNKS } from '@app/build/outputs.mjs';
+import { frameRendererFor, systemThemeCss } from './frame.mjs';
 
 /** How long a remote's mf-manifest.json is trusted: a redeploy is seen within this. */
 export const REMOTE_MANIFEST_TTL_MS = 2000;
