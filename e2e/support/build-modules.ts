@@ -7,7 +7,8 @@ import { repoRoot } from './paths';
 export interface RemoteManifestEntry {
   name: string;
   entry: string;
-  routes: { path: string; layout: 'auth' | 'inner'; private?: boolean }[];
+  /** Filled in by the shell's server from the remote's routes.json; a brand's manifest has none. */
+  routes?: { path: string; layout: 'auth' | 'inner'; private?: boolean }[];
   contract: string;
 }
 export interface RuntimeManifest {

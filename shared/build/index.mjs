@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompressAssetsPlugin } from './compress.mjs';
 import { FrameStringsPlugin, SINGLETON_MODULE, StartupChunksPlugin } from './frame.mjs';
+import { RemoteRoutesPlugin } from './remote-routes.mjs';
 import { ServerManifestSchemaPlugin } from './server-schema.mjs';
 
 // The singletons and the libraries they import (react-i18next: use-sync-external-store).
@@ -175,6 +176,8 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
         : []),
       ...(app === 'shell' ? [new FrameStringsPlugin(join(dir, 'src/i18n')), new StartupChunksPlugin()] : []),
       ...(isShell ? [new ServerManifestSchemaPlugin()] : []),
+      // A remote's routes and first calls, from its own folder, beside its remoteEntry.js.
+      ...(isShell || harness ? [] : [new RemoteRoutesPlugin(join(dir, 'routes.json'))]),
       ...(prod ? [new CompressAssetsPlugin()] : []),
     ],
     optimization: {
