@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SERVER_MANIFEST_SCHEMA, STARTUP_CHUNKS } from '@app/build/outputs.mjs';
+import { apiBasePath, earlyProtocol, sessionMarkerCookie } from '@app/contracts/src/early-protocol.mjs';
 import { localeOfPath, routeOwner } from '@app/contracts/src/routing.mjs';
 import { frameRendererFor, systemThemeCss } from './frame.mjs';
 import { createRemoteReader } from './remote-json.mjs';
@@ -92,9 +93,7 @@ export function mainScriptVersion(dir) {
   }
 }
 
-const API_BASE = '/api/v1';
-/** The API's marker cookie beside the refresh cookie (readable by the page, unlike that one). */
-const SESSION_MARKER = 'signed_in';
+const API_BASE = apiBasePath;
 /** A route parameter that may go into an early call: a plain word, nothing to escape. */
 const CALL_PARAM = /^[A-Za-z0-9_-]{1,64}$/;
 /** An early call once its parameters are in: a path (and query) under the API, never another origin. */
@@ -354,7 +353,7 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
       .replace('</head>', () => `${head.join('')}</head>`)
       // Before the inline script, which reads it as soon as the page starts: a signed-in
       // visitor's refresh and the first screen's calls.
-      .replace('<script>', () => `<script type="application/json" id="early-calls">${inlineJson({ marker: SESSION_MARKER, refresh: `${API_BASE}/refresh`, calls })}</script><script>`);
+      .replace('<script>', () => `<script type="application/json" id="${earlyProtocol.element}">${inlineJson({ marker: sessionMarkerCookie, refresh: `${API_BASE}/refresh`, calls })}</script><script>`);
     return { html, csp: contentSecurityPolicy({ remoteOrigins: origins, hashes }) };
   };
 }

@@ -11,18 +11,19 @@ export const REMOTE_TIMEOUT_MS = 800;
  * @param {number} o.ttlMs how long a read is trusted
  * @param {number} o.staleMs how long the last good copy stands in for a failed read
  * @param {(json: unknown, url: string) => T | Promise<T>} o.parse throws on a file that is not one
+ * @param {number} [o.timeoutMs] how long a read may take
  * @param {boolean} [o.background] after the TTL, answer with the last good copy at once and read again behind it
  * @param {(url: string, problem: string | undefined) => void} [o.onChange] a URL starts failing (with why) or answers again (undefined)
  * @param {typeof fetch} [o.fetchImpl]
  * @returns {(url: string) => Promise<T | undefined>}
  */
-export function createRemoteReader({ ttlMs, staleMs, parse, background = false, onChange = () => undefined, fetchImpl = fetch }) {
+export function createRemoteReader({ ttlMs, staleMs, parse, timeoutMs = REMOTE_TIMEOUT_MS, background = false, onChange = () => undefined, fetchImpl = fetch }) {
   const cache = new Map();
   const lastGood = new Map();
   const failing = new Set();
   const read = async (url) => {
     try {
-      const response = await fetchImpl(url, { signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS) });
+      const response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs) });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const value = await parse(await response.json(), response.url || url);
       if (failing.delete(url)) onChange(url, undefined);

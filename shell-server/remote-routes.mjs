@@ -6,6 +6,12 @@ import { createRemoteReader } from './remote-json.mjs';
 /** How long a remote's routes.json is trusted: a deploy that adds a route is seen within this. */
 export const REMOTE_ROUTES_TTL_MS = 5000;
 
+/**
+ * A page waits for a remote's routes only when none were ever read (once kept, later reads happen
+ * behind the pages): long enough for a busy remote, which would otherwise leave its pages out.
+ */
+const REMOTE_ROUTES_TIMEOUT_MS = 3000;
+
 /** A remote's routes.json, beside its mf-manifest.json (the brand manifest's `entry`). */
 export const routesUrlOf = (entry) => new URL('routes.json', entry).href;
 
@@ -35,6 +41,7 @@ export function createRemoteRoutes({ schema, log = console.warn, ttlMs = REMOTE_
   const read = createRemoteReader({
     ttlMs,
     staleMs: Infinity,
+    timeoutMs: REMOTE_ROUTES_TIMEOUT_MS,
     background: true,
     fetchImpl,
     parse,

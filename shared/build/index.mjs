@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompressAssetsPlugin } from './compress.mjs';
 import { FrameStringsPlugin, SINGLETON_MODULE, StartupChunksPlugin } from './frame.mjs';
+import { earlyProtocol } from '../contracts/src/early-protocol.mjs';
 import { RemoteRoutesPlugin } from './remote-routes.mjs';
 import { ServerManifestSchemaPlugin } from './server-schema.mjs';
 
@@ -172,7 +173,7 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
         },
       }),
       ...(isShell || harness
-        ? [new HtmlWebpackPlugin({ template: join(isShell ? dir : join(repoRoot, 'shared/build'), isShell ? 'src/index.html' : 'harness.html'), inject: 'body', scriptLoading: 'defer' })]
+        ? [new HtmlWebpackPlugin({ template: join(isShell ? dir : join(repoRoot, 'shared/build'), isShell ? 'src/index.html' : 'harness.html'), inject: 'body', scriptLoading: 'defer', templateParameters: { early: earlyProtocol } })]
         : []),
       ...(app === 'shell' ? [new FrameStringsPlugin(join(dir, 'src/i18n')), new StartupChunksPlugin()] : []),
       ...(isShell ? [new ServerManifestSchemaPlugin()] : []),
