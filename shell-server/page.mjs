@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SERVER_MANIFEST_SCHEMA, STARTUP_CHUNKS } from '@app/build/outputs.mjs';
+import { PAGE_PLAN, SERVER_MANIFEST_SCHEMA, STARTUP_CHUNKS } from '@app/build/outputs.mjs';
 import { apiBasePath, earlyProtocol, sessionMarkerCookie } from '@app/contracts/src/early-protocol.mjs';
 import { localeOfPath, routeOwner } from '@app/contracts/src/routing.mjs';
 import { frameRendererFor, systemThemeCss } from './frame.mjs';
@@ -120,17 +120,16 @@ export function firstCalls(manifest, pathname) {
 }
 
 /**
- * The cabinet's own calls, whose schemas are in the small cabinet-schemas chunk; a page whose
- * first calls go beyond them checks those answers with every call's schemas (api-schemas).
+ * The shell's page plan, from its build (shell/page-plan.json, completed by the build): the
+ * chunks a cabinet page starts with; the one with every call's schemas, for a page whose first
+ * calls go beyond the cabinet's own (`cabinetCalls`, whose schemas are in a small chunk); what a
+ * visitor most likely opens next, fetched when the page has been idle (spec §9); what the
+ * service worker keeps. Without a build: no hints.
  */
-const CABINET_CALLS = new Set([`${API_BASE}/cabinet/summary`, `${API_BASE}/cabinet/revision`]);
-
-/**
- * What a visitor most likely opens next, fetched when the page has been idle (spec §9): the
- * cabinet's frame, and what the first action checks with: zod, the session's schemas (signing in),
- * the bus's (a theme or language chosen) and every call's.
- */
-const IDLE_PREFETCH_CHUNKS = ['cabinet-layout', 'zod', 'session-schemas', 'bus-schemas', 'api-schemas', 'wallet-service'];
+function pagePlan(dir) {
+  const plan = readJson(join(dir, PAGE_PLAN)) ?? {};
+  return { inner: plan.inner ?? [], allCallSchemas: plan.allCallSchemas, idle: plan.idle ?? [], precache: plan.precache ?? [], cabinetCalls: new Set(plan.cabinetCalls ?? []) };
+}
 
 function readJson(file) {
   try {
@@ -175,7 +174,7 @@ export function createPrecacheList({ dir, remoteManifests, mainVersion = mainScr
   const shell = [
     ...(mainVersion ? [`/main.js?v=${mainVersion}`] : []),
     ...[...startup.startup, ...Object.values(startup.strings).flat()].map((file) => `/${file}`),
-    ...['cabinet-layout', 'zod', 'session-schemas', 'bus-schemas', 'cabinet-schemas', 'api-schemas'].map((name) => chunks[name]).filter(Boolean),
+    ...pagePlan(dir).precache.map((name) => chunks[name]).filter(Boolean),
   ];
   /** @param {string | undefined} manifestText the brand's runtime manifest as stored */
   return async (manifestText) => {
@@ -255,6 +254,7 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
   const template = inlineStylesheets(readFileSync(join(dir, 'index.html'), 'utf8'), dir).replace(/(<script[^>]* src=")\/main\.js(")/, `$1/${mainUrl}$2`);
   const renderFrame = frameRendererFor(dir);
   const chunks = namedChunks(dir);
+  const plan = pagePlan(dir);
   const startup = readJson(join(dir, STARTUP_CHUNKS)) ?? { startup: [], strings: {} };
   const hashes = inlineHashes(template);
   /**
@@ -316,14 +316,14 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     // answers with every call's schemas (api-schemas), which would otherwise be asked for only
     // when the first answer is in.
     const calls = firstCalls(manifest, pathname);
-    const schemas = calls.some((call) => !CABINET_CALLS.has(call)) ? ['cabinet-schemas', 'api-schemas'] : ['cabinet-schemas'];
     // zod itself comes with them, and the session's schemas, which check the refresh's answer.
-    const cabinetFiles = inner ? ['cabinet-layout', 'zod', 'session-schemas', ...schemas].map((name) => chunks[name]).filter(Boolean) : [];
+    const schemas = calls.some((call) => !plan.cabinetCalls.has(call)) && plan.allCallSchemas ? [plan.allCallSchemas] : [];
+    const cabinetFiles = inner ? [...plan.inner, ...schemas].map((name) => chunks[name]).filter(Boolean) : [];
     early.push(...cabinetFiles);
     // Later, at low priority: the shell's chunks the next step needs, and the route owner's
     // lazily loaded pages (the other auth pages on an auth page).
     const idle = [
-      ...IDLE_PREFETCH_CHUNKS.map((name) => chunks[name]).filter((file) => file && !cabinetFiles.includes(file)),
+      ...plan.idle.map((name) => chunks[name]).filter((file) => file && !cabinetFiles.includes(file)),
       ...(ownerFiles?.lazy ?? []),
     ];
     // The shell's start-up chunks also run as soon as each arrives, before main.js: each only

@@ -7,3 +7,5 @@ export const FRAME_STRINGS = 'frame-strings.json';
 export const STARTUP_CHUNKS = 'startup-chunks.json';
 /** The runtime manifest's schemas, and the route matcher, as plain JavaScript (server-schema.mjs). */
 export const SERVER_MANIFEST_SCHEMA = 'server/manifest-schema.mjs';
+/** The shell's page plan (shell/page-plan.json, checked and completed by page-plan.mjs). */
+export const PAGE_PLAN = 'server/page-plan.json';
