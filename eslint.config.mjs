@@ -9,7 +9,7 @@ import boundaries from 'eslint-plugin-boundaries';
 // Files of a capability that are entries rather than its library: its routes and its command line.
 const ENTRIES = '{routes.ts,operator-routes.ts,cli.ts}';
 // The remotes and the shell by package name (relative paths are caught as elements).
-const FRONT_ENDS = ['@app/mf-*', '@app/shell'];
+const FRONT_ENDS = ['@app/mf-*', '@app/shell', '@app/shell-server'];
 
 export default tseslint.config(
   {
@@ -55,7 +55,7 @@ export default tseslint.config(
     // reader and the database, never the other way; a capability is used only through its
     // index.ts. In the front ends, a remote never imports another remote or the shell, and the
     // shared packages import neither. Tests are no element and may reach anything.
-    files: ['api/src/**/*.ts', 'shell/**/*.{ts,tsx}', 'mf-*/**/*.{ts,tsx}', 'shared/**/*.{ts,tsx,js,mjs}'],
+    files: ['api/src/**/*.ts', 'shell/**/*.{ts,tsx}', 'mf-*/**/*.{ts,tsx}', 'shared/**/*.{ts,tsx,js,mjs}', 'shell-server/**/*.mjs'],
     plugins: { boundaries },
     settings: {
       'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] } },
@@ -73,6 +73,8 @@ export default tseslint.config(
         { type: 'api-app', pattern: 'api/src', partialMatch: false },
         { type: 'remote', pattern: 'mf-*', capture: ['remote'], partialMatch: false },
         { type: 'shell', pattern: 'shell', partialMatch: false },
+        // The shell's production server: it reads the shell's build and the remotes' deploys, never their source.
+        { type: 'shell-server', pattern: 'shell-server', partialMatch: false },
         { type: 'shared', pattern: 'shared/*', capture: ['package'], partialMatch: false },
       ],
     },
@@ -143,12 +145,17 @@ export default tseslint.config(
           },
           {
             from: { element: { type: 'shared' } },
-            disallow: [{ to: { element: { type: ['remote', 'shell'] } } }, { to: { module: { origin: 'external', source: FRONT_ENDS } } }],
+            disallow: [{ to: { element: { type: ['remote', 'shell', 'shell-server'] } } }, { to: { module: { origin: 'external', source: FRONT_ENDS } } }],
             message: 'a shared package never imports a remote or the shell',
           },
           {
+            from: { element: { type: 'shell-server' } },
+            disallow: [{ to: { element: { type: ['remote', 'shell'] } } }, { to: { module: { origin: 'external', source: ['@app/mf-*', '@app/shell'] } } }],
+            message: "the shell's server reads the shell's build and the remotes' deploys, never their source",
+          },
+          {
             // ... but a front end reaches the rest of its own package.
-            from: { element: { type: ['remote', 'shared'] } },
+            from: { element: { type: ['remote', 'shared', 'shell-server'] } },
             allow: { dependency: { relationship: { to: 'internal' } } },
           },
         ],

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createConfig, repoRoot } from '../shared/build/index.mjs';
 import { CONTRACT } from '../shared/build/manifest.mjs';
-import { serveRemote, serveShell } from '../shared/build/serve.mjs';
+import { serveRemote, serveShell } from '../shell-server/serve.mjs';
 import { startStack } from './stack.mjs';
 
 const require = createRequire(import.meta.url);
@@ -193,7 +193,8 @@ mkdirSync(controlRemotes, { recursive: true });
 if (process.env.BENCH_TRACE_DIR) mkdirSync(process.env.BENCH_TRACE_DIR, { recursive: true });
 writeFileSync(
   join(controlRemotes, 'remotes.json'),
-  JSON.stringify({ remotes: [{ name: 'control_remote', entry: `http://localhost:${controlPorts.remote}/mf-manifest.json`, routes: [{ path: '/', layout: 'auth' }], contract: CONTRACT }] }),
+  // Its route is the control remote's own (remote/routes.json, published with its build).
+  JSON.stringify({ remotes: [{ name: 'control_remote', entry: `http://localhost:${controlPorts.remote}/mf-manifest.json`, contract: CONTRACT }] }),
 );
 const controlServers = [
   await serveRemote({ dir: join(controlDir, 'dist/remote'), port: controlPorts.remote }),

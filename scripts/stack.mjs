@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { frontends, remoteNames, repoRoot } from '../shared/build/index.mjs';
 import { runtimeManifest } from '../shared/build/manifest.mjs';
-import { loadBrands, serveRemote, serveShell } from '../shared/build/serve.mjs';
+import { loadBrands, serveRemote, serveShell } from '../shell-server/serve.mjs';
 import { startMailCatcher } from './mail-catcher.mjs';
 import { startProcess } from './processes.mjs';
 

@@ -7,7 +7,8 @@ import { repoRoot } from './paths';
 export interface RemoteManifestEntry {
   name: string;
   entry: string;
-  routes: { path: string; layout: 'auth' | 'inner'; private?: boolean }[];
+  /** Filled in by the shell's server from the remote's routes.json; a brand's manifest has none. */
+  routes?: { path: string; layout: 'auth' | 'inner'; private?: boolean }[];
   contract: string;
 }
 export interface RuntimeManifest {
@@ -34,6 +35,6 @@ interface StackModule {
 
 const load = <T>(file: string): Promise<T> => import(pathToFileURL(join(repoRoot, file)).href) as Promise<T>;
 
-export const serveModule = () => load<ServeModule>('shared/build/serve.mjs');
+export const serveModule = () => load<ServeModule>('shell-server/serve.mjs');
 export const manifestModule = () => load<ManifestModule>('shared/build/manifest.mjs');
 export const stackModule = () => load<StackModule>('scripts/stack.mjs');

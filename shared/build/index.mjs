@@ -6,6 +6,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompressAssetsPlugin } from './compress.mjs';
 import { FrameStringsPlugin, SINGLETON_MODULE, StartupChunksPlugin } from './frame.mjs';
+import { earlyProtocol } from '../contracts/src/early-protocol.mjs';
+import { PagePlanPlugin } from './page-plan.mjs';
+import { RemoteRoutesPlugin } from './remote-routes.mjs';
 import { ServerManifestSchemaPlugin } from './server-schema.mjs';
 
 // The singletons and the libraries they import (react-i18next: use-sync-external-store).
@@ -171,10 +174,12 @@ export function createConfig({ app, mode = 'production', outDir, buildLabel = ''
         },
       }),
       ...(isShell || harness
-        ? [new HtmlWebpackPlugin({ template: join(isShell ? dir : join(repoRoot, 'shared/build'), isShell ? 'src/index.html' : 'harness.html'), inject: 'body', scriptLoading: 'defer' })]
+        ? [new HtmlWebpackPlugin({ template: join(isShell ? dir : join(repoRoot, 'shared/build'), isShell ? 'src/index.html' : 'harness.html'), inject: 'body', scriptLoading: 'defer', templateParameters: { early: earlyProtocol } })]
         : []),
-      ...(app === 'shell' ? [new FrameStringsPlugin(join(dir, 'src/i18n')), new StartupChunksPlugin()] : []),
+      ...(app === 'shell' ? [new FrameStringsPlugin(join(dir, 'src/i18n')), new StartupChunksPlugin(), new PagePlanPlugin(join(dir, 'page-plan.json'))] : []),
       ...(isShell ? [new ServerManifestSchemaPlugin()] : []),
+      // A remote's routes and first calls, from its own folder, beside its remoteEntry.js.
+      ...(isShell || harness ? [] : [new RemoteRoutesPlugin(join(dir, 'routes.json'))]),
       ...(prod ? [new CompressAssetsPlugin()] : []),
     ],
     optimization: {

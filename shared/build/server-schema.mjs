@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { SERVER_MANIFEST_SCHEMA } from './frame.mjs';
+import { SERVER_MANIFEST_SCHEMA } from './outputs.mjs';
 
 const swc = createRequire(import.meta.url)('@swc/core');
 const MANIFEST_SCHEMA_SOURCE = fileURLToPath(new URL('../contracts/src/manifest.ts', import.meta.url));

@@ -16,7 +16,7 @@ export function Graph({ pool }: { pool: PoolName }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const { api } = useRemote();
-  // The first range is the one the page's early call asks for (shell/remotes/routes.json, firstCalls).
+  // The first range is the one the page's early call asks for (firstCalls in mf-pools/routes.json).
   const [range, setRange] = useState<PoolGraphRange>('90D');
   const { state, reload } = useServerData((signal) => api.call('poolGraph', { params: { pool }, query: { range }, signal }), [api, pool, range]);
   const controls = (

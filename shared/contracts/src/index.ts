@@ -4,6 +4,8 @@ export * from './api';
 export * from './domain';
 export * from './bus';
 export * from './manifest';
+export * from './routing.mjs';
+export { earlyProtocol, earlyCallKey } from './early-protocol.mjs';
 export * from './contract';
 export * from './lazy';
 export * from './parcel';

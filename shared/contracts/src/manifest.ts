@@ -21,6 +21,16 @@ export const remoteRouteSchema = z.object({
 });
 export type RemoteRoute = z.infer<typeof remoteRouteSchema>;
 
+/**
+ * A remote's routes.json: the routes it owns and their first calls, kept in the remote's own
+ * folder and published with its build beside its remoteEntry.js. The shell's server reads it
+ * from the deployed remote and puts the routes into the runtime manifest it serves.
+ */
+export const remoteRoutesFileSchema = z.object({
+  routes: z.array(remoteRouteSchema).check(z.minLength(1)),
+});
+export type RemoteRoutesFile = z.infer<typeof remoteRoutesFileSchema>;
+
 export const remoteEntrySchema = z.object({
   /** The MF container name, e.g. mf_pools. */
   name: z.string().check(z.regex(/^[a-z][a-z0-9_]*$/)),
@@ -32,7 +42,10 @@ export const remoteEntrySchema = z.object({
 });
 export type RemoteEntry = z.infer<typeof remoteEntrySchema>;
 
-/** /remotes.json: which remotes a brand host composes, and where each is deployed. */
+/**
+ * /remotes.json as the shell's server serves it: which remotes a brand host composes, where each
+ * is deployed (the brand's manifest), and the routes each publishes (its routes.json).
+ */
 export const runtimeManifestSchema = z.object({
   remotes: z.array(remoteEntrySchema).check(z.minLength(1)),
 });

@@ -1,20 +1,13 @@
-import type { Locale } from '@app/contracts';
+import { stripLocale, type Locale } from '@app/contracts';
 import { readCookie, setCookie } from './cookies';
+
+// One parser of the locale prefix for the browser and the shell's server (@app/contracts routing).
+export { localeOfPath, stripLocale } from '@app/contracts';
 
 /** English has no prefix; Russian lives under /ru (spec §2). */
 export const LOCALE_PREFIX: Record<Locale, string> = { en: '', ru: '/ru' };
 export const LOCALE_COOKIE = 'lang';
 export const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 3600;
-
-export function localeOfPath(pathname: string): Locale {
-  return pathname === '/ru' || pathname.startsWith('/ru/') ? 'ru' : 'en';
-}
-
-/** The path without its locale prefix, always starting with '/'. */
-export function stripLocale(pathname: string): string {
-  if (localeOfPath(pathname) === 'ru') return pathname.slice(3) || '/';
-  return pathname;
-}
 
 export function withLocale(pathname: string, locale: Locale): string {
   const bare = stripLocale(pathname);

@@ -1,5 +1,4 @@
-import { matchPath } from '@app/singletons/router';
-import { loadManifestSchemas, type RemoteEntry, type RemoteRoute, type RuntimeManifest } from '@app/contracts';
+import { loadManifestSchemas, routeOwner as ownerOf, type RemoteEntry, type RemoteRoute, type RuntimeManifest } from '@app/contracts';
 
 export class ManifestError extends Error {
   constructor(message: string, readonly detail: string) {
@@ -22,7 +21,7 @@ export function inlineJson(id: string, doc: Document | undefined = globalThis.do
 /**
  * The runtime manifest the server chose for this brand host: the copy inlined in the page (no
  * request before the remotes can start), else fetched. Validated either way: the server puts in
- * the page only a manifest that passed runtimeManifestSchema (shared/build/page.mjs), and the
+ * the page only a manifest that passed runtimeManifestSchema (shell-server/page.mjs), and the
  * page is as much the server's word as the manifest, so only a fetched one is checked here.
  */
 export async function fetchRuntimeManifest(url = '/remotes.json', fetchImpl: typeof fetch = fetch): Promise<RuntimeManifest> {
@@ -55,12 +54,7 @@ export async function fetchRuntimeManifest(url = '/remotes.json', fetchImpl: typ
   return parsed.data;
 }
 
-/** The remote and route owning a pathname (without its locale prefix), as the router matches them. */
+/** The remote and route owning a pathname, by the matcher the shell's server uses too. */
 export function routeOwner(manifest: RuntimeManifest, pathname: string): { remote: RemoteEntry; route: RemoteRoute } | undefined {
-  for (const remote of manifest.remotes) {
-    for (const route of remote.routes) {
-      if (matchPath({ path: route.path, end: true }, pathname)) return { remote, route };
-    }
-  }
-  return undefined;
+  return ownerOf<RemoteRoute, RemoteEntry>(manifest, pathname);
 }

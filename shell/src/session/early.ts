@@ -1,8 +1,11 @@
+import { earlyCallKey, earlyProtocol } from '@app/contracts';
+
 declare global {
   interface Window {
     /**
      * The calls the page's inline script started before the shell ran (see index.html), by
-     * "METHOD url language"; null when one was not made (the refresh it waited for failed).
+     * earlyCallKey; null when one was not made (the refresh it waited for failed).
+     * The property's name is earlyProtocol.global.
      */
     __earlyCalls?: Record<string, Promise<Response | null>>;
   }
@@ -13,9 +16,9 @@ declare global {
  * language) with that answer, once; every other call, and one whose early answer never came,
  * goes to the network.
  */
-export function fetchTakingEarlyCalls(calls = window.__earlyCalls, fetchImpl: typeof fetch = (input, init) => fetch(input, init)): typeof fetch {
+export function fetchTakingEarlyCalls(calls = window[earlyProtocol.global], fetchImpl: typeof fetch = (input, init) => fetch(input, init)): typeof fetch {
   return (input, init) => {
-    const key = `${init?.method ?? 'GET'} ${input as string} ${(init?.headers as Record<string, string> | undefined)?.['Accept-Language']}`;
+    const key = earlyCallKey(init?.method ?? 'GET', input as string, (init?.headers as Record<string, string> | undefined)?.['Accept-Language']);
     const early = calls?.[key];
     if (!early) return fetchImpl(input, init);
     delete calls![key];

@@ -1,4 +1,4 @@
-import { createApiClient, sessionMarkerCookie, type ApiClient, type AuthResponse, type AuthUser } from '@app/contracts';
+import { createApiClient, earlyProtocol, sessionMarkerCookie, type ApiClient, type AuthResponse, type AuthUser } from '@app/contracts';
 import type { ShellBus } from '@app/ui';
 
 /** Refresh this long before the access token expires, so requests never meet an expired one. */
@@ -97,7 +97,7 @@ export function createSessionService(
   function refresh(): Promise<string | null> {
     if (!inflight) {
       const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
-      const run = locks ? locks.request('session-refresh', refreshOnce) : refreshOnce();
+      const run = locks ? locks.request(earlyProtocol.refreshLock, refreshOnce) : refreshOnce();
       inflight = Promise.resolve(run).finally(() => {
         inflight = null;
       });

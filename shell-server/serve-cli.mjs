@@ -1,11 +1,13 @@
 // Serves one deployable's build: what each front-end container runs.
-//   node shared/build/serve-cli.mjs remote --dir mf-pools/dist --port 3003
-//   node shared/build/serve-cli.mjs shell --dir shell/dist --port 8080 --remotes-dir /config --api-url http://api:4000
+//   node shell-server/serve-cli.mjs remote --dir mf-pools/dist --port 3003
+//   node shell-server/serve-cli.mjs shell --dir shell/dist --port 8080 --remotes-dir /config --api-url http://api:4000
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { repoRoot } from './index.mjs';
 import { loadBrands, serveRemote, serveShell } from './serve.mjs';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,

@@ -7,51 +7,22 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SERVER_MANIFEST_SCHEMA, STARTUP_CHUNKS, frameRendererFor, systemThemeCss } from './frame.mjs';
+import { PAGE_PLAN, SERVER_MANIFEST_SCHEMA, STARTUP_CHUNKS } from '@app/build/outputs.mjs';
+import { apiBasePath, earlyProtocol, sessionMarkerCookie } from '@app/contracts/src/early-protocol.mjs';
+import { localeOfPath, routeOwner } from '@app/contracts/src/routing.mjs';
+import { frameRendererFor, systemThemeCss } from './frame.mjs';
+import { createRemoteReader } from './remote-json.mjs';
 
 /** How long a remote's mf-manifest.json is trusted: a redeploy is seen within this. */
 export const REMOTE_MANIFEST_TTL_MS = 2000;
-// A remote that does not answer must not hold the page up; the browser tries it again itself.
-const REMOTE_MANIFEST_TIMEOUT_MS = 800;
 const STALE_IF_ERROR_MS = 30_000;
 
 const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** JSON inside <script type="application/json">: nothing in it can close the element. */
 const inlineJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-/** The route pattern of a remote ("/cabinet/pools/:name") as a test of a path without its locale. */
-function routeMatcher(pattern) {
-  const source = pattern
-    .split('/')
-    .map((part) => {
-      if (part === '*') return '.*';
-      // A parameter is a named group, for the calls that use it (firstCalls).
-      const param = /^:([A-Za-z]\w*)(\?)?$/.exec(part);
-      if (param) return `(?<${param[1]}>[^/]${param[2] ? '*' : '+'})`;
-      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    })
-    .join('/');
-  try {
-    return new RegExp(`^${source}/?$`);
-  } catch {
-    // A parameter named twice: the same test without the names.
-    return new RegExp(`^${source.replace(/\(\?<\w+>/g, '(')}/?$`);
-  }
-}
-
-export const stripLocale = (pathname) => (pathname === '/ru' ? '/' : pathname.startsWith('/ru/') ? pathname.slice(3) : pathname);
-export const localeOf = (pathname) => (pathname === '/ru' || pathname.startsWith('/ru/') ? 'ru' : 'en');
-
-/** The remote owning a path, and the route it matched, in a runtime manifest. */
-export function routeOwner(manifest, pathname) {
-  const path = stripLocale(pathname);
-  for (const remote of manifest?.remotes ?? []) {
-    for (const route of remote.routes ?? []) {
-      if (typeof route?.path === 'string' && routeMatcher(route.path).test(path)) return { remote, route };
-    }
-  }
-  return undefined;
-}
+// The one route matcher and locale parser, the browser's too.
+export { routeOwner };
 
 /** Where a remote's container script and chunks are, from its mf-manifest.json and that file's URL. */
 export function remoteFiles(mfManifest, manifestUrl) {
@@ -75,32 +46,9 @@ export function remoteFiles(mfManifest, manifestUrl) {
 
 /** Reads remotes' mf-manifest.json files, each kept for REMOTE_MANIFEST_TTL_MS. */
 export function createRemoteManifests({ ttlMs = REMOTE_MANIFEST_TTL_MS, fetchImpl = fetch } = {}) {
-  const cache = new Map();
-  const read = async (url) => {
-    try {
-      const response = await fetchImpl(url, { signal: AbortSignal.timeout(REMOTE_MANIFEST_TIMEOUT_MS) });
-      if (!response.ok) return undefined;
-      const files = remoteFiles(await response.json(), response.url || url);
-      return files;
-    } catch {
-      // Down, slow or not a manifest: the page goes without hints and the browser finds out.
-      return undefined;
-    }
-  };
-  const lastGood = new Map();
-  return (url) => {
-    const hit = cache.get(url);
-    if (hit && Date.now() - hit.at < ttlMs) return hit.files;
-    // A remote that fails to answer once (a busy moment) keeps its last hints for a while; the
-    // browser finds out by itself if it is really gone.
-    const files = read(url).then((fresh) => {
-      if (fresh) lastGood.set(url, { at: Date.now(), files: fresh });
-      const stale = lastGood.get(url);
-      return fresh ?? (stale && Date.now() - stale.at < STALE_IF_ERROR_MS ? stale.files : undefined);
-    });
-    cache.set(url, { at: Date.now(), files });
-    return files;
-  };
+  // Down, slow or not a manifest: the page goes without hints and the browser finds out. One that
+  // fails to answer once (a busy moment) keeps its last hints for a while.
+  return createRemoteReader({ ttlMs, staleMs: STALE_IF_ERROR_MS, fetchImpl, parse: (json, url) => remoteFiles(json, url) });
 }
 
 /**
@@ -145,9 +93,7 @@ export function mainScriptVersion(dir) {
   }
 }
 
-const API_BASE = '/api/v1';
-/** The API's marker cookie beside the refresh cookie (readable by the page, unlike that one). */
-const SESSION_MARKER = 'signed_in';
+const API_BASE = apiBasePath;
 /** A route parameter that may go into an early call: a plain word, nothing to escape. */
 const CALL_PARAM = /^[A-Za-z0-9_-]{1,64}$/;
 /** An early call once its parameters are in: a path (and query) under the API, never another origin. */
@@ -164,7 +110,7 @@ export function firstCalls(manifest, pathname) {
   const owner = routeOwner(manifest, pathname);
   const calls = owner?.route.firstCalls;
   if (!Array.isArray(calls)) return [];
-  const params = routeMatcher(owner.route.path).exec(stripLocale(pathname))?.groups ?? {};
+  const params = owner.params;
   if (!Object.values(params).every((value) => CALL_PARAM.test(value))) return [];
   return calls
     .filter((call) => typeof call === 'string')
@@ -174,17 +120,16 @@ export function firstCalls(manifest, pathname) {
 }
 
 /**
- * The cabinet's own calls, whose schemas are in the small cabinet-schemas chunk; a page whose
- * first calls go beyond them checks those answers with every call's schemas (api-schemas).
+ * The shell's page plan, from its build (shell/page-plan.json, completed by the build): the
+ * chunks a cabinet page starts with; the one with every call's schemas, for a page whose first
+ * calls go beyond the cabinet's own (`cabinetCalls`, whose schemas are in a small chunk); what a
+ * visitor most likely opens next, fetched when the page has been idle (spec §9); what the
+ * service worker keeps. Without a build: no hints.
  */
-const CABINET_CALLS = new Set([`${API_BASE}/cabinet/summary`, `${API_BASE}/cabinet/revision`]);
-
-/**
- * What a visitor most likely opens next, fetched when the page has been idle (spec §9): the
- * cabinet's frame, and what the first action checks with: zod, the session's schemas (signing in),
- * the bus's (a theme or language chosen) and every call's.
- */
-const IDLE_PREFETCH_CHUNKS = ['cabinet-layout', 'zod', 'session-schemas', 'bus-schemas', 'api-schemas', 'wallet-service'];
+function pagePlan(dir) {
+  const plan = readJson(join(dir, PAGE_PLAN)) ?? {};
+  return { inner: plan.inner ?? [], allCallSchemas: plan.allCallSchemas, idle: plan.idle ?? [], precache: plan.precache ?? [], cabinetCalls: new Set(plan.cabinetCalls ?? []) };
+}
 
 function readJson(file) {
   try {
@@ -229,7 +174,7 @@ export function createPrecacheList({ dir, remoteManifests, mainVersion = mainScr
   const shell = [
     ...(mainVersion ? [`/main.js?v=${mainVersion}`] : []),
     ...[...startup.startup, ...Object.values(startup.strings).flat()].map((file) => `/${file}`),
-    ...['cabinet-layout', 'zod', 'session-schemas', 'bus-schemas', 'cabinet-schemas', 'api-schemas'].map((name) => chunks[name]).filter(Boolean),
+    ...pagePlan(dir).precache.map((name) => chunks[name]).filter(Boolean),
   ];
   /** @param {string | undefined} manifestText the brand's runtime manifest as stored */
   return async (manifestText) => {
@@ -269,9 +214,10 @@ export function contentSecurityPolicy({ remoteOrigins, hashes }) {
  * The runtime manifest's schema from the host's build (server-schema.mjs); undefined without one,
  * and then no manifest goes in the page: the browser fetches it and checks it itself.
  */
-async function buildManifestSchema(dir) {
+/** The schemas the shell's build hands its server (runtime manifest, remote routes), or undefined without a build. */
+export async function loadServerSchemas(dir) {
   try {
-    return (await import(pathToFileURL(join(dir, SERVER_MANIFEST_SCHEMA)).href)).runtimeManifestSchema;
+    return await import(pathToFileURL(join(dir, SERVER_MANIFEST_SCHEMA)).href);
   } catch {
     return undefined;
   }
@@ -284,9 +230,10 @@ async function buildManifestSchema(dir) {
  * @param {string | undefined} [o.mainVersion] main.js's content version (read from the build when not given)
  * @param {{ safeParse(value: unknown): { success: boolean, data?: unknown } } | undefined} [o.manifestSchema]
  *   the runtime manifest's schema (read from the build when not given)
+ * @param {Promise<any>} [o.schemas] the build's server schemas, when already being read (loadServerSchemas)
  */
-export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScriptVersion(dir), manifestSchema }) {
-  const schema = manifestSchema ? Promise.resolve(manifestSchema) : buildManifestSchema(dir);
+export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScriptVersion(dir), manifestSchema, schemas = loadServerSchemas(dir) }) {
+  const schema = manifestSchema ? Promise.resolve(manifestSchema) : schemas.then((s) => s?.runtimeManifestSchema);
   // The brand's manifest is read again every few seconds, and is the same text almost always.
   let checked = { text: /** @type {string | undefined} */ (undefined), manifest: /** @type {any} */ (undefined), remotes: /** @type {any[]} */ ([]) };
   /**
@@ -307,6 +254,7 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
   const template = inlineStylesheets(readFileSync(join(dir, 'index.html'), 'utf8'), dir).replace(/(<script[^>]* src=")\/main\.js(")/, `$1/${mainUrl}$2`);
   const renderFrame = frameRendererFor(dir);
   const chunks = namedChunks(dir);
+  const plan = pagePlan(dir);
   const startup = readJson(join(dir, STARTUP_CHUNKS)) ?? { startup: [], strings: {} };
   const hashes = inlineHashes(template);
   /**
@@ -344,7 +292,7 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     }
     for (const origin of origins) hint('preconnect', origin);
     const ownerFiles = owner ? files[remotes.findIndex((r) => r.name === owner.remote.name)] : undefined;
-    const locale = localeOf(pathname);
+    const locale = localeOfPath(pathname);
     if (ownerFiles) {
       // The remote's strings of the page's language (and English, the fallback) are read before
       // it renders: fetched with its code rather than after it starts.
@@ -368,14 +316,14 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     // answers with every call's schemas (api-schemas), which would otherwise be asked for only
     // when the first answer is in.
     const calls = firstCalls(manifest, pathname);
-    const schemas = calls.some((call) => !CABINET_CALLS.has(call)) ? ['cabinet-schemas', 'api-schemas'] : ['cabinet-schemas'];
     // zod itself comes with them, and the session's schemas, which check the refresh's answer.
-    const cabinetFiles = inner ? ['cabinet-layout', 'zod', 'session-schemas', ...schemas].map((name) => chunks[name]).filter(Boolean) : [];
+    const schemas = calls.some((call) => !plan.cabinetCalls.has(call)) && plan.allCallSchemas ? [plan.allCallSchemas] : [];
+    const cabinetFiles = inner ? [...plan.inner, ...schemas].map((name) => chunks[name]).filter(Boolean) : [];
     early.push(...cabinetFiles);
     // Later, at low priority: the shell's chunks the next step needs, and the route owner's
     // lazily loaded pages (the other auth pages on an auth page).
     const idle = [
-      ...IDLE_PREFETCH_CHUNKS.map((name) => chunks[name]).filter((file) => file && !cabinetFiles.includes(file)),
+      ...plan.idle.map((name) => chunks[name]).filter((file) => file && !cabinetFiles.includes(file)),
       ...(ownerFiles?.lazy ?? []),
     ];
     // The shell's start-up chunks also run as soon as each arrives, before main.js: each only
@@ -405,7 +353,7 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
       .replace('</head>', () => `${head.join('')}</head>`)
       // Before the inline script, which reads it as soon as the page starts: a signed-in
       // visitor's refresh and the first screen's calls.
-      .replace('<script>', () => `<script type="application/json" id="early-calls">${inlineJson({ marker: SESSION_MARKER, refresh: `${API_BASE}/refresh`, calls })}</script><script>`);
+      .replace('<script>', () => `<script type="application/json" id="${earlyProtocol.element}">${inlineJson({ marker: sessionMarkerCookie, refresh: `${API_BASE}/refresh`, calls })}</script><script>`);
     return { html, csp: contentSecurityPolicy({ remoteOrigins: origins, hashes }) };
   };
 }

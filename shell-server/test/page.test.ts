@@ -1,9 +1,18 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentSecurityPolicy, createPageRenderer, createPrecacheList, createRemoteManifests, firstCalls, remoteFiles, routeOwner } from '../page.mjs';
 import { systemThemeCss } from '../frame.mjs';
-import { runtimeManifestSchema } from '../../contracts/src/manifest';
+import { runtimeManifestSchema } from '../../shared/contracts/src/manifest';
+import { cabinetRoutes } from '../../shared/contracts/src/api/cabinet-routes';
+import shellPlan from '../../shell/page-plan.json';
+
+/** The shell's page plan as its build hands it to the server (shared/build/page-plan.mjs). */
+function writePagePlan(dir: string) {
+  mkdirSync(join(dir, 'server'), { recursive: true });
+  const cabinetCalls = Object.values(cabinetRoutes).filter((r) => r.method === 'GET').map((r) => `/api/v1${r.path}`);
+  writeFileSync(join(dir, 'server/page-plan.json'), JSON.stringify({ ...shellPlan, cabinetCalls }));
+}
 
 const manifest = {
   remotes: [
@@ -57,6 +66,7 @@ describe('the page made by the shell’s server', () => {
     const dir = mkdtempSync(join(tmpdir(), 'shell-page-'));
     writeFileSync(join(dir, 'index.html'), '<html lang="en"><head><title>x</title></head><body><div id="root"></div></body></html>');
     for (const file of ['cabinet-layout.0123abcd.js', 'cabinet-schemas.89abcdef.js', 'api-schemas.11112222.js']) writeFileSync(join(dir, file), '');
+    writePagePlan(dir);
     const files = (name: string) =>
       remoteFiles(
         { metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'auto' }, exposes: [{ name: 'app', path: './app', assets: { js: { sync: ['1.0000aaaa.js'], async: ['strings-en.0000bbbb.js', 'strings-ru.0000cccc.js', '7.0000dddd.js'] }, css: { sync: [], async: [] } } }] },
@@ -119,6 +129,7 @@ describe('the page made by the shell’s server', () => {
     writeFileSync(join(dir, 'main.js'), 'console.log(1)');
     writeFileSync(join(dir, 'startup-chunks.json'), JSON.stringify({ startup: ['1.0000aaaa.js'], strings: { en: ['2.0000bbbb.js'], ru: ['3.0000cccc.js'] } }));
     writeFileSync(join(dir, 'cabinet-layout.0123abcd.js'), '');
+    writePagePlan(dir);
     const pools = remoteFiles(
       { metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'auto' }, exposes: [{ name: 'app', path: './app', assets: { js: { sync: ['9.0000eeee.js'], async: ['strings-en.0000ffff.js', '7.0000dddd.js'] }, css: { sync: [], async: [] } } }] },
       'https://pools.example/mf-manifest.json',

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
-import { CSP_REPORT_PATH, createPageRenderer, createPrecacheList, createRemoteManifests, mainScriptVersion } from './page.mjs';
+import { CSP_REPORT_PATH, createPageRenderer, createPrecacheList, createRemoteManifests, loadServerSchemas, mainScriptVersion } from './page.mjs';
+import { createManifestComposer, createRemoteRoutes } from './remote-routes.mjs';
 
 const require = createRequire(import.meta.url);
 const httpProxy = require('http-proxy');
@@ -94,6 +95,9 @@ export function serveRemote({ dir, port, host = '127.0.0.1' }) {
   });
   return listen(server, port, host);
 }
+
+/** A brand's manifest as stored, or undefined when there is none. */
+const readManifest = (file) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
 
 function readJson(file) {
   return JSON.parse(readFileSync(file, 'utf8'));
@@ -185,17 +189,25 @@ function receiveCspReport(req, res, reportFile, allowed, limits) {
 }
 
 /**
- * The shell. remotesDir holds the runtime manifests (remotes.json and any per-brand ones); they
- * are read on every request, so an operator's edit takes effect without a rebuild or restart.
- * `production` adds HSTS; `cspReportFile` keeps the CSP violation reports the browsers send (within `cspReportLimits`).
+ * The shell. remotesDir holds the brands' manifests (remotes.json and any per-brand ones: where
+ * each remote is deployed); they are read on every request, so an operator's edit takes effect
+ * without a rebuild or restart. The routes come from each deployed remote (remote-routes.mjs).
+ * `production` adds HSTS; `routesTtlMs` how long a remote's routes are trusted; `cspReportFile` keeps the CSP violation reports the browsers send (within `cspReportLimits`).
  */
-export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl, production = false, cspReportFile, cspReportLimits = CSP_REPORT_LIMITS }) {
+export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl, production = false, cspReportFile, cspReportLimits = CSP_REPORT_LIMITS, routesTtlMs }) {
   const reportAllowed = createReportBudget(cspReportLimits);
   const files = staticFiles(dir);
   const remoteManifests = createRemoteManifests();
   // main.js is read and hashed once, for the page, the service worker's list and its caching.
   const mainVersion = mainScriptVersion(dir);
-  const renderPage = createPageRenderer({ dir, remoteManifests, mainVersion });
+  const schemas = loadServerSchemas(dir);
+  const renderPage = createPageRenderer({ dir, remoteManifests, mainVersion, schemas });
+  const remoteRoutes = createRemoteRoutes({ schema: schemas.then((s) => s?.remoteRoutesFileSchema), ttlMs: routesTtlMs });
+  const compose = createManifestComposer(remoteRoutes);
+  // Every brand's remotes are read once at start, so a brand whose deploy of a remote is down
+  // from the first request still has that remote's routes (read from another brand's deploy).
+  const manifestFiles = [...new Set(['remotes.json', ...(brands?.brands ?? []).map((b) => b.manifest ?? 'remotes.json')])];
+  const warm = Promise.all(manifestFiles.map((file) => compose(readManifest(join(remotesDir, file))).catch(() => undefined)));
   const precacheList = createPrecacheList({ dir, remoteManifests, mainVersion });
   const proxy = apiUrl ? httpProxy.createProxyServer({ target: apiUrl, xfwd: true, changeOrigin: false }) : null;
   proxy?.on('error', (_error, _req, res) => {
@@ -225,11 +237,11 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
     if (url.pathname === CSP_REPORT_PATH && req.method === 'POST') return receiveCspReport(req, res, cspReportFile, reportAllowed, cspReportLimits);
     const brand = brandOf(brands, req.headers.host);
     const manifestFile = join(remotesDir, brand?.manifest ?? 'remotes.json');
-    const manifestText = () => (existsSync(manifestFile) ? readFileSync(manifestFile, 'utf8') : undefined);
+    const manifestText = () => warm.then(() => compose(readManifest(manifestFile)));
     if (url.pathname === SERVICE_WORKER_PATH) {
       // The brand's list is part of the script: a deploy of the shell or of a remote changes
       // its bytes, and the browser installs it again with the new files.
-      return precacheList(manifestText()).then(
+      return manifestText().then(precacheList).then(
         (list) => sendRevalidated(req, res, serviceWorkerScript(list), 'text/javascript; charset=utf-8'),
         () => {
           res.writeHead(503, { 'Content-Type': 'text/plain' });
@@ -243,7 +255,7 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
         res.writeHead(404, { 'Content-Type': 'application/json', 'Cache-Control': REVALIDATE });
         return res.end('{}');
       }
-      return sendRevalidated(req, res, readFileSync(manifestFile), 'application/json');
+      return manifestText().then((text) => sendRevalidated(req, res, text ?? '{}', 'application/json'));
     }
     // The page itself is always made here (never sirv's index.html), with the brand's title.
     const serveFile = isPage(url.pathname) ? (_req, _res, next) => next() : files;
@@ -251,7 +263,7 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
       // Every other path is a route of the single-page app.
       // The service worker's navigation preload says so: the page's files are in its cache.
       const keptByServiceWorker = req.headers['service-worker-navigation-preload'] !== undefined;
-      renderPage({ title: brand?.title ?? brands.defaultTitle, pathname: url.pathname, manifestText: manifestText(), keptByServiceWorker }).then(
+      manifestText().then((text) => renderPage({ title: brand?.title ?? brands.defaultTitle, pathname: url.pathname, manifestText: text, keptByServiceWorker })).then(
         ({ html, csp }) => {
           res.setHeader('Content-Security-Policy', csp);
           res.setHeader('Vary', 'Service-Worker-Navigation-Preload');
