@@ -92,7 +92,7 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
 
   // The operator's DAO calls (the `npm run dao` command line), under the operator's guard and audit log.
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const operatorOnly = { onRequest: operatorGuard(s.config.operatorKey, app.authenticate), schema: { tags: ['operator'], security: [{ bearerAuth: [] }] } };
+  const operatorOnly = { onRequest: operatorGuard(db), schema: { tags: ['operator'], security: [{ bearerAuth: [] }] } };
   r.get('/operator/dao/proposals', operatorOnly, async () => ({ items: await listProposals(db) }));
   r.post('/operator/dao/proposals', { ...operatorOnly, schema: { ...operatorOnly.schema, body: newProposalBody } }, async (req) => {
     const b = req.body;

@@ -1,16 +1,14 @@
-// The operator's DAO commands: `npm run dao -- proposal create --title … --choices "For,Against" …`
-// and `npm run dao -- proposal list`. Like `npm run operator`, they go through the API's operator
-// calls (the running API keeps its database to itself): the local stack needs nothing, a
-// deployment --api URL and --key KEY (or OPERATOR_API_URL and OPERATOR_KEY).
+// The operator's DAO commands, part of the operator command line:
+// `npm run operator -- dao proposal create --title … --choices "For,Against" …` and `… dao proposal list`.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { operatorConnection, table, UsageError, type Output, type Transport } from '../operator/cli';
+import { table, UsageError, type Output, type Transport } from './cli-format';
 
 const usage = `Usage:
-  npm run dao -- proposal create --title TEXT (--body TEXT | --body-file FILE) --choices "A,B[,…]"
-                 [--start ISO] --end ISO [--snapshot ISO] [--quorum USD] [--api URL] [--key KEY]
+  npm run operator -- dao proposal create --title TEXT (--body TEXT | --body-file FILE) --choices "A,B[,…]"
+                 [--start ISO] --end ISO [--snapshot ISO] [--quorum USD] [--api URL]
       start defaults to now, snapshot to the start, quorum to 0 (US dollars).
-  npm run dao -- proposal list [--api URL] [--key KEY]`;
+  npm run operator -- dao proposal list [--api URL]`;
 
 function date(text: string | undefined, name: string, fallback?: Date): Date {
   if (!text) {
@@ -68,17 +66,3 @@ export async function runDao(argv: string[], send: Transport, out: Output, now =
   out(`proposal ${p.id} created: "${p.title}", ${p.startsAt} to ${p.endsAt}, snapshot ${p.snapshotAt}`);
   return 0;
 }
-
-async function main() {
-  const { send, rest } = operatorConnection(process.argv.slice(2));
-  try {
-    process.exitCode = await runDao(rest, send, (l) => console.log(l));
-  } catch (err) {
-    if (!(err instanceof UsageError || (err instanceof TypeError && 'code' in err))) throw err;
-    // A refusal, or an argument parseArgs does not know.
-    console.error(err.message);
-    process.exitCode = 2;
-  }
-}
-
-if (require.main === module) void main();
