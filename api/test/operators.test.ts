@@ -168,6 +168,35 @@ describe('the audit log', () => {
   });
 });
 
+describe('the console\'s reads and DAO proposals', () => {
+  it('a user lookup by e-mail, wallet or id shows the account read-only, and every lookup is audited with the operator', async () => {
+    const u = await investor(ETH);
+    const ana = await testOperator(app(), 'ana');
+    const byWallet = await call(app(), 'GET', `/api/v1/operator/users?q=${u.wallet.address}`, { headers: operatorHeaders(ana, 'GET') });
+    expect(byWallet.body).toMatchObject({ account: { id: u.id, wallet: u.wallet.address.toLowerCase() }, positions: [{ pool: 'coin', currency: 'ETH', balance: String(ETH) }] });
+    expect((byWallet.body.deposits as Json[])[0]).toMatchObject({ amount: String(ETH), status: 'credited' });
+    expect((await call(app(), 'GET', `/api/v1/operator/users?q=${u.id}`, { headers: operatorHeaders(ana, 'GET') })).body).toMatchObject({ account: { id: u.id } });
+    expect((await call(app(), 'GET', '/api/v1/operator/users?q=nobody@example.com', { headers: operatorHeaders(ana, 'GET') })).status).toBe(404);
+    const lookups = await db().select().from(operatorAudit).where(eq(operatorAudit.action, 'user.lookup')).orderBy(operatorAudit.seq);
+    expect(lookups.slice(-3).map((l) => [l.actor, l.target, (l.after as Json).found])).toEqual([
+      ['operator:ana', `user:${u.id}`, true],
+      ['operator:ana', `user:${u.id}`, true],
+      ['operator:ana', null, false],
+    ]);
+  });
+
+  it('an operator closes an open proposal now; a closed one cannot be closed again', async () => {
+    const minutes = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
+    const created = await operator(app(), 'dao', 'proposal', 'create', '--title', 'Close me', '--body', '', '--choices', 'A,B', '--start', minutes(-5), '--end', minutes(60), '--json');
+    const id = (JSON.parse(created.out) as { id: string }).id;
+    const closed = await operator(app(), 'dao', 'proposal', 'close', id);
+    expect(closed).toMatchObject({ code: 0, out: expect.stringMatching(new RegExp(`^proposal ${id} closed at `)) });
+    expect(await operator(app(), 'dao', 'proposal', 'close', id)).toEqual({ code: 2, out: `refused (400): proposal ${id} is closed: only an open proposal can be closed` });
+    const [logged] = await db().select().from(operatorAudit).where(eq(operatorAudit.action, 'dao.proposal.close'));
+    expect(logged).toMatchObject({ actor: 'operator:tess', target: id });
+  });
+});
+
 describe('the operator port', () => {
   it('finding 2: with OPERATOR_PORT set, the public port answers no operator call and the operator port answers nothing else', async () => {
     const t = await startTestApp({ OPERATOR_PORT: '1' });

@@ -51,6 +51,7 @@ const USAGE = `usage: npm run operator -- <command> [--api URL]   (as OPERATOR_K
                                                  whole days a reward waits, the referee's funds staying, before it can be claimed
   (levels' rates plus the largest rank bonus at every level may add up to 1800 bps, 18 %, at most)
   audit list [--actor operator:NAME] [--action A] [--target T] [--limit N]
+  users show <e-mail|wallet|id>                  an account's positions, activity, sessions, holds and audit entries (the lookup is audited)
   audit verify                                   check the audit log's hash chain (exit 1 when broken)
   dao proposal create --title TEXT (--body TEXT | --body-file FILE) --choices "A,B[,…]"
                  [--start ISO] --end ISO [--snapshot ISO] [--quorum USD]
@@ -199,6 +200,16 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
       for (const f of ['actor', 'action', 'target', 'limit']) if (flags.has(f)) query.set(f, flags.get(f)!);
       const r = await call('GET', `/audit${query.size ? `?${query}` : ''}`);
       out(table(r.items as Record<string, unknown>[], ['seq', 'at', 'actor', 'action', 'target']));
+      return 0;
+    }
+    case 'users show': {
+      const q = need(rest[0], 'account', (x) => x.length >= 3 && x.length <= 320, 'expected an e-mail, a wallet address or a user id');
+      const r = await call('GET', `/users?q=${encodeURIComponent(q)}`);
+      const a = r.account as Record<string, unknown>;
+      out(`account ${a.id}: ${a.email ?? '(no e-mail)'} ${a.wallet ?? '(no wallet)'} role ${a.role ?? '(unconfirmed)'}; withdrawals held until ${(r.holds as Record<string, unknown>).withdrawalsHeldUntil ?? 'no hold'}`);
+      out(table(r.positions as Record<string, unknown>[]));
+      out(table(r.withdrawals as Record<string, unknown>[], ['id', 'pool', 'currency', 'amount', 'status', 'createdAt']));
+      out(table(r.audit as Record<string, unknown>[]));
       return 0;
     }
     case 'audit verify': {

@@ -15,6 +15,7 @@ import {
   payoutRuleBodySchema,
   poolNameSchema,
   rejectBodySchema,
+  userLookupQuery,
 } from '@app/contracts';
 import { approveWithdrawal, cancelWithdrawal, operatorWithdrawals, rejectWithdrawal, setPayoutRule, setWithdrawalLimits } from '../payouts';
 import { apyHistory, setApy, utcDay } from '../interest';
@@ -27,6 +28,7 @@ import { listAlerts } from '../db/alerts';
 import { operatorGuard } from './auth';
 import { auditEntries, verifyAuditChain } from './audit-log';
 import { endOperatorSession, signInOperator } from './identity';
+import { lookUpUser } from './users';
 
 /** Only the fields given: an absent field leaves the setting as it is. */
 const given = <T extends Record<string, unknown>>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
@@ -121,4 +123,5 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
 
   r.get('/operator/audit', { ...opts, schema: { ...schema, querystring: auditQuerySchema } }, async (req) => ({ items: await auditEntries(s.db, req.query) }));
   r.get('/operator/audit/verify', opts, async () => verifyAuditChain(s.db));
+  r.get('/operator/users', { ...opts, schema: { ...schema, querystring: userLookupQuery } }, async (req) => lookUpUser(s.db, actor(req), req.query.q));
 }

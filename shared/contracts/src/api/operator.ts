@@ -104,3 +104,6 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 /** The chain check: ok, the rows it read, and the first row that breaks it. */
 export const auditVerifySchema = z.object({ ok: z.boolean(), rows: z.int(), brokenAt: z.nullable(z.int()), problem: z.nullable(z.string()) });
 export type AuditVerify = z.infer<typeof auditVerifySchema>;
+
+/** A read-only look at one account, by e-mail, wallet address or id; the lookup is audited. */
+export const userLookupQuery = z.object({ q: z.string().check(z.minLength(3), z.maxLength(320)) });
