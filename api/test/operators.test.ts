@@ -185,6 +185,24 @@ describe('the console\'s reads and DAO proposals', () => {
     ]);
   });
 
+  it('the overview shows the ledger check, the watcher\'s lag behind the head and the payout queue\'s age', async () => {
+    const u = await investor(ETH);
+    await operator(app(), 'payouts', 'set', 'ETH', '--threshold', String(ETH / 10n));
+    const id = await withdraw(u.token, ETH / 2n);
+    const head = Number(BigInt(await rpc<string>(stack.chain.rpcUrl, 'eth_blockNumber', [])));
+    const r = await call(app(), 'GET', '/api/v1/operator/overview', { headers: operatorHeaders(await testOperator(app()), 'GET') });
+    expect(r.body).toMatchObject({ ledger: { ok: true }, watcher: { head: expect.any(Number) }, payoutQueue: { count: expect.any(Number) } });
+    const body = r.body as { watcher: { head: number; watched: number | null; lagBlocks: number | null }; payoutQueue: { count: number; oldestAgeSeconds: number } };
+    expect(body.watcher.head).toBeGreaterThanOrEqual(head);
+    expect(body.watcher.lagBlocks).toBe(body.watcher.watched === null ? null : body.watcher.head - body.watcher.watched);
+    const queued = await db().select().from(withdrawals).where(sql`status in ('awaiting_approval', 'requested', 'waiting_funds')`);
+    expect(body.payoutQueue.count).toBe(queued.length);
+    const oldest = Math.min(...queued.map((w) => w.createdAt.getTime()));
+    expect(body.payoutQueue.oldestAgeSeconds).toBeGreaterThanOrEqual(Math.floor((Date.now() - oldest) / 1000) - 5);
+    await call(app(), 'POST', `/api/v1/operator/withdrawals/${id}/reject`, { headers: operatorHeaders(await testOperator(app())), body: { reason: 'test' } });
+    await operator(app(), 'payouts', 'set', 'ETH', '--threshold', 'none');
+  });
+
   it('an operator closes an open proposal now; a closed one cannot be closed again', async () => {
     const minutes = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
     const created = await operator(app(), 'dao', 'proposal', 'create', '--title', 'Close me', '--body', '', '--choices', 'A,B', '--start', minutes(-5), '--end', minutes(60), '--json');

@@ -18,6 +18,7 @@ import { repoRoot } from '../config';
 
 const USAGE = `usage: npm run operator -- <command> [--api URL]   (as OPERATOR_KEY_FILE's or OPERATOR_KEY's operator)
   ledger check                                   prove the ledger balances
+  overview                                       ledger check, job health, watcher lag, last accrued days, payout queue
   apy set <pool> <apy> [--from YYYY-MM-DD]       e.g. apy set stable 0.05 --from 2026-12-01
   apy list [<pool>]
   accrue --until YYYY-MM-DD                       accrue every missed day up to and including that day
@@ -146,7 +147,7 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
     }
     return r.body as Record<string, unknown>;
   };
-  const cmd = ['accrue', 'reconcile', 'alerts', 'treasury'].includes(group ?? '') && action === undefined ? group! : `${group ?? ''} ${action ?? ''}`.trim();
+  const cmd = ['accrue', 'reconcile', 'alerts', 'treasury', 'overview'].includes(group ?? '') && action === undefined ? group! : `${group ?? ''} ${action ?? ''}`.trim();
   switch (cmd) {
     case 'ledger check': {
       const r = await call('GET', '/ledger/check');
@@ -201,6 +202,16 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
       const r = await call('GET', `/audit${query.size ? `?${query}` : ''}`);
       out(table(r.items as Record<string, unknown>[], ['seq', 'at', 'actor', 'action', 'target']));
       return 0;
+    }
+    case 'overview': {
+      const r = await call('GET', '/overview');
+      const w = r.watcher as Record<string, unknown>;
+      const q = r.payoutQueue as Record<string, unknown>;
+      out(`ledger check: ${(r.ledger as { ok: boolean }).ok ? 'OK' : 'FAILED'}; open alerts: ${r.openAlerts}`);
+      out(`watcher: block ${w.watched ?? '?'} of ${w.head ?? '?'} (${w.lagBlocks ?? '?'} behind); payout queue: ${q.count}, oldest ${q.oldestAgeSeconds ?? '-'} s`);
+      out(table(r.jobs as Record<string, unknown>[]));
+      out(table(r.accrual as Record<string, unknown>[]));
+      return (r.ledger as { ok: boolean }).ok ? 0 : 1;
     }
     case 'users show': {
       const q = need(rest[0], 'account', (x) => x.length >= 3 && x.length <= 320, 'expected an e-mail, a wallet address or a user id');

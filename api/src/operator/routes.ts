@@ -29,6 +29,7 @@ import { operatorGuard } from './auth';
 import { auditEntries, verifyAuditChain } from './audit-log';
 import { endOperatorSession, signInOperator } from './identity';
 import { lookUpUser } from './users';
+import { overview } from './overview';
 
 /** Only the fields given: an absent field leaves the setting as it is. */
 const given = <T extends Record<string, unknown>>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
@@ -57,6 +58,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
   });
 
   r.get('/operator/ledger/check', opts, async () => checkLedger(s.db));
+  r.get('/operator/overview', opts, async () => overview(s.db, s.chain, s.config.deposits.chainId));
 
   r.get('/operator/apy', { ...opts, schema: { ...schema, querystring: z.object({ pool: z.optional(poolNameSchema) }) } }, async (req) => ({
     items: await apyHistory(s.db, req.query.pool),
