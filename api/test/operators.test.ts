@@ -1,6 +1,11 @@
 // Issue 26: named operators with a second factor, four eyes on large withdrawals, and an audit log
 // that cannot be changed without it showing.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { Wallet } from 'ethers';
@@ -13,6 +18,7 @@ import { call, startTestApp } from './helpers';
 import { providerFor, sendEth, userWithWallet } from './deposit-helpers';
 import { ETH, expectLedgerBalanced, moneyStack, operator, operatorHeaders, runCommand, testOperator } from './money-helpers';
 import { runOperator } from '../src/operator/cli';
+import { repoRoot } from '../src/config';
 
 const stack = moneyStack({ PAYOUT_CONFIRMATIONS: '1' });
 type Json = Record<string, unknown>;
@@ -216,7 +222,7 @@ describe('the console\'s reads and DAO proposals', () => {
 });
 
 describe('the operator port', () => {
-  it('finding 2: with OPERATOR_PORT set, the public port answers no operator call and the operator port answers nothing else', async () => {
+  it('finding 2: with OPERATOR_PORT set, the public port answers no operator call and the operator port answers nothing else; the command line reads its key from a file and refuses --key', async () => {
     const t = await startTestApp({ OPERATOR_PORT: '1' });
     try {
       await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -236,6 +242,18 @@ describe('the operator port', () => {
       expect(await get(opPort, '/api/v1/operator/me', creds)).toBe(200);
       expect(await get(opPort, '/api/v1/pools')).toBe(404);
       expect(await get(publicPort, '/api/health')).toBe(200);
+
+      // The command line as a person runs it: the key from a file, never an argument.
+      const dir = mkdtempSync(path.join(tmpdir(), 'operator-key-'));
+      writeFileSync(path.join(dir, 'key'), `ana.${ana.key}\n`, { mode: 0o600 });
+      const cli = (args: string[], env: Record<string, string>) =>
+        promisify(execFile)(process.execPath, [path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'api/src/operator/cli.ts', ...args], { cwd: repoRoot, env: { ...process.env, ...env } }).then(
+          (r) => ({ code: 0, out: r.stdout + r.stderr }),
+          (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+        );
+      const api = `http://127.0.0.1:${opPort}`;
+      expect(await cli(['audit', 'verify', '--api', api], { OPERATOR_KEY_FILE: path.join(dir, 'key') })).toEqual({ code: 0, out: expect.stringMatching(/^audit log: OK/) });
+      expect(await cli(['audit', 'verify', '--api', api, '--key', `ana.${ana.key}`], {})).toEqual({ code: 2, out: expect.stringMatching(/^--key is gone: an argument shows in the process list/) });
       await new Promise((resolve) => opServer.close(resolve));
       await new Promise((resolve) => opServer.close(resolve));
     } finally {
