@@ -9,6 +9,7 @@ export const ports = {
   'mf-referral': 13004 + offset,
   'mf-dao': 13005 + offset,
   api: 14000 + offset,
+  operatorApi: 14100 + offset,
   chain: 18545 + offset,
   mailSmtp: 11025 + offset,
   mailInbox: 11080 + offset,
@@ -27,6 +28,8 @@ export const redeployCabinetPort = 13302 + offset;
 export const mismatchedContract = '2.0';
 
 export const baseURL = `http://localhost:${ports.shell}`;
+/** The operator API's own port (the command line's way in; the console goes through the shell). */
+export const operatorApiURL = `http://127.0.0.1:${ports.operatorApi}`;
 /** Brand hosts resolve to this machine in the test browser (--host-resolver-rules). */
 export const brandURL = (host: string) => `http://${host}:${ports.shell}`;
 

@@ -16,6 +16,8 @@ export const defaultPorts = {
   'mf-referral': 3004,
   'mf-dao': 3005,
   api: 4000,
+  /** The operator API: the API's own internal port for operator calls (the console reaches it through the shell on the operator host). */
+  operatorApi: 4100,
   chain: 8545,
   /** MailDev: the API sends its mail here over SMTP; the web inbox shows it. */
   mailSmtp: 1025,
@@ -80,7 +82,7 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
     const apiUrl = `http://127.0.0.1:${ports.api}`;
     if (existsSync(join(repoRoot, 'api/src/main.ts'))) {
       // The API starts only in a named environment; this stack runs its own anvil, so the chain is local.
-      const env = { NODE_ENV: 'development', LOCAL_CHAIN: 'true', API_PORT: String(ports.api), DATA_DIR: join(dataDir, 'api'), RPC_URL: rpcUrl, SMTP_URL: mail.smtpUrl, ...apiEnv };
+      const env = { NODE_ENV: 'development', LOCAL_CHAIN: 'true', API_PORT: String(ports.api), OPERATOR_PORT: String(ports.operatorApi), DATA_DIR: join(dataDir, 'api'), RPC_URL: rpcUrl, SMTP_URL: mail.smtpUrl, ...apiEnv };
       children.push(startChild('api', 'api/src/main.ts', env, log));
       // A first start creates and migrates the database: on a busy machine that can take minutes.
       await waitForHttp(`${apiUrl}/api/health`, { timeoutMs: 240_000 });
@@ -100,7 +102,7 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
     }
     const registry = brands ?? loadBrands(process.env.BRANDS_FILE, (await import('../shared/contracts/src/brands.json', { with: { type: 'json' } })).default);
     servers.push(
-      await serveShell({ dir: join(repoRoot, 'shell/dist'), port: ports.shell, remotesDir: manifestsDir, brands: registry, apiUrl: existsSync(join(repoRoot, 'api/src/main.ts')) ? apiUrl : undefined, cspReportFile: join(dataDir, 'csp-reports.jsonl') }),
+      await serveShell({ dir: join(repoRoot, 'shell/dist'), port: ports.shell, remotesDir: manifestsDir, brands: registry, apiUrl: existsSync(join(repoRoot, 'api/src/main.ts')) ? apiUrl : undefined, operatorApiUrl: `http://127.0.0.1:${ports.operatorApi}`, operatorHosts: ['localhost', '127.0.0.1'], cspReportFile: join(dataDir, 'csp-reports.jsonl') }),
     );
     return { ports, url: `http://localhost:${ports.shell}`, mailInbox: mail.inboxUrl, stop, children: children.map((c) => c.child) };
   } catch (error) {

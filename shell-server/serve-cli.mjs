@@ -17,11 +17,14 @@ const { positionals, values } = parseArgs({
     host: { type: 'string', default: process.env.HOST ?? '127.0.0.1' },
     'remotes-dir': { type: 'string', default: process.env.REMOTES_DIR ?? join(repoRoot, 'shell/remotes') },
     'api-url': { type: 'string', default: process.env.API_URL },
+    // The operator API (its internal port) and the host names the console is served on.
+    'operator-api-url': { type: 'string', default: process.env.OPERATOR_API_URL },
+    'operator-hosts': { type: 'string', default: process.env.OPERATOR_HOSTS ?? '' },
   },
 });
 const kind = positionals[0];
 if ((kind !== 'remote' && kind !== 'shell') || !values.dir || !values.port) {
-  console.error('usage: serve-cli.mjs remote|shell --dir DIR --port PORT [--host H] [--remotes-dir D] [--api-url U]');
+  console.error('usage: serve-cli.mjs remote|shell --dir DIR --port PORT [--host H] [--remotes-dir D] [--api-url U] [--operator-api-url U --operator-hosts H,…]');
   process.exit(2);
 }
 const port = Number(values.port);
@@ -29,6 +32,6 @@ if (kind === 'remote') {
   await serveRemote({ dir: values.dir, port, host: values.host });
 } else {
   const fallback = JSON.parse(readFileSync(join(repoRoot, 'shared/contracts/src/brands.json'), 'utf8'));
-  await serveShell({ dir: values.dir, port, host: values.host, remotesDir: values['remotes-dir'], brands: loadBrands(process.env.BRANDS_FILE, fallback), apiUrl: values['api-url'], production: process.env.NODE_ENV === 'production' });
+  await serveShell({ dir: values.dir, port, host: values.host, remotesDir: values['remotes-dir'], brands: loadBrands(process.env.BRANDS_FILE, fallback), apiUrl: values['api-url'], operatorApiUrl: values['operator-api-url'], operatorHosts: values['operator-hosts'].split(',').map((h) => h.trim().toLowerCase()).filter(Boolean), production: process.env.NODE_ENV === 'production' });
 }
 console.log(`${kind} ${values.dir} on http://${values.host}:${port}`);

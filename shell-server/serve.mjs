@@ -111,6 +111,9 @@ function brandOf(registry, hostHeader) {
 /** A route of the single-page app, not a file of the build ("/", "/sign-in", "/ru/cabinet/pools/stable"). */
 const isPage = (pathname) => pathname === '/' || pathname.endsWith('/index.html') || !/\.[a-z0-9]+$/i.test(pathname);
 
+/** The console's calls: forwarded to the operator API's /api/v1/operator/ on the operator host only. */
+export const OPERATOR_API_PREFIX = '/operator-api/';
+
 /** Headers a client could send to pass for another address, host or scheme behind the proxy. */
 const FORWARDING_HEADERS = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded', 'x-real-ip'];
 
@@ -193,8 +196,11 @@ function receiveCspReport(req, res, reportFile, allowed, limits) {
  * each remote is deployed); they are read on every request, so an operator's edit takes effect
  * without a rebuild or restart. The routes come from each deployed remote (remote-routes.mjs).
  * `production` adds HSTS; `routesTtlMs` how long a remote's routes are trusted; `cspReportFile` keeps the CSP violation reports the browsers send (within `cspReportLimits`).
+ * `operatorApiUrl` is the operator API (its own internal port): the console's calls under
+ * /operator-api/ reach it only when the page's host is one of `operatorHosts` (the deployment's
+ * operator host); on any other host, and without it, they are not found.
  */
-export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl, production = false, cspReportFile, cspReportLimits = CSP_REPORT_LIMITS, routesTtlMs }) {
+export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl, operatorApiUrl, operatorHosts = [], production = false, cspReportFile, cspReportLimits = CSP_REPORT_LIMITS, routesTtlMs }) {
   const reportAllowed = createReportBudget(cspReportLimits);
   const files = staticFiles(dir);
   const remoteManifests = createRemoteManifests();
@@ -214,6 +220,12 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
     if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ message: 'The service is unavailable. Please try again later.' }));
   });
+  const operatorProxy = operatorApiUrl ? httpProxy.createProxyServer({ target: operatorApiUrl, xfwd: true, changeOrigin: false }) : null;
+  operatorProxy?.on('error', (_error, _req, res) => {
+    if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ message: 'The service is unavailable. Please try again later.' }));
+  });
+  const onOperatorHost = (req) => operatorHosts.includes((req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase());
   const securityHeaders = (res) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
@@ -224,6 +236,15 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
   const server = createServer((req, res) => {
     securityHeaders(res);
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname.startsWith(OPERATOR_API_PREFIX)) {
+      if (!operatorProxy || !onOperatorHost(req)) {
+        res.writeHead(404, { 'Content-Type': 'application/json' });
+        return res.end(JSON.stringify({ message: 'Not found', code: 'NOT_FOUND' }));
+      }
+      for (const h of FORWARDING_HEADERS) delete req.headers[h];
+      req.url = `/api/v1/operator/${req.url.slice(OPERATOR_API_PREFIX.length)}`;
+      return operatorProxy.web(req, res);
+    }
     if (url.pathname.startsWith('/api/') || url.pathname === '/api') {
       if (!proxy) {
         res.writeHead(503, { 'Content-Type': 'application/json' });

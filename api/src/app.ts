@@ -23,6 +23,7 @@ import { catalogRoutes } from './routes/catalog';
 import { daoRoutes } from './routes/dao';
 import { investRoutes } from './routes/invest';
 import { operatorRoutes } from './operator/routes';
+import { cameThroughOperatorPort, isOperatorPath } from './operator';
 import { opsRoutes } from './routes/ops';
 import { profileRoutes } from './routes/profile';
 import { referralRoutes } from './routes/referrals';
@@ -101,8 +102,14 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
     reply.header('x-request-id', req.id);
     // An answer to a caller who identified itself is that caller's alone: no browser or proxy
     // keeps it (a route that sets its own policy, e.g. the versioned avatars, keeps that).
-    if ((req.auth || req.headers.authorization || req.headers['x-operator-key']) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if ((req.auth || req.headers.authorization || req.headers['x-operator-key'] || isOperatorPath(req.url)) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
+  if (config.operatorPort !== null) {
+    // The operator API has a port of its own: neither port answers the other's calls.
+    app.addHook('onRequest', async (req) => {
+      if (isOperatorPath(req.url) !== cameThroughOperatorPort(req.raw)) throw new ApiError(404, M.notFound, 'NOT_FOUND');
+    });
+  }
   app.addHook('preValidation', async (req) => {
     // A call with a body schema but no body gets field messages, not a bare "expected object".
     if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT')) req.body = {};

@@ -20,7 +20,7 @@ const production = {
   CODE_HMAC_KEY: 'c'.repeat(48),
   SMTP_URL: 'smtp://user:pass@mail.example.com:587',
   BRANDS_FILE: brandsFile,
-  OPERATOR_KEY: 'o'.repeat(48),
+  OPERATOR_PORT: '4100',
 };
 /** The local stack as `npm start` names it. */
 const development = { NODE_ENV: 'development', LOCAL_CHAIN: 'true' };
@@ -170,18 +170,15 @@ describe('finding 13: the configuration fails closed', () => {
     ['DEPOSIT_USE_FINALIZED must not be off in production', { DEPOSIT_USE_FINALIZED: 'false' }],
     ['PAYOUT_CONFIRMATIONS must be at least 12', { PAYOUT_CONFIRMATIONS: '11' }],
     ['HOT_WALLET_KEYS must not hold a key of the public test mnemonic', { HOT_WALLET_KEYS: testKey }],
-    ['OPERATOR_KEY is required in production', { OPERATOR_KEY: '' }],
-    ['OPERATOR_KEY must differ from every other secret (it equals JWT_SECRET)', { OPERATOR_KEY: 'p'.repeat(48) }],
-    ['OPERATOR_KEY must differ from every other secret (it equals CODE_HMAC_KEY)', { OPERATOR_KEY: 'c'.repeat(48) }],
-    ['OPERATOR_KEY must differ from every other secret (it equals PGPASSWORD)', { OPERATOR_KEY: 'd'.repeat(40), PGPASSWORD: 'd'.repeat(40) }],
-    ['OPERATOR_KEY must differ from every other secret (it equals the SMTP password)', { OPERATOR_KEY: 'm'.repeat(40), SMTP_URL: `smtp://u:${'m'.repeat(40)}@mail.example.com:587` }],
+    ['OPERATOR_PORT is required in production: the operator API listens apart from the public one', { OPERATOR_PORT: '' }],
+    ['OPERATOR_PORT must differ from API_PORT', { OPERATOR_PORT: '4000' }],
   ])('finding 13: production stops: %s', (message, env) => {
     expect(() => loadConfig({ ...production, ...env })).toThrow(message);
   });
 
   it('finding 13: a safe production configuration starts, with finalized crediting and a payout floor of 12', () => {
     const c = loadConfig(production);
-    expect(c).toMatchObject({ localChain: false, operatorKey: 'o'.repeat(48) });
+    expect(c).toMatchObject({ localChain: false, operatorPort: 4100, operatorHost: '127.0.0.1' });
     expect(c.deposits).toMatchObject({ confirmations: 12, useFinalized: true });
     expect(c.money).toMatchObject({ payoutConfirmations: 12, hotWalletKeys: [], allowFutureAccrual: false, watcherStartBlock: null });
   });

@@ -1,7 +1,8 @@
 import { verifyTypedData, type HDNodeWallet } from 'ethers';
 import { apiMessages as M, voteTypes } from '@app/contracts';
 import { and, eq } from 'drizzle-orm';
-import { runDao } from '../src/dao/cli';
+import { runOperator } from '../src/operator/cli';
+import type { Enrolled } from '../src/operator';
 import { createProposal } from '../src/dao/proposals';
 import { unitsToUsd, usdToUnits } from '../src/dao/power';
 import { daoProposals, daoVotes, deposits, operatorAudit, withdrawals } from '../src/db/schema';
@@ -10,7 +11,7 @@ import { post } from '../src/ledger';
 import { reserveTransaction } from '../src/payouts/requests';
 import { setPrices } from '../src/pricing/prices';
 import { call, newWallet, register, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
-import { ETH, USDT, addDays, expectLedgerBalanced, independentEarned, operator, runCommand, today } from './money-helpers';
+import { ETH, USDT, addDays, expectLedgerBalanced, independentEarned, operator, runCommand, testOperator, today } from './money-helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -254,11 +255,11 @@ describe('staked and rewards', () => {
   });
 });
 
-/** `npm run dao -- …` against the app, with the operator key (or `key`). */
-const daoCli = (argv: string[], key?: string) => runCommand(t.app, runDao, argv, key);
+/** `npm run operator -- dao …` against the app, as the test operator (or `as`). */
+const daoCli = (argv: string[], as?: Enrolled | null) => runCommand(t.app, runOperator, ['dao', ...argv], as);
 
 describe('the operator creates proposals with the command line', () => {
-  it('creates and lists a proposal; refuses a malformed one with the reason, and anyone without the operator key', async () => {
+  it('creates and lists a proposal; refuses a malformed one with the reason, and anyone without an operator\'s key', async () => {
     const created = await daoCli(['proposal', 'create', '--title', 'Lower the dex fee', '--body', 'Why', '--choices', 'For, Against', '--end', minutes(5).toISOString(), '--quorum', '12.5']);
     expect(created.code).toBe(0);
     const id = /^proposal (\d+) created: "Lower the dex fee"/.exec(created.out)?.[1];
@@ -271,12 +272,12 @@ describe('the operator creates proposals with the command line', () => {
     expect(list.code).toBe(0);
     expect(list.out).toMatch(new RegExp(`^\\s*${id}\\s+active\\s.*Lower the dex fee\\s*$`, 'm'));
     const [logged] = await t.app.services.db.select().from(operatorAudit).where(and(eq(operatorAudit.action, 'dao.proposal.create'), eq(operatorAudit.target, id!)));
-    expect(logged?.actor).toBe('operator-key');
+    expect(logged?.actor).toBe('operator:tess');
 
     expect(await daoCli(['proposal', 'create', '--title', 'x', '--body', '', '--choices', 'only one', '--end', minutes(5).toISOString()])).toMatchObject({ code: 2, out: expect.stringMatching(/^refused \(400\)/) });
     expect(await daoCli(['proposal', 'create', '--title', 'x', '--body', '', '--choices', 'A,B', '--start', minutes(5).toISOString(), '--end', minutes(1).toISOString()])).toEqual({ code: 2, out: 'refused (400): the start must be before the end' });
     expect(await daoCli(['proposal', 'create', '--title', 'x', '--body', '', '--choices', 'A,B', '--end', 'tomorrow'])).toEqual({ code: 2, out: '--end is not a date: tomorrow' });
-    expect(await daoCli(['proposal', 'create', '--title', 'x', '--body', '', '--choices', 'A,B', '--end', minutes(5).toISOString()], 'x'.repeat(40))).toMatchObject({ code: 2, out: expect.stringMatching(/^refused \(401\)/) });
+    expect(await daoCli(['proposal', 'create', '--title', 'x', '--body', '', '--choices', 'A,B', '--end', minutes(5).toISOString()], { ...(await testOperator(t.app)), key: 'x'.repeat(40) })).toMatchObject({ code: 2, out: expect.stringMatching(/^refused \(401\)/) });
     const anyone = await call(t.app, 'POST', '/api/v1/operator/dao/proposals', { body: { title: 'x', body: '', choices: ['A', 'B'], startsAt: minutes(0).toISOString(), endsAt: minutes(5).toISOString(), snapshotAt: minutes(0).toISOString() } });
     expect(anyone.status).toBe(401);
     // The local stack's old proposal call is gone.

@@ -30,13 +30,22 @@ describe('finding 10: docker-compose.yml', () => {
   });
 
   it('takes every secret from the environment, none written in the file', () => {
-    for (const name of ['JWT_SECRET', 'CODE_HMAC_KEY', 'OPERATOR_KEY', 'SMTP_URL', 'PGPASSWORD', 'RPC_URL']) {
+    for (const name of ['JWT_SECRET', 'CODE_HMAC_KEY', 'SMTP_URL', 'PGPASSWORD', 'RPC_URL']) {
       expect([name, env[name]]).toEqual([name, expect.stringMatching(new RegExp(`^\\$\\{[A-Z_]+:\\?`))]);
     }
     expect(compose.services.postgres?.environment?.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
     expect(new URL(env.DATABASE_URL as string).password).toBe('');
     expect(env.NODE_ENV).toBe('production');
     expect(env.BRANDS_FILE).toEqual(expect.any(String));
+    // No shared operator key: operators are named accounts (issue 26).
+    expect(env.OPERATOR_KEY).toBeUndefined();
+  });
+
+  it('finding 2 (issue 26): the operator API has its own port, published nowhere; the shell forwards to it', () => {
+    const api = compose.services.api as Service;
+    expect(api.environment?.OPERATOR_PORT).toBe('4100');
+    expect((api as { ports?: unknown }).ports).toBeUndefined();
+    expect(compose.services.shell?.environment?.OPERATOR_API_URL).toBe('http://api:4100');
   });
 });
 

@@ -9,7 +9,7 @@ import { rows } from '../src/db/rows';
 import { checkLedger, post } from '../src/ledger';
 import { setPrices } from '../src/pricing/prices';
 import { call, newWallet, register, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
-import { independentEarned } from './money-helpers';
+import { independentEarned, operatorHeaders, testOperator } from './money-helpers';
 
 /**
  * Issue 21, findings 9 (the same dollars vote twice) and 11 (interest on the balance at midnight):
@@ -59,10 +59,10 @@ describe('finding 9: a proposal takes its voting power from a settled moment', (
     return call(t.app, 'POST', `/api/v1/dao/proposals/${id}/vote`, { token: v.token, body: { message, signature } });
   }
   const proposalBody = (snapshotAt: Date) => ({ title: 'Lower the dex fee', body: '', choices: ['For', 'Against'], startsAt: minutes(-10).toISOString(), endsAt: minutes(60).toISOString(), snapshotAt: snapshotAt.toISOString() });
-  const operatorKey = () => ({ 'x-operator-key': t.app.services.config.operatorKey! });
+  const operatorKey = async () => operatorHeaders(await testOperator(t.app));
 
   it('finding 9: a snapshot after the start is refused, a stored one keeps the vote closed until it has passed, and dollars that voted then moved do not vote again', async () => {
-    const refused = await call(t.app, 'POST', '/api/v1/operator/dao/proposals', { headers: operatorKey(), body: proposalBody(minutes(30)) });
+    const refused = await call(t.app, 'POST', '/api/v1/operator/dao/proposals', { headers: await operatorKey(), body: proposalBody(minutes(30)) });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('the snapshot must not be after the start');
 
@@ -83,7 +83,7 @@ describe('finding 9: a proposal takes its voting power from a settled moment', (
     expect((list.body.items as Array<{ id: string; state: string }>).find((p) => p.id === String(legacy!.id))?.state).toBe('pending');
 
     // A proposal as the rule allows: dollars that voted and then moved to another account do not vote again.
-    const created = await call(t.app, 'POST', '/api/v1/operator/dao/proposals', { headers: operatorKey(), body: proposalBody(minutes(-10)) });
+    const created = await call(t.app, 'POST', '/api/v1/operator/dao/proposals', { headers: await operatorKey(), body: proposalBody(minutes(-10)) });
     expect(created.status).toBe(200);
     const id = created.body.id as string;
     const b = await voter();

@@ -5,6 +5,7 @@ import { rows } from '../src/db/rows';
 import { InsufficientBalance, LedgerReferenceConflict, UnbalancedTransaction, checkLedger, post, positionsOf } from '../src/ledger';
 import { runOperator } from '../src/operator/cli';
 import { STRONG_PASSWORD, call, register, startTestApp, type TestApp } from './helpers';
+import { operatorHeaders, testOperator } from './money-helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -169,23 +170,24 @@ describe('the ledger', () => {
     await expect(db().delete(users).where(eq(users.id, referee))).rejects.toMatchObject(refused(/referral rewards cannot be deleted/));
   });
 
-  it('`operator ledger check` proves the three rules, over the API with the operator key', async () => {
+  it('`operator ledger check` proves the three rules, over the API as a named operator', async () => {
     const lines: string[] = [];
+    const op = await testOperator(t.app);
     const send = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-      const r = await call(t.app, method, url, { headers: { 'x-operator-key': t.app.services.config.operatorKey! }, ...(body ? { body } : {}) });
+      const r = await call(t.app, method, url, { headers: operatorHeaders(op, method), ...(body ? { body } : {}) });
       return { status: r.status, body: r.body };
     };
     expect(await runOperator(['ledger', 'check'], send, (l) => lines.push(l))).toBe(0);
     expect(lines.join('\n')).toMatch(/ETH .*true/);
     expect(lines.at(-1)).toBe('ledger check: OK');
-    // Without the key, or with a wrong one, nothing.
+    // Without a key, or with a wrong one, nothing.
     expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check')).status).toBe(401);
-    // A signed-in user: only with the operator role.
+    expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check', { headers: { 'x-operator-key': `${op.name}.${'x'.repeat(43)}` } })).status).toBe(401);
+    // A signed-in user's session opens nothing here, even with the operator role: only a named operator's.
     const u = await register(t.app);
-    expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check', { token: u.token })).status).toBe(403);
+    expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check', { token: u.token })).status).toBe(401);
     await db().update(users).set({ role: 'operator' }).where(eq(users.id, (u.user as { id: string }).id));
-    const op = await call(t.app, 'POST', '/api/v1/login', { body: { login: u.email, password: STRONG_PASSWORD } });
-    expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check', { token: op.body.token as string })).body).toMatchObject({ ok: true });
-    expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check', { headers: { 'x-operator-key': 'x'.repeat(40) } })).status).toBe(401);
+    const asUser = await call(t.app, 'POST', '/api/v1/login', { body: { login: u.email, password: STRONG_PASSWORD } });
+    expect((await call(t.app, 'GET', '/api/v1/operator/ledger/check', { token: asUser.body.token as string })).status).toBe(401);
   });
 });

@@ -2,19 +2,41 @@ import { startChain, type LocalChain } from '@app/chain';
 import type { App } from '../src/app';
 import { checkLedger } from '../src/ledger';
 import { runOperator, type Output, type Transport } from '../src/operator/cli';
+import { enrolOperator, totpNow, type Enrolled } from '../src/operator';
 import { call, startTestApp, type TestApp } from './helpers';
 
-/** A command line's entry (`npm run operator`, `npm run dao`): its arguments, the API transport and the printer. */
+/** A command line's entry (`npm run operator`): its arguments, the API transport and the printer. */
 type Command = (argv: string[], send: Transport, out: Output) => Promise<number>;
 
+/** A named operator of the app, enrolled once per app and name. */
+export type TestOperator = Enrolled & { email: string; password: string };
+const enrolled = new WeakMap<App, Map<string, Promise<TestOperator>>>();
+export function testOperator(app: App, name = 'tess'): Promise<TestOperator> {
+  const mine = enrolled.get(app) ?? new Map<string, Promise<TestOperator>>();
+  enrolled.set(app, mine);
+  if (!mine.has(name)) {
+    const email = `${name}-${Math.random().toString(36).slice(2)}@operators.test`;
+    const password = 'Operator-password-1!';
+    mine.set(name, enrolOperator(app.services.db, app.services.hasher, { name, email, password }).then((e) => ({ ...e, email, password })));
+  }
+  return mine.get(name)!;
+}
+
+/** The headers of a call as that operator: its key, and its current TOTP code for a change. */
+export const operatorHeaders = (op: Enrolled, method = 'POST'): Record<string, string> => ({
+  'x-operator-key': `${op.name}.${op.key}`,
+  ...(method === 'GET' ? {} : { 'x-operator-totp': totpNow(op.totpSecret) }),
+});
+
 /**
- * A command line against the app, with the operator key (or `key`, none when null); answers the
- * exit code and what it printed.
+ * A command line against the app, as a named operator (the default test operator, or `as`; no
+ * credential when null); answers the exit code and what it printed.
  */
-export async function runCommand(app: App, command: Command, argv: string[], key: string | null = app.services.config.operatorKey) {
+export async function runCommand(app: App, command: Command, argv: string[], as?: Enrolled | null) {
   const lines: string[] = [];
+  const who = as === undefined ? await testOperator(app) : as;
   const send: Transport = async (method, url, body) => {
-    const r = await call(app, method, url, { headers: key ? { 'x-operator-key': key } : {}, ...(body !== undefined ? { body } : {}) });
+    const r = await call(app, method, url, { headers: who ? operatorHeaders(who, method) : {}, ...(body !== undefined ? { body } : {}) });
     return { status: r.status, body: r.body };
   };
   let code: number;
@@ -27,7 +49,7 @@ export async function runCommand(app: App, command: Command, argv: string[], key
   return { code, out: lines.join('\n') };
 }
 
-/** `npm run operator -- …` against the app, with the operator key; answers the exit code and what it printed. */
+/** `npm run operator -- …` against the app, as the test operator; answers the exit code and what it printed. */
 export const operator = (app: App, ...argv: string[]) => runCommand(app, runOperator, argv);
 
 /** The ledger check must pass after every step. */

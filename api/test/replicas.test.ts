@@ -49,7 +49,6 @@ async function childReplica(): Promise<Replica> {
       RPC_URL: stack.chain.rpcUrl,
       JWT_SECRET: config.jwtSecret,
       CODE_HMAC_KEY: config.codeHmacKey,
-      OPERATOR_KEY: config.operatorKey!,
       ARGON2_MEMORY_KIB: '1024',
       ARGON2_TIME_COST: '1',
       LOG_LEVEL: 'silent',

@@ -9,7 +9,7 @@ import { deposits, operatorAudit, unclaimedTransfers, watcherCursor } from '../s
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { call, register } from './helpers';
 import { devWallet, providerFor, sendEth, sendToken, userWithWallet } from './deposit-helpers';
-import { ETH, USDT, expectLedgerBalanced, moneyStack, operator } from './money-helpers';
+import { ETH, USDT, expectLedgerBalanced, moneyStack, operator, operatorHeaders, testOperator } from './money-helpers';
 
 /** The chain watcher against a real anvil: transfers nobody reported, unknown senders, reorgs, restarts. */
 jest.setTimeout(120_000);
@@ -27,7 +27,7 @@ async function watch(app = stack.t.app) {
   }
   return totals;
 }
-const opKey = () => ({ 'x-operator-key': stack.t.app.services.config.operatorKey! });
+const opKey = async () => operatorHeaders(await testOperator(stack.t.app));
 
 /** The id `unclaimed list` shows for a transaction. */
 async function unclaimedId(hash: string): Promise<string> {
@@ -106,7 +106,7 @@ describe('the chain watcher', () => {
     };
     // The operator's word alone: refused by the command line, and by the API.
     refused(await operator(stack.t.app, 'unclaimed', 'assign', id, someoneElse.email, 'coin'), /--message-file/);
-    const bare = await call(stack.t.app, 'POST', `/api/v1/operator/unclaimed/${id}/assign`, { headers: opKey(), body: { account: someoneElse.email, pool: 'coin' } });
+    const bare = await call(stack.t.app, 'POST', `/api/v1/operator/unclaimed/${id}/assign`, { headers: await opKey(), body: { account: someoneElse.email, pool: 'coin' } });
     expect(bare.status).toBe(400);
     // The right message signed by another wallet (the operator's own, say).
     refused(await operator(stack.t.app, 'unclaimed', 'assign', id, someoneElse.email, 'coin', ...(await claimProof(id, someoneElse.email, 'coin', Wallet.createRandom()))), /not signed by the sending wallet/);

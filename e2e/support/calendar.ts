@@ -2,11 +2,9 @@
 // pool may already be accrued ahead of today (by another file, or by an earlier run of the same one).
 // They run one at a time (the 'accrual' project) and each computes its days from the calendar it
 // finds, so neither the order of the files nor a second run changes what they expect.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, request as requests, type APIRequestContext } from '@playwright/test';
 import { PASSWORD } from './accounts';
-import { dataDir } from './paths';
+import { operatorPost } from './operators';
 import { baseURL } from '../stack.config';
 
 const DAY_MS = 86_400_000;
@@ -15,11 +13,7 @@ export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T0
 /** Days from `from` to `to`, both counted. */
 export const daysFrom = (from: string, to: string) => (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
 
-/** An operator's call to the API under test (what the operator's CLI sends). */
-export async function operatorPost(request: APIRequestContext, path: string, data: unknown) {
-  const key = readFileSync(join(dataDir, 'api', 'operator-key'), 'utf8').trim();
-  return request.post(`/api/v1/operator/${path}`, { data, headers: { 'x-operator-key': key } });
-}
+export { operatorPost };
 
 /**
  * Sets a pool's APY from the first day the pool still has to accrue: today, or the day after its

@@ -1,26 +1,25 @@
 // The DAO against the real API and chain: a member with a position votes with an EIP-712
 // signature from the wallet; the tally moves by their power at the snapshot, not by later deposits.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { Wallet } from 'ethers';
-import { baseURL } from '../stack.config';
+import { operatorApiURL } from '../stack.config';
+import { localOperator, totpOf } from '../support/operators';
 import { PASSWORD, signedUpAndConfirmed } from '../support/accounts';
 import { seriousViolations } from '../support/axe';
-import { dataDir, repoRoot } from '../support/paths';
+import { repoRoot } from '../support/paths';
 import { TestWallet } from '../support/testWallet';
 
 /**
- * The operator creates a proposal as in production: `npm run dao -- proposal create …`, sent to
- * this stack's API with the operator key it wrote beside its data. Answers the proposal's id.
+ * The operator creates a proposal as in production: `npm run operator -- dao proposal create …`,
+ * sent to this stack's operator API as the stack's operator alice. Answers the proposal's id.
  */
 async function operatorCreatesProposal(p: { title: string; body: string; choices: string[]; start: Date; end: Date; snapshot: Date; quorum?: string }): Promise<string> {
-  const key = readFileSync(join(dataDir, 'api', 'operator-key'), 'utf8').trim();
-  const args = ['run', '--silent', 'dao', '--', 'proposal', 'create', '--title', p.title, '--body', p.body, '--choices', p.choices.join(','), '--start', p.start.toISOString(), '--end', p.end.toISOString(), '--snapshot', p.snapshot.toISOString()];
+  const alice = localOperator('alice');
+  const args = ['run', '--silent', 'operator', '--', 'dao', 'proposal', 'create', '--title', p.title, '--body', p.body, '--choices', p.choices.join(','), '--start', p.start.toISOString(), '--end', p.end.toISOString(), '--snapshot', p.snapshot.toISOString()];
   if (p.quorum) args.push('--quorum', p.quorum);
-  const { stdout } = await promisify(execFile)('npm', args, { cwd: repoRoot, env: { ...process.env, OPERATOR_API_URL: baseURL, OPERATOR_KEY: key } });
+  const { stdout } = await promisify(execFile)('npm', args, { cwd: repoRoot, env: { ...process.env, OPERATOR_API_URL: operatorApiURL, OPERATOR_KEY: `${alice.name}.${alice.key}`, OPERATOR_TOTP: totpOf(alice) } });
   const id = /^proposal (\d+) created/m.exec(stdout)?.[1];
   expect(id, stdout).toBeDefined();
   return id!;

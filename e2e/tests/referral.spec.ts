@@ -4,17 +4,17 @@
 // the claim is paid on chain to A's wallet, and B withdrawing everything lowers A's capital.
 // The programme's days are counted from the stack's accrual calendar as found (e2e/support/calendar.ts).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, request as requests, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe';
 import { PASSWORD, mailedCode, signedUpAndConfirmed, uniqueEmail } from '../support/accounts';
 import { dailyInterest, dailyRate } from '@app/web3/testing';
 import { addDays, apyFromFirstOpenDay, asOf, today } from '../support/calendar';
-import { dataDir, repoRoot } from '../support/paths';
+import { repoRoot } from '../support/paths';
+import { localOperator, totpOf } from '../support/operators';
 import { USDT, deposit, dismissNotices, fund, notification, sentHash, word } from '../support/pool';
 import { TestWallet } from '../support/testWallet';
-import { baseURL, ports } from '../stack.config';
+import { baseURL, operatorApiURL } from '../stack.config';
 
 /** The programme this file configures: levels 8 %, 4 %, 2 %; a rank bonus of 1 % from $10,000 (14 % + 3 × 1 % ≤ 18 %). */
 const LEVELS = [800n, 400n, 200n];
@@ -26,11 +26,12 @@ const DEX_APY = { text: '0.26', num: 26n, den: 100n };
 /** Days the programme runs under this file's configuration. */
 const DAYS = 10;
 
-/** The operator's CLI against the stack under test; answers its exit code and what it printed. */
+/** The operator's CLI against the stack under test, as its operator alice; answers its exit code and what it printed. */
 function operator(...args: string[]): { status: number; out: string } {
-  const key = readFileSync(join(dataDir, 'api', 'operator-key'), 'utf8').trim();
-  const run = spawnSync(process.execPath, [join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'api/src/operator/cli.ts', ...args, '--api', `http://127.0.0.1:${ports.api}`, '--key', key], {
+  const alice = localOperator('alice');
+  const run = spawnSync(process.execPath, [join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'api/src/operator/cli.ts', ...args, '--api', operatorApiURL], {
     cwd: repoRoot,
+    env: { ...process.env, OPERATOR_KEY: `${alice.name}.${alice.key}`, OPERATOR_TOTP: totpOf(alice) },
     encoding: 'utf8',
     timeout: 120_000,
   });

@@ -52,6 +52,27 @@ describe('the shell’s server at the edge', () => {
     }
   });
 
+  it('forwards the console\'s calls to the operator API only on the operator host', async () => {
+    // The operator API here echoes the path it was asked for.
+    const operatorApi = createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ path: req.url }));
+    });
+    const operatorPort = await listening(operatorApi);
+    let shell: Server | undefined;
+    try {
+      shell = (await serveShell({ dir, port: 0, remotesDir: dir, brands, operatorApiUrl: `http://127.0.0.1:${operatorPort}`, operatorHosts: ['ops.example'] })) as Server;
+      const port = (shell.address() as AddressInfo).port;
+      const onOps = await send(port, 'GET', '/operator-api/withdrawals?status=awaiting_approval', { Host: `ops.example:${port}` });
+      expect([onOps.status, JSON.parse(onOps.body)]).toEqual([200, { path: '/api/v1/operator/withdrawals?status=awaiting_approval' }]);
+      expect((await send(port, 'GET', '/operator-api/withdrawals', { Host: 'invest.example' })).status).toBe(404);
+      expect((await send(port, 'GET', '/operator-api/withdrawals', { Host: `127.0.0.1:${port}` })).status).toBe(404);
+    } finally {
+      if (shell) await close(shell);
+      await close(operatorApi);
+    }
+  });
+
   it('limits CSP reports per address and rotates their file at its size', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'csp-')), 'csp-reports.jsonl');
     const limits = { perAddressPerMinute: 5, perMinute: 100, fileBytes: 300 };

@@ -44,6 +44,8 @@ export type AppConfig = ServerConfig &
   OperatorConfig & {
     /** LOCAL_CHAIN=true: the test keys, the local pool addresses and prices, the fast defaults. */
     localChain: boolean;
+    /** DATA_DIR: the local stack writes its own operators' credentials there. */
+    dataDir: string;
   };
 
 /** Reads the configuration from an environment; throws ConfigError with every problem listed. */
@@ -68,7 +70,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         ...chainProblems(e),
         ...moneyProblems(e),
         ...databaseProblems(e),
-        ...operatorProblems(e, cleaned),
+        ...operatorProblems(e),
       ]
     : [];
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `✖ ${p}`).join('\n')}`);
@@ -81,6 +83,20 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ...mailConfig(e),
     ...chainConfig(e, local),
     ...moneyConfig(e, local),
-    ...operatorConfig(e, production, dataDir),
+    ...operatorConfig(e),
+    dataDir,
   };
+}
+
+/** The configuration of a process's start: a bad one prints what is wrong and exits (code 2). */
+export function configOrExit(source: Record<string, string | undefined> = process.env): AppConfig {
+  try {
+    return loadConfig(source);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
 }

@@ -3,6 +3,7 @@ export {
   VOTE_APP,
   VOTE_TIMESTAMP_WINDOW_S,
   castVote,
+  closeProposal,
   createProposal,
   listProposals,
   proposalView,

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { verifyTypedData } from 'ethers';
 import { apiMessages as M, SUPPORTED_CHAIN_ID, VOTE_DOMAIN_VERSION, voteTypes, type ProposalResponse, type ProposalState, type VoteMessage } from '@app/contracts';
 import type { Db } from '../db/client';
+import { audit } from '../db/audit';
 import { daoProposals, daoVotes } from '../db/schema';
 import { ApiError, badRequest } from '../http/errors';
 import type { PriceSource } from '../pricing';
@@ -39,6 +40,22 @@ export async function createProposal(db: Db, p: NewProposal): Promise<ProposalRo
   if (!/^\d+(\.\d{1,8})?$/.test(p.quorumUsd)) throw new Error('the quorum is a dollar amount such as 1000 or 12.5');
   const [row] = await db.insert(daoProposals).values({ ...p, title: p.title.trim() }).returning();
   return row!;
+}
+
+/**
+ * Closes an open proposal now, before its end (the tally stands as cast): its end moves to now. A
+ * pending or closed one is refused. Audited with the operator.
+ */
+export async function closeProposal(db: Db, actor: string, id: number, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const [p] = await tx.select().from(daoProposals).where(eq(daoProposals.id, id)).for('update');
+    if (!p) throw new ApiError(404, M.proposalNotFound, 'NOT_FOUND');
+    const state = stateOf(p, now);
+    if (state !== 'active') throw badRequest(`proposal ${id} is ${state}: only an open proposal can be closed`, 'PROPOSAL_NOT_OPEN');
+    await tx.update(daoProposals).set({ endsAt: now }).where(eq(daoProposals.id, id));
+    await audit(tx, { actor, action: 'dao.proposal.close', target: String(id), before: { endsAt: p.endsAt }, after: { endsAt: now } });
+    return { id: String(id), state: 'closed' as const, endsAt: now.toISOString() };
+  });
 }
 
 export async function listProposals(db: Db, now = new Date()) {

@@ -112,7 +112,7 @@ const localMinimums: Record<Currency, string> = { ETH: '0.001', USDT: '1', USDC:
 const localPayoutRules = Object.fromEntries(
   Object.entries(localMinimums).map(([currency, whole]) => [
     currency,
-    { fee: '0', minimum: String(parseUnits(whole, decimalsOf(currency as Currency, SUPPORTED_CHAIN_ID)!)), approvalThreshold: null },
+    { fee: '0', minimum: String(parseUnits(whole, decimalsOf(currency as Currency, SUPPORTED_CHAIN_ID)!)), approvalThreshold: null, dualApprovalThreshold: null },
   ]),
 );
 

@@ -1,9 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { apiMessages as M } from '@app/contracts';
-import { ApiError, unauthorized } from '../http/errors';
+import { apiMessages as M, operatorKeyHeader, operatorTotpHeader } from '@app/contracts';
+import type { Db } from '../db/client';
+import { unauthorized } from '../http/errors';
+import { actorOf, keyOperator, requireFreshTotp, sessionOperator, type Operator } from './identity';
 
-export type OperatorActor = { actor: string };
+export type OperatorActor = { actor: string; operator: Operator };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,27 +12,29 @@ declare module 'fastify' {
   }
 }
 
-const same = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-
 /**
- * Who may call the operator routes: the CLI with the operator key (X-Operator-Key), or a signed-in
- * user whose role is `operator` (the API's own bearer check). Anyone else: 401 or 403.
+ * Who may call the operator routes: a named operator, through the console's session
+ * (`Authorization: Operator <token>`, ended after idling) or the command line's key
+ * (`X-Operator-Key: <name>.<key>`). A user's session, even an operator's, opens nothing here.
+ * Every change (any method but GET) also needs the operator's current TOTP code (X-Operator-Totp):
+ * a stolen session or key alone moves nothing.
  */
-export function operatorGuard(operatorKey: string | null, authenticate: (req: FastifyRequest) => Promise<void>) {
+export function operatorGuard(db: Db) {
   return async (req: FastifyRequest, _reply: FastifyReply) => {
-    const key = req.headers['x-operator-key'];
+    const key = req.headers[operatorKeyHeader];
+    const session = /^Operator ([A-Za-z0-9_-]{20,100})$/.exec(req.headers.authorization ?? '')?.[1];
+    let op: Operator | null = null;
     if (typeof key === 'string' && key.length) {
-      if (!operatorKey || !same(key, operatorKey)) throw unauthorized(M.loginRequired);
-      req.operator = { actor: 'operator-key' };
-      return;
+      op = await keyOperator(db, key);
+      if (!op) throw unauthorized(M.loginRequired);
+    } else if (session) {
+      op = await sessionOperator(db, session);
+      if (!op) throw unauthorized(M.operatorSessionEnded, 'OPERATOR_SESSION_ENDED');
+    } else throw unauthorized(M.loginRequired);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const code = req.headers[operatorTotpHeader];
+      requireFreshTotp(op, typeof code === 'string' ? code : undefined);
     }
-    await authenticate(req);
-    const user = req.auth?.user;
-    if (!user || user.role !== 'operator') throw new ApiError(403, M.forbidden, 'FORBIDDEN');
-    req.operator = { actor: `user:${user.id}` };
+    req.operator = { actor: actorOf(op), operator: op };
   };
 }

@@ -1,23 +1,32 @@
-// `npm run operator -- <command>`: the operator's commands, sent to the API's operator routes.
-// Against the local stack (`npm start`) it needs nothing: the API's address and the operator key
-// that the API wrote into its data folder. Against a deployment: --api URL and --key KEY (or
-// OPERATOR_API_URL and OPERATOR_KEY).
+// `npm run operator -- <command>`: the operator's commands, a thin client of the operator API (its
+// own port; the contract is shared/contracts/src/api/operator.ts). It acts as one named operator:
+// the credential `<name>.<key>` comes from the file OPERATOR_KEY_FILE or the variable OPERATOR_KEY,
+// never from an argument (arguments show in the process list). A change also sends the operator's
+// current TOTP code: OPERATOR_TOTP, or typed at the prompt. Against the local stack (`npm start`) it
+// needs nothing: it acts as the local operator OPERATOR_NAME (alice, or bob) from DATA_DIR/operators.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isPoolName, POOL_NAMES } from '@app/contracts';
+import { createInterface } from 'node:readline/promises';
+import { auditVerifySchema, isPoolName, operatorBasePath, operatorKeyHeader, operatorTotpHeader, POOL_NAMES } from '@app/contracts';
+import { authenticator } from 'otplib';
+import { runDao } from './dao-commands';
+import { table, UsageError, type Output, type Transport } from './cli-format';
+
+export { table, UsageError, type Output, type Transport };
 import { repoRoot } from '../config';
 
-export type Transport = (method: 'GET' | 'POST', url: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
-export type Output = (line: string) => void;
 
-const USAGE = `usage: npm run operator -- <command> [--api URL] [--key KEY]
+const USAGE = `usage: npm run operator -- <command> [--api URL]   (as OPERATOR_KEY_FILE's or OPERATOR_KEY's operator)
   ledger check                                   prove the ledger balances
+  overview                                       ledger check, job health, watcher lag, last accrued days, payout queue
   apy set <pool> <apy> [--from YYYY-MM-DD]       e.g. apy set stable 0.05 --from 2026-12-01
   apy list [<pool>]
   accrue --until YYYY-MM-DD                       accrue every missed day up to and including that day
-  withdrawals list [--status S]
+  withdrawals list [--status S] [--currency C] [--user ID] [--min BASE_UNITS] [--older-than-hours H]
   withdrawals approve <id> | reject <id> [--reason TEXT]
+                                                 above the second threshold two different operators approve
   payouts set <currency> [--fee BASE_UNITS] [--minimum BASE_UNITS|none] [--threshold BASE_UNITS|none]
+                 [--dual-threshold BASE_UNITS|none]
                                                  a currency is withdrawn only once it has a minimum
                                                  (enough to be worth the payout's gas); none closes it
   payouts limits [--per-hour N] [--per-day N] [--window-hours H]
@@ -42,10 +51,14 @@ const USAGE = `usage: npm run operator -- <command> [--api URL] [--key KEY]
   referral vesting set <days> [--from YYYY-MM-DD]
                                                  whole days a reward waits, the referee's funds staying, before it can be claimed
   (levels' rates plus the largest rank bonus at every level may add up to 1800 bps, 18 %, at most)
+  audit list [--actor operator:NAME] [--action A] [--target T] [--limit N]
+  users show <e-mail|wallet|id>                  an account's positions, activity, sessions, holds and audit entries (the lookup is audited)
+  audit verify                                   check the audit log's hash chain (exit 1 when broken)
+  dao proposal create --title TEXT (--body TEXT | --body-file FILE) --choices "A,B[,…]"
+                 [--start ISO] --end ISO [--snapshot ISO] [--quorum USD]
+  dao proposal list
   --json prints the API's answer as one JSON document instead of tables, for scripts`;
 
-/** A refused command: the message says what is wrong. */
-export class UsageError extends Error {}
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const validDate = (d: string) => DATE.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d);
@@ -85,16 +98,6 @@ const claimTarget = (rest: string[]) => ({
   pool: need(rest[2], 'pool', isPoolName, poolExpected),
 });
 
-/** A table of rows, columns padded; numbers right-aligned. */
-export function table(rows: Record<string, unknown>[], columns?: string[]): string {
-  if (!rows.length) return '(none)';
-  const cols = columns ?? Object.keys(rows[0]!);
-  const cells = rows.map((r) => cols.map((c) => (r[c] === null || r[c] === undefined ? '' : String(r[c]))));
-  const width = cols.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
-  const numeric = cols.map((_, i) => cells.every((row) => /^-?\d*$/.test(row[i]!)));
-  const line = (vals: string[]) => vals.map((v, i) => (numeric[i] ? v.padStart(width[i]!) : v.padEnd(width[i]!))).join('  ');
-  return [line(cols), line(width.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
-}
 
 type ReferralConfigShown = {
   id: number;
@@ -114,10 +117,17 @@ function showReferral(out: Output, c: ReferralConfigShown, when: string) {
 
 /** Runs one command; answers the exit code. With --json it prints the API's answer, not tables. */
 export async function runOperator(argv: string[], send: Transport, print: Output): Promise<number> {
-  const { words, flags } = parse(argv);
-  const json = flags.has('json');
+  const json = argv.includes('--json');
+  // The DAO commands (folded in from their own command line) parse their own flags.
+  const run: (send: Transport, out: Output) => Promise<number> =
+    argv[0] === 'dao'
+      ? (s, o) => runDao(argv.slice(1).filter((a) => a !== '--json'), s, o)
+      : (s, o) => {
+          const { words, flags } = parse(argv);
+          return command(words, flags, s, o);
+        };
   let answer: unknown = null;
-  const code = await command(words, flags, async (method, url, body) => {
+  const code = await run(async (method, url, body) => {
     const r = await send(method, url, body);
     if (r.status < 400) answer = r.body;
     return r;
@@ -129,7 +139,7 @@ export async function runOperator(argv: string[], send: Transport, print: Output
 async function command(words: string[], flags: Map<string, string>, send: Transport, out: Output): Promise<number> {
   const [group, action, ...rest] = words;
   const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-    const r = await send(method, `/api/v1/operator${url}`, body);
+    const r = await send(method, `${operatorBasePath}${url}`, body);
     if (r.status >= 400) {
       const b = r.body as { message?: string; fields?: Record<string, string> };
       const fields = b.fields ? ` (${Object.entries(b.fields).map(([k, v]) => `${k}: ${v}`).join('; ')})` : '';
@@ -137,7 +147,7 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
     }
     return r.body as Record<string, unknown>;
   };
-  const cmd = ['accrue', 'reconcile', 'alerts', 'treasury'].includes(group ?? '') && action === undefined ? group! : `${group ?? ''} ${action ?? ''}`.trim();
+  const cmd = ['accrue', 'reconcile', 'alerts', 'treasury', 'overview'].includes(group ?? '') && action === undefined ? group! : `${group ?? ''} ${action ?? ''}`.trim();
   switch (cmd) {
     case 'ledger check': {
       const r = await call('GET', '/ledger/check');
@@ -174,15 +184,49 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
       return 0;
     }
     case 'withdrawals list': {
-      const status = flags.get('status');
-      const r = await call('GET', `/withdrawals${status ? `?status=${encodeURIComponent(status)}` : ''}`);
-      out(table(r.items as Record<string, unknown>[], ['id', 'kind', 'status', 'pool', 'currency', 'amount', 'fee', 'to', 'transaction', 'reason']));
+      const names = { status: 'status', currency: 'currency', user: 'user', min: 'minAmount', 'older-than-hours': 'olderThanHours' } as const;
+      const query = new URLSearchParams();
+      for (const [flag, key] of Object.entries(names)) if (flags.has(flag)) query.set(key, flags.get(flag)!);
+      const r = await call('GET', `/withdrawals${query.size ? `?${query}` : ''}`);
+      out(table(r.items as Record<string, unknown>[], ['id', 'kind', 'status', 'pool', 'currency', 'amount', 'fee', 'approvals', 'approvalsNeeded', 'to', 'transaction', 'reason']));
       return 0;
     }
     case 'withdrawals approve': {
       const r = await call('POST', `/withdrawals/${id(rest[0])}/approve`);
-      out(`withdrawal ${r.id}: ${r.status}`);
+      out(`withdrawal ${r.id}: ${r.status} (${r.approvals} of ${r.needed} approval(s))`);
       return 0;
+    }
+    case 'audit list': {
+      const query = new URLSearchParams();
+      for (const f of ['actor', 'action', 'target', 'limit']) if (flags.has(f)) query.set(f, flags.get(f)!);
+      const r = await call('GET', `/audit${query.size ? `?${query}` : ''}`);
+      out(table(r.items as Record<string, unknown>[], ['seq', 'at', 'actor', 'action', 'target']));
+      return 0;
+    }
+    case 'overview': {
+      const r = await call('GET', '/overview');
+      const w = r.watcher as Record<string, unknown>;
+      const q = r.payoutQueue as Record<string, unknown>;
+      out(`ledger check: ${(r.ledger as { ok: boolean }).ok ? 'OK' : 'FAILED'}; open alerts: ${r.openAlerts}`);
+      out(`watcher: block ${w.watched ?? '?'} of ${w.head ?? '?'} (${w.lagBlocks ?? '?'} behind); payout queue: ${q.count}, oldest ${q.oldestAgeSeconds ?? '-'} s`);
+      out(table(r.jobs as Record<string, unknown>[]));
+      out(table(r.accrual as Record<string, unknown>[]));
+      return (r.ledger as { ok: boolean }).ok ? 0 : 1;
+    }
+    case 'users show': {
+      const q = need(rest[0], 'account', (x) => x.length >= 3 && x.length <= 320, 'expected an e-mail, a wallet address or a user id');
+      const r = await call('GET', `/users?q=${encodeURIComponent(q)}`);
+      const a = r.account as Record<string, unknown>;
+      out(`account ${a.id}: ${a.email ?? '(no e-mail)'} ${a.wallet ?? '(no wallet)'} role ${a.role ?? '(unconfirmed)'}; withdrawals held until ${(r.holds as Record<string, unknown>).withdrawalsHeldUntil ?? 'no hold'}`);
+      out(table(r.positions as Record<string, unknown>[]));
+      out(table(r.withdrawals as Record<string, unknown>[], ['id', 'pool', 'currency', 'amount', 'status', 'createdAt']));
+      out(table(r.audit as Record<string, unknown>[]));
+      return 0;
+    }
+    case 'audit verify': {
+      const r = auditVerifySchema.parse(await call('GET', '/audit/verify'));
+      out(r.ok ? `audit log: OK (${r.rows} entries, chain intact)` : `audit log: BROKEN at entry ${r.brokenAt}: ${r.problem}`);
+      return r.ok ? 0 : 1;
     }
     case 'withdrawals reject': {
       const reason = flags.get('reason');
@@ -211,16 +255,17 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
     }
     case 'payouts set': {
       const currency = need(rest[0], 'currency', (x) => /^[A-Z]{2,10}$/.test(x), 'expected a currency code such as USDT');
-      if (!['fee', 'minimum', 'threshold'].some((f) => flags.has(f))) {
-        throw new UsageError('give --fee, --minimum and/or --threshold (base units; --minimum none closes the currency, --threshold none removes it)');
+      if (!['fee', 'minimum', 'threshold', 'dual-threshold'].some((f) => flags.has(f))) {
+        throw new UsageError('give --fee, --minimum, --threshold and/or --dual-threshold (base units; --minimum none closes the currency, --threshold none removes it)');
       }
       const unitsOrNone = (flag: string) => (flags.get(flag) === 'none' ? null : units(flags.get(flag), `--${flag}`));
       const body: Record<string, unknown> = { currency };
       if (flags.has('fee')) body.fee = units(flags.get('fee'), '--fee');
       if (flags.has('minimum')) body.minimum = unitsOrNone('minimum');
       if (flags.has('threshold')) body.approvalThreshold = unitsOrNone('threshold');
+      if (flags.has('dual-threshold')) body.dualApprovalThreshold = unitsOrNone('dual-threshold');
       const r = await call('POST', '/payouts', body);
-      out(`${r.currency}: fee ${r.fee}, minimum ${r.minimum ?? 'none (closed)'}, approval above ${r.approvalThreshold ?? 'never'} in a window`);
+      out(`${r.currency}: fee ${r.fee}, minimum ${r.minimum ?? 'none (closed)'}, approval above ${r.approvalThreshold ?? 'never'} in a window, two operators above ${r.dualApprovalThreshold ?? 'never'}`);
       return 0;
     }
     case 'payouts limits': {
@@ -311,36 +356,69 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
   }
 }
 
-/** The local stack's operator key: the API writes it beside its data. */
-function localKey(): string | undefined {
+/** The credential and TOTP source of the operator the command line acts as. */
+type Credential = { key: string; totp: () => Promise<string> };
+
+/** The local stack's operator (OPERATOR_NAME, default alice): the API wrote its credentials beside its data. */
+function localOperator(): Credential | undefined {
   const dir = path.resolve(process.env.DATA_DIR ?? path.join(repoRoot, '.data/api'));
-  const file = path.join(dir, 'operator-key');
-  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+  const file = path.join(dir, 'operators', `${process.env.OPERATOR_NAME ?? 'alice'}.json`);
+  if (!existsSync(file)) return undefined;
+  const o = JSON.parse(readFileSync(file, 'utf8')) as { name: string; key: string; totpSecret: string };
+  return { key: `${o.name}.${o.key}`, totp: async () => authenticator.generate(o.totpSecret) };
+}
+
+/** The current code: OPERATOR_TOTP, or asked for on a terminal. */
+async function typedTotp(): Promise<string> {
+  if (process.env.OPERATOR_TOTP) return process.env.OPERATOR_TOTP;
+  if (!process.stdin.isTTY) throw new UsageError('this change needs your current authenticator code: set OPERATOR_TOTP or run it in a terminal');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question('authenticator code: ')).trim();
+  } finally {
+    rl.close();
+  }
+}
+
+function credential(): Credential | undefined {
+  const file = process.env.OPERATOR_KEY_FILE;
+  if (file) {
+    try {
+      return { key: readFileSync(file, 'utf8').trim(), totp: typedTotp };
+    } catch (err) {
+      throw new UsageError(`cannot read OPERATOR_KEY_FILE ${file}: ${(err as Error).message}`);
+    }
+  }
+  if (process.env.OPERATOR_KEY) return { key: process.env.OPERATOR_KEY, totp: typedTotp };
+  return localOperator();
 }
 
 /**
- * The API the command line speaks to and how: --api URL and --key KEY, else OPERATOR_API_URL and
- * OPERATOR_KEY, else the local stack (its port and the key it wrote beside its data). Answers the
- * transport and the arguments without those flags; exits when no key is found.
+ * The operator API the command line speaks to and as whom: --api URL, else OPERATOR_API_URL, else
+ * the local stack's operator port; the operator from OPERATOR_KEY_FILE, OPERATOR_KEY or the local
+ * stack. Answers the transport and the arguments without --api; exits when no operator is found.
  */
 export function operatorConnection(argv: string[]): { send: Transport; rest: string[] } {
-  const api = (flagOf(argv, '--api') ?? process.env.OPERATOR_API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? 4000}`).replace(/\/$/, '');
-  const key = flagOf(argv, '--key') ?? process.env.OPERATOR_KEY ?? localKey();
-  const rest = stripFlags(argv, ['--api', '--key']);
-  if (!key) {
-    console.error('no operator key: pass --key KEY or OPERATOR_KEY (the local stack writes .data/api/operator-key when the API starts)');
+  if (argv.includes('--key')) {
+    console.error('--key is gone: an argument shows in the process list. Put `<name>.<key>` in a file named by OPERATOR_KEY_FILE, or in OPERATOR_KEY');
+    process.exit(2);
+  }
+  const api = (flagOf(argv, '--api') ?? process.env.OPERATOR_API_URL ?? `http://127.0.0.1:${process.env.OPERATOR_PORT ?? 4100}`).replace(/\/$/, '');
+  const rest = stripFlags(argv, ['--api']);
+  const who = credential();
+  if (!who) {
+    console.error('no operator: set OPERATOR_KEY_FILE (a file holding <name>.<key>) or OPERATOR_KEY; the local stack writes DATA_DIR/operators/<name>.json when the API starts');
     process.exit(2);
   }
   const send: Transport = async (method, url, body) => {
+    const headers: Record<string, string> = { [operatorKeyHeader]: who.key };
+    if (method !== 'GET') headers[operatorTotpHeader] = await who.totp();
+    if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
-      res = await fetch(`${api}${url}`, {
-        method,
-        headers: { 'x-operator-key': key, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
+      res = await fetch(`${api}${url}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
     } catch (err) {
-      throw new UsageError(`cannot reach the API at ${api}: ${(err as Error).message}`);
+      throw new UsageError(`cannot reach the operator API at ${api}: ${(err as Error).message}`);
     }
     return { status: res.status, body: await res.json().catch(() => ({})) };
   };
@@ -352,7 +430,8 @@ async function main() {
   try {
     process.exitCode = await runOperator(rest, send, (l) => console.log(l));
   } catch (err) {
-    if (err instanceof UsageError) {
+    // A refusal, or an argument the DAO commands' parseArgs does not know.
+    if (err instanceof UsageError || (err instanceof TypeError && 'code' in err)) {
       console.error(err.message);
       process.exitCode = 2;
     } else throw err;

@@ -1,7 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { baseUnitsSchema, currencyCodeSchema, poolNameSchema } from '@app/contracts';
+import {
+  accrueBodySchema,
+  alertsQuerySchema,
+  apyBodySchema,
+  assignBodySchema,
+  auditQuerySchema,
+  claimQuerySchema,
+  limitsBodySchema,
+  operatorIdParams,
+  operatorSignInSchema,
+  operatorWithdrawalsQuery,
+  payoutRuleBodySchema,
+  poolNameSchema,
+  rejectBodySchema,
+  userLookupQuery,
+} from '@app/contracts';
 import { approveWithdrawal, cancelWithdrawal, operatorWithdrawals, rejectWithdrawal, setPayoutRule, setWithdrawalLimits } from '../payouts';
 import { apyHistory, setApy, utcDay } from '../interest';
 import { referralOperatorRoutes } from '../referral/operator-routes';
@@ -11,108 +26,93 @@ import type { Services } from '../services';
 import { assignUnclaimed, claimMessage, listUnclaimed } from '../watcher';
 import { listAlerts } from '../db/alerts';
 import { operatorGuard } from './auth';
+import { auditEntries, verifyAuditChain } from './audit-log';
+import { endOperatorSession, signInOperator } from './identity';
+import { lookUpUser } from './users';
+import { overview } from './overview';
 
-const isoDay = z.iso.date({ error: 'expected a calendar date YYYY-MM-DD' });
-const apyBody = z.object({ pool: poolNameSchema, apy: z.string().check(z.maxLength(30)), effectiveFrom: z.optional(isoDay) });
-const accrueBody = z.object({ until: isoDay });
-const idParams = z.object({ id: z.coerce.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER)) });
-const statusQuery = z.object({ status: z.optional(z.enum(['requested', 'awaiting_approval', 'waiting_funds', 'sending', 'cancelling', 'paid', 'returned'])) });
-const alertsQuery = z.object({ all: z.optional(z.enum(['true', 'false'])) });
-const rejectBody = z.object({ reason: z.optional(z.string().check(z.maxLength(500))) });
-const claimTarget = { account: z.string().check(z.minLength(3), z.maxLength(320)), pool: poolNameSchema };
-const claimQuery = z.object(claimTarget);
-const assignBody = z.object({
-  ...claimTarget,
-  /** The EIP-4361 message of `claim-message`, signed by the sending wallet. */
-  message: z.string().check(z.minLength(1), z.maxLength(2000)),
-  signature: z.string().check(z.regex(/^0x[0-9a-fA-F]{130}$/, 'expected a 65-byte signature in hex')),
-});
-const payoutsBody = z.object({
-  currency: currencyCodeSchema,
-  fee: z.optional(baseUnitsSchema),
-  minimum: z.optional(z.nullable(baseUnitsSchema)),
-  approvalThreshold: z.optional(z.nullable(baseUnitsSchema)),
-});
-const count = z.int().check(z.positive(), z.lte(1_000_000));
-const limitsBody = z.object({ perHour: z.optional(count), perDay: z.optional(count), windowHours: z.optional(z.int().check(z.positive(), z.lte(24 * 366))) });
+/** Only the fields given: an absent field leaves the setting as it is. */
+const given = <T extends Record<string, unknown>>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
 
 /**
- * The operator's calls under /api/v1/operator (the CLI's only way in). Every change is written to
- * the audit log with who, what, when, before and after.
+ * The operator's calls under /api/v1/operator (the console's and the command line's only way in),
+ * each by a named operator; every change asks for a fresh TOTP code and is written to the audit
+ * log with the operator, what, when, before and after.
  */
 export function operatorRoutes(app: FastifyInstance, s: Services) {
   app.decorateRequest('operator', null);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const guard = operatorGuard(s.config.operatorKey, app.authenticate);
   const schema = { tags: ['operator'], security: [{ bearerAuth: [] }] };
-  const opts = { onRequest: guard, schema };
+  const opts = { onRequest: operatorGuard(s.db), schema };
   const actor = (req: { operator: { actor: string } | null }) => req.operator?.actor ?? 'unknown';
+  const approver = (req: { operator: { actor: string; operator: { id: string } } | null }) => ({ id: req.operator!.operator.id, actor: actor(req) });
+
+  r.post('/operator/session', { schema: { tags: ['operator'], body: operatorSignInSchema }, config: { rateLimit: { max: 10, timeWindow: '1 minute' } } }, async (req) =>
+    signInOperator(s.db, s.hasher, req.body),
+  );
+  r.get('/operator/me', opts, async (req) => ({ id: req.operator!.operator.id, name: req.operator!.operator.name }));
+  r.post('/operator/session/end', { schema: { tags: ['operator'] } }, async (req) => {
+    const token = /^Operator (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (token) await endOperatorSession(s.db, token);
+    return { ok: true };
+  });
 
   r.get('/operator/ledger/check', opts, async () => checkLedger(s.db));
+  r.get('/operator/overview', opts, async () => overview(s.db, s.chain, s.config.deposits.chainId));
 
   r.get('/operator/apy', { ...opts, schema: { ...schema, querystring: z.object({ pool: z.optional(poolNameSchema) }) } }, async (req) => ({
     items: await apyHistory(s.db, req.query.pool),
   }));
 
-  r.post('/operator/apy', { ...opts, schema: { ...schema, body: apyBody } }, async (req) => {
+  r.post('/operator/apy', { ...opts, schema: { ...schema, body: apyBodySchema } }, async (req) => {
     const today = utcDay(new Date());
     return setApy(s.db, actor(req), req.body.pool, req.body.apy, req.body.effectiveFrom ?? today);
   });
 
-  r.post('/operator/accrue', { ...opts, schema: { ...schema, body: accrueBody } }, async (req) => accrueAsOperator(s, actor(req), req.body.until));
+  r.post('/operator/accrue', { ...opts, schema: { ...schema, body: accrueBodySchema } }, async (req) => accrueAsOperator(s, actor(req), req.body.until));
 
-  r.get('/operator/withdrawals', { ...opts, schema: { ...schema, querystring: statusQuery } }, async (req) =>
-    operatorWithdrawals(s.db, req.query.status, s.config.money.payoutConfirmations),
+  r.get('/operator/withdrawals', { ...opts, schema: { ...schema, querystring: operatorWithdrawalsQuery } }, async (req) =>
+    operatorWithdrawals(s.db, req.query, s.config.money.payoutConfirmations),
   );
 
-  r.post('/operator/withdrawals/:id/approve', { ...opts, schema: { ...schema, params: idParams } }, async (req) => {
-    const done = await approveWithdrawal(s.db, actor(req), req.params.id);
-    s.jobs.kick('payouts');
+  r.post('/operator/withdrawals/:id/approve', { ...opts, schema: { ...schema, params: operatorIdParams } }, async (req) => {
+    const done = await approveWithdrawal(s.db, approver(req), req.params.id);
+    if (done.status === 'requested') s.jobs.kick('payouts');
     return done;
   });
 
-  r.post('/operator/withdrawals/:id/reject', { ...opts, schema: { ...schema, params: idParams, body: rejectBody } }, async (req) =>
+  r.post('/operator/withdrawals/:id/reject', { ...opts, schema: { ...schema, params: operatorIdParams, body: rejectBodySchema } }, async (req) =>
     rejectWithdrawal(s.db, s.returnNotice, actor(req), req.params.id, req.body.reason),
   );
 
-  r.post('/operator/withdrawals/:id/cancel', { ...opts, schema: { ...schema, params: idParams } }, async (req) => {
+  r.post('/operator/withdrawals/:id/cancel', { ...opts, schema: { ...schema, params: operatorIdParams } }, async (req) => {
     const done = await cancelWithdrawal(s.db, s.returnNotice, actor(req), req.params.id);
     s.jobs.kick('payouts');
     return done;
   });
 
-  r.get('/operator/alerts', { ...opts, schema: { ...schema, querystring: alertsQuery } }, async (req) => ({ items: await listAlerts(s.db, req.query.all === 'true') }));
+  r.get('/operator/alerts', { ...opts, schema: { ...schema, querystring: alertsQuerySchema } }, async (req) => ({ items: await listAlerts(s.db, req.query.all === 'true') }));
 
   r.post('/operator/treasury', opts, async () => {
     const result = (await s.jobs.runNow('treasury', () => s.treasury.run())) as Awaited<ReturnType<typeof s.treasury.run>> | undefined;
     return { treasury: s.treasury.address, items: result?.checked ?? [], funded: result?.funded ?? 0, short: result?.short ?? 0 };
   });
 
-  r.post('/operator/payouts', { ...opts, schema: { ...schema, body: payoutsBody } }, async (req) =>
-    setPayoutRule(s.db, actor(req), req.body.currency, {
-      ...(req.body.fee !== undefined ? { fee: req.body.fee } : {}),
-      ...(req.body.minimum !== undefined ? { minimum: req.body.minimum } : {}),
-      ...(req.body.approvalThreshold !== undefined ? { approvalThreshold: req.body.approvalThreshold } : {}),
-    }),
-  );
-
-  r.post('/operator/payouts/limits', { ...opts, schema: { ...schema, body: limitsBody } }, async (req) => {
-    const { perHour, perDay, windowHours } = req.body;
-    return setWithdrawalLimits(s.db, actor(req), {
-      ...(perHour !== undefined ? { perHour } : {}),
-      ...(perDay !== undefined ? { perDay } : {}),
-      ...(windowHours !== undefined ? { windowHours } : {}),
-    });
+  r.post('/operator/payouts', { ...opts, schema: { ...schema, body: payoutRuleBodySchema } }, async (req) => {
+    const { currency, ...change } = req.body;
+    return setPayoutRule(s.db, actor(req), currency, given(change));
   });
+
+  r.post('/operator/payouts/limits', { ...opts, schema: { ...schema, body: limitsBodySchema } }, async (req) => setWithdrawalLimits(s.db, actor(req), given(req.body)));
 
   r.get('/operator/unclaimed', opts, async () => ({ items: await listUnclaimed(s.db) }));
 
   const claims = { brands: s.config.brands, publicUrl: s.config.publicUrl };
-  r.get('/operator/unclaimed/:id/claim-message', { ...opts, schema: { ...schema, params: idParams, querystring: claimQuery } }, async (req) =>
+  r.get('/operator/unclaimed/:id/claim-message', { ...opts, schema: { ...schema, params: operatorIdParams, querystring: claimQuerySchema } }, async (req) =>
     claimMessage(s.db, claims, req.params.id, req.query.account, req.query.pool),
   );
 
-  r.post('/operator/unclaimed/:id/assign', { ...opts, schema: { ...schema, params: idParams, body: assignBody } }, async (req) => {
+  r.post('/operator/unclaimed/:id/assign', { ...opts, schema: { ...schema, params: operatorIdParams, body: assignBodySchema } }, async (req) => {
     const { account, pool, message, signature } = req.body;
     const r2 = await assignUnclaimed(s.db, claims, actor(req), req.params.id, account, pool, { message, signature });
     s.jobs.kick('deposits');
@@ -122,4 +122,8 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
   referralOperatorRoutes(app, s.db, opts, actor);
 
   r.get('/operator/reconcile', opts, async () => ({ items: await reconcile(s.db, s.chain, s.config.deposits.chainId) }));
+
+  r.get('/operator/audit', { ...opts, schema: { ...schema, querystring: auditQuerySchema } }, async (req) => ({ items: await auditEntries(s.db, req.query) }));
+  r.get('/operator/audit/verify', opts, async () => verifyAuditChain(s.db));
+  r.get('/operator/users', { ...opts, schema: { ...schema, querystring: userLookupQuery } }, async (req) => lookUpUser(s.db, actor(req), req.query.q));
 }

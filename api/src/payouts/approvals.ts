@@ -1,23 +1,50 @@
 // The operator's decisions on withdrawals: approve one awaiting approval, reject it, or cancel a
 // payout not yet paid. Each moves the row only from the states it names, in one transaction with
 // its audit entry, so two operators (or an operator and the payout job) cannot both act on it.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { audit } from '../db/audit';
-import { withdrawals } from '../db/schema';
+import { withdrawalApprovals, withdrawals } from '../db/schema';
+import { apiMessages as M, type OperatorWithdrawalsQuery } from '@app/contracts';
 import { ApiError, badRequest } from '../http/errors';
 import type { ReturnNotice } from './notice';
-import { returnWithdrawal, withdrawalStatus, type WithdrawalRow } from './requests';
+import { returnWithdrawal, withdrawalStatus } from './requests';
+import { approvalsNeeded, payoutRules, ruleFor } from './settings';
 
-/** The withdrawals as the operator lists them, oldest first, optionally of one status. */
-export async function operatorWithdrawals(db: Db, status: WithdrawalRow['status'] | undefined, required: number) {
+/** The withdrawals as the operator lists them, oldest first, filtered; each with its approvals so far. */
+export async function operatorWithdrawals(db: Db, f: OperatorWithdrawalsQuery, required: number) {
+  const since = f.olderThanHours === undefined ? undefined : new Date(Date.now() - f.olderThanHours * 3_600_000);
   const list = await db
     .select()
     .from(withdrawals)
-    .where(status ? eq(withdrawals.status, status) : undefined)
+    .where(
+      and(
+        f.status ? eq(withdrawals.status, f.status) : undefined,
+        f.currency ? eq(withdrawals.currency, f.currency) : undefined,
+        f.user ? eq(withdrawals.userId, f.user) : undefined,
+        f.minAmount ? gte(withdrawals.amount, f.minAmount) : undefined,
+        since ? lte(withdrawals.createdAt, since) : undefined,
+      ),
+    )
     .orderBy(asc(withdrawals.id))
     .limit(500);
-  return { items: list.map((w) => ({ ...withdrawalStatus(w, required), userId: w.userId, nonce: w.nonce, kind: w.kind, reverts: w.reverts })) };
+  const ids = list.map((w) => w.id);
+  const given = ids.length
+    ? await db.select({ id: withdrawalApprovals.withdrawalId, n: count() }).from(withdrawalApprovals).where(inArray(withdrawalApprovals.withdrawalId, ids)).groupBy(withdrawalApprovals.withdrawalId)
+    : [];
+  const approvals = new Map(given.map((g) => [Number(g.id), Number(g.n)]));
+  const rules = await payoutRules(db);
+  return {
+    items: list.map((w) => ({
+      ...withdrawalStatus(w, required),
+      userId: w.userId,
+      nonce: w.nonce,
+      kind: w.kind,
+      reverts: w.reverts,
+      approvals: approvals.get(w.id) ?? 0,
+      approvalsNeeded: approvalsNeeded(ruleFor(rules, w.currency), BigInt(w.amount)),
+    })),
+  };
 }
 
 async function withdrawal(db: Db, id: number) {
@@ -25,22 +52,37 @@ async function withdrawal(db: Db, id: number) {
   if (!w) throw new ApiError(404, `no withdrawal ${id}`, 'NOT_FOUND');
   return w;
 }
-const notAwaiting = (id: number, status: string) => badRequest(`withdrawal ${id} is ${status}, not awaiting approval`, 'NOT_AWAITING_APPROVAL');
+const notAwaiting = (id: number, status: string | undefined) => badRequest(`withdrawal ${id} is ${status}, not awaiting approval`, 'NOT_AWAITING_APPROVAL');
 
-/** Approves a withdrawal awaiting approval: the payout job sends it. */
-export async function approveWithdrawal(db: Db, who: string, id: number) {
+/** Who decides: the operator's user id (their own account's withdrawals are not theirs to approve) and their audit name. */
+export type Approver = { id: string; actor: string };
+
+/**
+ * An operator's approval of a withdrawal awaiting approval. Above the currency's second threshold
+ * two different operators must approve; until then it keeps waiting. Nobody approves a withdrawal
+ * of their own account or one they requested for someone else, and an operator's second approval
+ * is refused (the approvals' key is the withdrawal and the operator). The row is locked while
+ * counting, so two operators approving at once count each other.
+ */
+export async function approveWithdrawal(db: Db, who: Approver, id: number) {
   const w = await withdrawal(db, id);
-  const done = await db.transaction(async (tx) => {
-    const moved = await tx
-      .update(withdrawals)
-      .set({ status: 'requested', decidedBy: who, updatedAt: new Date() })
-      .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'awaiting_approval')))
-      .returning({ id: withdrawals.id });
-    if (moved.length) await audit(tx, { actor: who, action: 'withdrawal.approve', target: String(w.id), before: { status: w.status }, after: { status: 'requested' } });
-    return moved.length > 0;
+  if (w.userId === who.id || w.requestedBy === who.id) throw new ApiError(403, M.approvalOwnWithdrawal, 'OWN_WITHDRAWAL');
+  const needed = approvalsNeeded(ruleFor(await payoutRules(db), w.currency), BigInt(w.amount));
+  const result = await db.transaction(async (tx) => {
+    const [now] = await tx.select({ status: withdrawals.status }).from(withdrawals).where(eq(withdrawals.id, w.id)).for('update');
+    if (now?.status !== 'awaiting_approval') return { refused: now?.status ?? w.status };
+    const added = await tx.insert(withdrawalApprovals).values({ withdrawalId: w.id, operatorId: who.id }).onConflictDoNothing().returning({ at: withdrawalApprovals.at });
+    if (!added.length) return { again: true as const };
+    const given = await tx.select({ operatorId: withdrawalApprovals.operatorId }).from(withdrawalApprovals).where(eq(withdrawalApprovals.withdrawalId, w.id));
+    const approvals = given.length;
+    const status = approvals >= needed ? ('requested' as const) : ('awaiting_approval' as const);
+    if (status === 'requested') await tx.update(withdrawals).set({ status, decidedBy: who.actor, updatedAt: new Date() }).where(eq(withdrawals.id, w.id));
+    await audit(tx, { actor: who.actor, action: 'withdrawal.approve', target: String(w.id), before: { status: 'awaiting_approval' }, after: { status, approvals, needed } });
+    return { status, approvals };
   });
-  if (!done) throw notAwaiting(w.id, w.status);
-  return { id: w.id, status: 'requested' as const };
+  if ('refused' in result) throw notAwaiting(w.id, result.refused);
+  if ('again' in result) throw new ApiError(409, M.approvalAlreadyGiven, 'ALREADY_APPROVED');
+  return { id: w.id, status: result.status, approvals: result.approvals, needed };
 }
 
 /** Rejects a withdrawal awaiting approval: its amount returns to the position and the user is told. */

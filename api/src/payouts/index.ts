@@ -21,6 +21,7 @@ export {
   quote,
   ruleFor,
   setPayoutRule,
+  approvalsNeeded,
   setWithdrawalLimits,
   withdrawalLimits,
   withdrawRules,

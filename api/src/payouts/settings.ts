@@ -14,7 +14,13 @@ import { audit } from '../db/audit';
  * decimals and prices differ by many orders of magnitude), and one too low is the dust hole itself.
  * The operator opens a currency with `payouts set <currency> --minimum …`.
  */
-export type PayoutRule = { fee: string; minimum: string | null; approvalThreshold: string | null };
+export type PayoutRule = {
+  fee: string;
+  minimum: string | null;
+  approvalThreshold: string | null;
+  /** Above it (one withdrawal's amount) two different operators must approve: four eyes. */
+  dualApprovalThreshold: string | null;
+};
 export type PayoutRules = Record<string, PayoutRule>;
 
 /** The account's request limits and the approval threshold's window. */
@@ -30,7 +36,7 @@ export type WithdrawalLimits = {
 const KEY = 'payouts';
 const LIMITS_KEY = 'withdrawalLimits';
 /** A currency without a rule: no fee, no approval, and closed (no minimum). */
-const NONE: PayoutRule = { fee: '0', minimum: null, approvalThreshold: null };
+const NONE: PayoutRule = { fee: '0', minimum: null, approvalThreshold: null, dualApprovalThreshold: null };
 /** Until the operator says otherwise: a few requests an hour, a handful a day, approval over a day's sum. */
 export const DEFAULT_LIMITS: WithdrawalLimits = { perHour: 5, perDay: 10, windowHours: 24 };
 
@@ -39,6 +45,10 @@ export async function payoutRules(db: Pick<Db, 'select'>): Promise<PayoutRules> 
   return (row?.value as PayoutRules | undefined) ?? {};
 }
 
+/** Approvals a withdrawal of `amount` needs once it awaits approval: two above the second threshold. */
+export const approvalsNeeded = (rule: PayoutRule, amount: bigint) =>
+  rule.dualApprovalThreshold !== null && amount > BigInt(rule.dualApprovalThreshold) ? 2 : 1;
+
 /** A stored rule, or none; a rule stored before minimums existed has none, so it stays closed. */
 export const ruleFor = (rules: PayoutRules, currency: string): PayoutRule => ({ ...NONE, ...rules[currency] });
 
@@ -46,7 +56,7 @@ export async function setPayoutRule(
   db: Db,
   actor: string,
   currency: string,
-  change: { fee?: string; minimum?: string | null; approvalThreshold?: string | null },
+  change: { fee?: string; minimum?: string | null; approvalThreshold?: string | null; dualApprovalThreshold?: string | null },
 ) {
   return db.transaction(async (tx) => {
     const rules = await payoutRules(tx);
@@ -55,6 +65,7 @@ export async function setPayoutRule(
       fee: change.fee ?? before.fee,
       minimum: change.minimum === undefined ? before.minimum : change.minimum,
       approvalThreshold: change.approvalThreshold === undefined ? before.approvalThreshold : change.approvalThreshold,
+      dualApprovalThreshold: change.dualApprovalThreshold === undefined ? before.dualApprovalThreshold : change.dualApprovalThreshold,
     };
     const value = { ...rules, [currency]: after };
     await tx.insert(systemSettings).values({ key: KEY, value }).onConflictDoUpdate({ target: systemSettings.key, set: { value } });

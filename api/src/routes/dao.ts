@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { asc } from 'drizzle-orm';
 import * as z from 'zod/mini';
-import { apiMessages as M, apiRoutes, brandForHost, brandTitle, hostName } from '@app/contracts';
+import { apiMessages as M, apiRoutes, brandForHost, brandTitle, hostName, operatorIdParams } from '@app/contracts';
 import { requestHost } from '../auth';
 import {
   castVote,
+  closeProposal,
   createProposal,
   listProposals,
   personalStake,
@@ -92,7 +93,7 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
 
   // The operator's DAO calls (the `npm run dao` command line), under the operator's guard and audit log.
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const operatorOnly = { onRequest: operatorGuard(s.config.operatorKey, app.authenticate), schema: { tags: ['operator'], security: [{ bearerAuth: [] }] } };
+  const operatorOnly = { onRequest: operatorGuard(db), schema: { tags: ['operator'], security: [{ bearerAuth: [] }] } };
   r.get('/operator/dao/proposals', operatorOnly, async () => ({ items: await listProposals(db) }));
   r.post('/operator/dao/proposals', { ...operatorOnly, schema: { ...operatorOnly.schema, body: newProposalBody } }, async (req) => {
     const b = req.body;
@@ -107,4 +108,7 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
     await audit(db, { actor: req.operator?.actor ?? 'unknown', action: 'dao.proposal.create', target: String(p.id), after: { title: p.title, choices: p.choices, startsAt: p.startsAt, endsAt: p.endsAt, snapshotAt: p.snapshotAt, quorumUsd: p.quorumUsd } });
     return { id: String(p.id), title: p.title, startsAt: p.startsAt.toISOString(), endsAt: p.endsAt.toISOString(), snapshotAt: p.snapshotAt.toISOString() };
   });
+  r.post('/operator/dao/proposals/:id/close', { ...operatorOnly, schema: { ...operatorOnly.schema, params: operatorIdParams } }, async (req) =>
+    closeProposal(db, req.operator?.actor ?? 'unknown', req.params.id),
+  );
 }

@@ -1,8 +1,17 @@
-import { bigserial, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import { ts } from './columns';
+import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ts, created } from './columns';
+import { users } from './auth';
+import { withdrawals } from './payouts';
 
+/**
+ * Append-only (a trigger refuses update, delete and truncate) and hash-chained: the insert trigger
+ * sets `seq`, `prev_hash` and `hash` (0027), so a removed or altered row breaks the chain.
+ */
 export const operatorAudit = pgTable('operator_audit', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
+  seq: bigint('seq', { mode: 'number' }),
+  prevHash: text('prev_hash'),
+  hash: text('hash'),
   actor: text('actor').notNull(),
   action: text('action').notNull(),
   target: text('target'),
@@ -31,3 +40,50 @@ export const operatorAlerts = pgTable('operator_alerts', {
   count: integer('count').notNull().default(1),
   resolvedAt: ts('resolved_at'),
 });
+
+/** A named operator: a user account with the operator role, its TOTP secret and the hash of its CLI key. */
+export const operators = pgTable(
+  'operators',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    totpSecret: text('totp_secret').notNull(),
+    keyHash: text('key_hash').notNull(),
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    createdAt: created(),
+    disabledAt: ts('disabled_at'),
+  },
+  (t) => [uniqueIndex('operators_name_key').on(t.name)],
+);
+
+/** The console's sessions; only the token's hash is kept. */
+export const operatorSessions = pgTable(
+  'operator_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    operatorId: uuid('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    createdAt: created(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    endedAt: ts('ended_at'),
+  },
+  (t) => [index('operator_sessions_operator_idx').on(t.operatorId)],
+);
+
+/** Four eyes: one row per operator who approved a withdrawal. */
+export const withdrawalApprovals = pgTable(
+  'withdrawal_approvals',
+  {
+    withdrawalId: bigint('withdrawal_id', { mode: 'number' })
+      .notNull()
+      .references(() => withdrawals.id, { onDelete: 'cascade' }),
+    operatorId: uuid('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'restrict' }),
+    at: ts('at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.withdrawalId, t.operatorId] })],
+);

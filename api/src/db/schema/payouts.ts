@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ts, created, baseUnits } from './columns';
 import { poolMovement } from './movements';
 
@@ -47,6 +47,8 @@ export const withdrawals = pgTable(
     waitingSince: ts('waiting_since'),
     /** A returned payout's hash is looked up until then: if it mines after all, the operator is alerted. */
     recheckUntil: ts('recheck_until'),
+    /** The operator who asked for it on the account's behalf: they may not approve it (0027). */
+    requestedBy: uuid('requested_by'),
   },
   (t) => [
     index('withdrawals_user_idx').on(t.userId),

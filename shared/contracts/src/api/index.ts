@@ -11,3 +11,4 @@ export * from './dao';
 export * from './settings';
 export * from './cabinet';
 export * from './routes';
+export * from './operator';

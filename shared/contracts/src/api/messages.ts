@@ -109,6 +109,12 @@ export const apiMessages = {
   voteTimestamp: 'The vote was signed too long ago or in the future. Please sign it again.',
   noVotingPower: 'You had no voting power at the proposal\'s snapshot',
   voteRecorded: 'Your vote is recorded',
+  operatorSignInFailed: 'Wrong operator name, password or code',
+  operatorCodeRequired: 'Enter the code of your authenticator app to confirm this action',
+  operatorCodeWrong: 'The authenticator code is wrong or expired',
+  operatorSessionEnded: 'Your operator session has ended. Please sign in again.',
+  approvalOwnWithdrawal: 'Nobody approves their own withdrawal or one they requested for someone else',
+  approvalAlreadyGiven: 'You have already approved this withdrawal: another operator must approve it',
 } as const;
 
 export type ApiMessageKey = keyof typeof apiMessages;
@@ -220,6 +226,12 @@ export const apiMessagesRu: Record<ApiMessageKey, string> = {
   voteTimestamp: 'Голос подписан слишком давно или в будущем. Подпишите его снова.',
   noVotingPower: 'На момент снимка предложения у вас не было голосов',
   voteRecorded: 'Ваш голос учтён',
+  operatorSignInFailed: 'Неверное имя оператора, пароль или код',
+  operatorCodeRequired: 'Введите код из приложения-аутентификатора, чтобы подтвердить действие',
+  operatorCodeWrong: 'Код аутентификатора неверен или устарел',
+  operatorSessionEnded: 'Сессия оператора завершена. Пожалуйста, войдите снова.',
+  approvalOwnWithdrawal: 'Нельзя одобрить свой вывод или вывод, который вы запросили за другого',
+  approvalAlreadyGiven: 'Вы уже одобрили этот вывод: его должен одобрить другой оператор',
 };
 
 /** Fills {name} placeholders. */

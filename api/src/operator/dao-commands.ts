@@ -1,16 +1,16 @@
-// The operator's DAO commands: `npm run dao -- proposal create --title … --choices "For,Against" …`
-// and `npm run dao -- proposal list`. Like `npm run operator`, they go through the API's operator
-// calls (the running API keeps its database to itself): the local stack needs nothing, a
-// deployment --api URL and --key KEY (or OPERATOR_API_URL and OPERATOR_KEY).
+// The operator's DAO commands, part of the operator command line:
+// `npm run operator -- dao proposal create --title … --choices "For,Against" …` and `… dao proposal list`.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { operatorConnection, table, UsageError, type Output, type Transport } from '../operator/cli';
+import { table, UsageError, type Output, type Transport } from './cli-format';
 
 const usage = `Usage:
-  npm run dao -- proposal create --title TEXT (--body TEXT | --body-file FILE) --choices "A,B[,…]"
-                 [--start ISO] --end ISO [--snapshot ISO] [--quorum USD] [--api URL] [--key KEY]
+  npm run operator -- dao proposal create --title TEXT (--body TEXT | --body-file FILE) --choices "A,B[,…]"
+                 [--start ISO] --end ISO [--snapshot ISO] [--quorum USD] [--api URL]
       start defaults to now, snapshot to the start, quorum to 0 (US dollars).
-  npm run dao -- proposal list [--api URL] [--key KEY]`;
+  npm run operator -- dao proposal list [--api URL]
+  npm run operator -- dao proposal close <id> [--api URL]
+      ends an open proposal now; the votes cast stand.`;
 
 function date(text: string | undefined, name: string, fallback?: Date): Date {
   if (!text) {
@@ -25,7 +25,23 @@ function date(text: string | undefined, name: string, fallback?: Date): Date {
 /** Runs one command through `send`; answers the exit code. */
 export async function runDao(argv: string[], send: Transport, out: Output, now = new Date()): Promise<number> {
   const [subject, verb, ...rest] = argv;
-  if (subject !== 'proposal' || (verb !== 'create' && verb !== 'list')) throw new UsageError(usage);
+  if (subject !== 'proposal' || (verb !== 'create' && verb !== 'list' && verb !== 'close')) throw new UsageError(usage);
+  const call = async (method: 'GET' | 'POST', body?: unknown, path = '') => {
+    const r = await send(method, `/api/v1/operator/dao/proposals${path}`, body);
+    if (r.status >= 400) {
+      const b = r.body as { message?: string; fields?: Record<string, string> };
+      const fields = b.fields ? ` (${Object.entries(b.fields).map(([k, v]) => `${k}: ${v}`).join('; ')})` : '';
+      throw new UsageError(`refused (${r.status}): ${b.message ?? 'error'}${fields}`);
+    }
+    return r.body as Record<string, unknown>;
+  };
+  if (verb === 'close') {
+    const id = rest[0];
+    if (!id || !/^[1-9]\d{0,15}$/.test(id)) throw new UsageError(`wrong id '${id ?? ''}': expected a positive whole number`);
+    const p = await call('POST', undefined, `/${id}/close`);
+    out(`proposal ${p.id} closed at ${p.endsAt}`);
+    return 0;
+  }
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -39,15 +55,6 @@ export async function runDao(argv: string[], send: Transport, out: Output, now =
       quorum: { type: 'string' },
     },
   });
-  const call = async (method: 'GET' | 'POST', body?: unknown) => {
-    const r = await send(method, '/api/v1/operator/dao/proposals', body);
-    if (r.status >= 400) {
-      const b = r.body as { message?: string; fields?: Record<string, string> };
-      const fields = b.fields ? ` (${Object.entries(b.fields).map(([k, v]) => `${k}: ${v}`).join('; ')})` : '';
-      throw new UsageError(`refused (${r.status}): ${b.message ?? 'error'}${fields}`);
-    }
-    return r.body as Record<string, unknown>;
-  };
   if (verb === 'list') {
     const r = await call('GET');
     out(table(r.items as Record<string, unknown>[], ['id', 'state', 'startsAt', 'endsAt', 'snapshotAt', 'title']));
@@ -68,17 +75,3 @@ export async function runDao(argv: string[], send: Transport, out: Output, now =
   out(`proposal ${p.id} created: "${p.title}", ${p.startsAt} to ${p.endsAt}, snapshot ${p.snapshotAt}`);
   return 0;
 }
-
-async function main() {
-  const { send, rest } = operatorConnection(process.argv.slice(2));
-  try {
-    process.exitCode = await runDao(rest, send, (l) => console.log(l));
-  } catch (err) {
-    if (!(err instanceof UsageError || (err instanceof TypeError && 'code' in err))) throw err;
-    // A refusal, or an argument parseArgs does not know.
-    console.error(err.message);
-    process.exitCode = 2;
-  }
-}
-
-if (require.main === module) void main();

@@ -1,0 +1,109 @@
+// The operator's contract: the calls of the operator API (its own port), shared by the API, the
+// `npm run operator` command line and the console. One schema per request and answer.
+import * as z from 'zod/mini';
+import { baseUnitsSchema, currencyCodeSchema, poolNameSchema } from './common';
+
+/** Where the operator API answers, on its own port (never through the public proxy). */
+export const operatorBasePath = '/api/v1/operator';
+/** The header of a sensitive action's fresh TOTP code. */
+export const operatorTotpHeader = 'x-operator-totp';
+/** The header of the command line's credential: `<operator name>.<key>`. */
+export const operatorKeyHeader = 'x-operator-key';
+/** An operator session ends after this long without a call. */
+export const OPERATOR_IDLE_MINUTES = 15;
+
+export const totpCodeSchema = z.string().check(z.regex(/^\d{6}$/, 'expected the 6-digit code of the authenticator app'));
+export const operatorNameSchema = z.string().check(z.regex(/^[a-z][a-z0-9_-]{1,31}$/, 'expected 2 to 32 lower-case letters, digits, - or _, starting with a letter'));
+/** An operator's password: long and mixed, since it opens money. */
+export const operatorPasswordSchema = z
+  .string()
+  .check(
+    z.minLength(14, 'an operator password has at least 14 characters'),
+    z.maxLength(200),
+    z.regex(/[a-z]/, 'an operator password has a lower-case letter'),
+    z.regex(/[A-Z]/, 'an operator password has an upper-case letter'),
+    z.regex(/\d/, 'an operator password has a digit'),
+    z.regex(/[^A-Za-z0-9]/, 'an operator password has a symbol'),
+  );
+
+export const operatorSignInSchema = z.object({
+  name: operatorNameSchema,
+  password: z.string().check(z.minLength(1), z.maxLength(200)),
+  totp: totpCodeSchema,
+});
+export type OperatorSignIn = z.infer<typeof operatorSignInSchema>;
+
+export const operatorSessionSchema = z.object({ token: z.string(), name: z.string(), idleMinutes: z.int() });
+export type OperatorSession = z.infer<typeof operatorSessionSchema>;
+export const operatorMeSchema = z.object({ name: z.string(), id: z.string() });
+
+export const isoDaySchema = z.iso.date({ error: 'expected a calendar date YYYY-MM-DD' });
+export const operatorIdParams = z.object({ id: z.coerce.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER)) });
+
+export const payoutStatusSchema = z.enum(['requested', 'awaiting_approval', 'waiting_funds', 'sending', 'cancelling', 'paid', 'returned']);
+export const operatorWithdrawalsQuery = z.object({
+  status: z.optional(payoutStatusSchema),
+  currency: z.optional(currencyCodeSchema),
+  user: z.optional(z.uuid()),
+  minAmount: z.optional(baseUnitsSchema),
+  olderThanHours: z.optional(z.coerce.number().check(z.int(), z.nonnegative(), z.lte(24 * 366))),
+});
+export type OperatorWithdrawalsQuery = z.infer<typeof operatorWithdrawalsQuery>;
+
+/** A withdrawal decision's answer: approvals so far and how many it needs (two above the second threshold). */
+export const approvalResultSchema = z.object({
+  id: z.int(),
+  status: payoutStatusSchema,
+  approvals: z.int(),
+  needed: z.int(),
+});
+export type ApprovalResult = z.infer<typeof approvalResultSchema>;
+
+export const rejectBodySchema = z.object({ reason: z.optional(z.string().check(z.maxLength(500))) });
+export const apyBodySchema = z.object({ pool: poolNameSchema, apy: z.string().check(z.maxLength(30)), effectiveFrom: z.optional(isoDaySchema) });
+export const accrueBodySchema = z.object({ until: isoDaySchema });
+export const alertsQuerySchema = z.object({ all: z.optional(z.enum(['true', 'false'])) });
+
+export const claimTargetShape = { account: z.string().check(z.minLength(3), z.maxLength(320)), pool: poolNameSchema };
+export const claimQuerySchema = z.object(claimTargetShape);
+export const assignBodySchema = z.object({
+  ...claimTargetShape,
+  /** The EIP-4361 message of `claim-message`, signed by the sending wallet. */
+  message: z.string().check(z.minLength(1), z.maxLength(2000)),
+  signature: z.string().check(z.regex(/^0x[0-9a-fA-F]{130}$/, 'expected a 65-byte signature in hex')),
+});
+
+export const payoutRuleBodySchema = z.object({
+  currency: currencyCodeSchema,
+  fee: z.optional(baseUnitsSchema),
+  minimum: z.optional(z.nullable(baseUnitsSchema)),
+  approvalThreshold: z.optional(z.nullable(baseUnitsSchema)),
+  /** Above it a withdrawal needs two different operators' approvals. */
+  dualApprovalThreshold: z.optional(z.nullable(baseUnitsSchema)),
+});
+const count = z.int().check(z.positive(), z.lte(1_000_000));
+export const limitsBodySchema = z.object({ perHour: z.optional(count), perDay: z.optional(count), windowHours: z.optional(z.int().check(z.positive(), z.lte(24 * 366))) });
+
+export const auditQuerySchema = z.object({
+  actor: z.optional(z.string().check(z.maxLength(100))),
+  action: z.optional(z.string().check(z.maxLength(100))),
+  target: z.optional(z.string().check(z.maxLength(200))),
+  limit: z.optional(z.coerce.number().check(z.int(), z.positive(), z.lte(5000))),
+});
+export const auditEntrySchema = z.object({
+  seq: z.int(),
+  actor: z.string(),
+  action: z.string(),
+  target: z.nullable(z.string()),
+  before: z.unknown(),
+  after: z.unknown(),
+  at: z.string(),
+  hash: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+/** The chain check: ok, the rows it read, and the first row that breaks it. */
+export const auditVerifySchema = z.object({ ok: z.boolean(), rows: z.int(), brokenAt: z.nullable(z.int()), problem: z.nullable(z.string()) });
+export type AuditVerify = z.infer<typeof auditVerifySchema>;
+
+/** A read-only look at one account, by e-mail, wallet address or id; the lookup is audited. */
+export const userLookupQuery = z.object({ q: z.string().check(z.minLength(3), z.maxLength(320)) });

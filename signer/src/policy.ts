@@ -1,0 +1,103 @@
+// What the signer agrees to sign. Pure: the request, the ledger's record of it, what was signed
+// recently and the limits in; a decision out. A compromised API can ask for anything; only a
+// transfer that matches a payout the ledger recorded, to the account's linked wallet (or the
+// declared cold and float addresses), within the caps and the rate, is signed.
+import { Interface } from 'ethers';
+import { ERC20_ABI, TOKENS } from '@app/web3';
+
+const erc20 = new Interface(ERC20_ABI as unknown as string[]);
+
+/** An unsigned EVM transaction as the API builds it. */
+export type UnsignedTx = {
+  chainId: number;
+  from: string;
+  to: string;
+  /** Wei, decimal string. */
+  value: string;
+  data: string;
+  nonce: number;
+  gasLimit: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+};
+
+/** Sign a payout the ledger recorded (`withdrawalId`), or sweep a deposit address to cold. */
+export type SignRequest = { kind: 'payout'; withdrawalId: number; tx: UnsignedTx } | { kind: 'sweep'; tx: UnsignedTx };
+
+/** The ledger's record of a payout, read by the signer itself (read-only), never taken from the request. */
+export type PayoutRecord = {
+  id: number;
+  status: string;
+  currency: string;
+  /** Base units: what the user receives is amount − fee. */
+  amount: string;
+  fee: string;
+  toAddress: string | null;
+  chainId: number;
+  /** The wallet linked to the account now. */
+  linkedWallet: string | null;
+};
+
+/** Per currency, in base units. */
+export type Caps = Record<string, { perTransaction: bigint; perDay: bigint }>;
+
+export type Limits = {
+  caps: Caps;
+  /** At most this many signatures in any minute. */
+  perMinute: number;
+  /** The declared addresses a transfer may always go to. */
+  cold: string;
+  float: string;
+};
+
+/** What was signed recently: the rate and the day's totals. */
+export type Recent = { lastMinute: number; todayByCurrency: Record<string, bigint> };
+
+export type Decision = { ok: true; currency: string; amount: bigint; to: string } | { ok: false; reason: string };
+
+/** The transfer a transaction makes: currency, destination, amount (ETH, or a known token's `transfer`). */
+export function transferIn(tx: UnsignedTx): { currency: string; to: string; amount: bigint } | null {
+  const data = tx.data === '' ? '0x' : tx.data;
+  if (data === '0x') return { currency: 'ETH', to: tx.to.toLowerCase(), amount: BigInt(tx.value) };
+  if (BigInt(tx.value) !== 0n) return null;
+  const tokens = TOKENS[tx.chainId as keyof typeof TOKENS] ?? TOKENS[1];
+  const entry = Object.entries(tokens).find(([, t]) => t!.address.toLowerCase() === tx.to.toLowerCase());
+  if (!entry) return null;
+  try {
+    const call = erc20.parseTransaction({ data });
+    if (call?.name !== 'transfer') return null;
+    return { currency: entry[0], to: String(call.args[0]).toLowerCase(), amount: BigInt(call.args[1]) };
+  } catch {
+    return null;
+  }
+}
+
+const SIGNABLE = new Set(['requested', 'waiting_funds', 'sending', 'cancelling']);
+
+export function decide(req: SignRequest, record: PayoutRecord | null, recent: Recent, limits: Limits): Decision {
+  const t = transferIn(req.tx);
+  if (!t) return { ok: false, reason: 'not a transfer of a known currency' };
+  const cold = limits.cold.toLowerCase();
+  const float = limits.float.toLowerCase();
+  if (req.kind === 'sweep') {
+    if (t.to !== cold) return { ok: false, reason: `a sweep goes to the cold address only, not ${t.to}` };
+  } else {
+    if (!record) return { ok: false, reason: `the ledger has no payout ${req.withdrawalId}` };
+    if (!SIGNABLE.has(record.status)) return { ok: false, reason: `payout ${record.id} is ${record.status}` };
+    if (record.chainId !== req.tx.chainId) return { ok: false, reason: `payout ${record.id} is for chain ${record.chainId}, not ${req.tx.chainId}` };
+    if (record.currency !== t.currency) return { ok: false, reason: `payout ${record.id} is in ${record.currency}, not ${t.currency}` };
+    const receive = BigInt(record.amount) - BigInt(record.fee);
+    if (receive !== t.amount) return { ok: false, reason: `payout ${record.id} pays ${receive}, not ${t.amount}` };
+    if ((record.toAddress ?? '').toLowerCase() !== t.to) return { ok: false, reason: `payout ${record.id} goes to ${record.toAddress}, not ${t.to}` };
+    const linked = (record.linkedWallet ?? '').toLowerCase();
+    if (t.to !== linked && t.to !== cold && t.to !== float) return { ok: false, reason: `${t.to} is not the account's linked wallet nor a declared address` };
+  }
+  const cap = limits.caps[t.currency];
+  if (!cap) return { ok: false, reason: `no caps declared for ${t.currency}` };
+  if (t.amount > cap.perTransaction) return { ok: false, reason: `${t.amount} ${t.currency} is over the per-transaction cap of ${cap.perTransaction}` };
+  const today = recent.todayByCurrency[t.currency] ?? 0n;
+  // Sweeps move the house's own money to cold: the day's cap is for what leaves the house.
+  if (req.kind === 'payout' && today + t.amount > cap.perDay) return { ok: false, reason: `${t.currency} paid today would pass the daily cap of ${cap.perDay}` };
+  if (recent.lastMinute >= limits.perMinute) return { ok: false, reason: `more than ${limits.perMinute} signatures a minute` };
+  return { ok: true, ...t };
+}

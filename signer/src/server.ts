@@ -1,0 +1,41 @@
+// The signer's small interface, on a loopback port: POST /v1/sign with a SignRequest answers the
+// signed transaction, or 403 with the reason it was refused. A KMS or HSM can stand behind the same
+// interface in production.
+import { createServer, type Server } from 'node:http';
+import { Refused, type Signer } from './signer';
+import type { SignRequest } from './policy';
+
+const MAX_BODY = 64 * 1024;
+
+export function serveSigner(signer: Signer, port: number, host = '127.0.0.1'): Promise<Server> {
+  const server = createServer((req, res) => {
+    const answer = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method === 'GET' && req.url === '/v1/addresses') return answer(200, { addresses: signer.addresses });
+    if (req.method !== 'POST' || req.url !== '/v1/sign') return answer(404, { error: 'not found' });
+    let raw = '';
+    req.on('data', (chunk: Buffer) => {
+      raw += chunk.toString('utf8');
+      if (raw.length > MAX_BODY) req.destroy();
+    });
+    req.on('end', () => {
+      let request: SignRequest;
+      try {
+        request = JSON.parse(raw) as SignRequest;
+        if (!request?.tx || (request.kind !== 'payout' && request.kind !== 'sweep')) throw new Error('bad request');
+      } catch {
+        return answer(400, { error: 'expected a sign request' });
+      }
+      signer.sign(request).then(
+        (signed) => answer(200, signed),
+        (err: unknown) => (err instanceof Refused ? answer(403, { refused: err.reason }) : answer(500, { error: 'the signer failed' })),
+      );
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}

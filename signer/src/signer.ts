@@ -1,0 +1,101 @@
+// The signer: keys in, signatures out, only within policy. Every decision (signed or refused) is
+// written to its own audit log; a refusal is also handed to `alert`. The day's totals and the rate
+// are rebuilt from that log at start, so a restart does not reset the caps.
+import { Transaction, Wallet } from 'ethers';
+import { openLog } from './audit-log';
+import { decide, type Limits, type PayoutRecord, type SignRequest } from './policy';
+
+/** The ledger's record of a payout, read by the signer with read-only access. */
+export type Records = (withdrawalId: number) => Promise<PayoutRecord | null>;
+
+export class Refused extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+export type SignerOptions = {
+  /** Private keys: the float's and the deposit addresses'. */
+  keys: string[];
+  limits: Limits;
+  records: Records;
+  logFile: string;
+  alert?: (reason: string, request: SignRequest) => void;
+  now?: () => Date;
+};
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+export function createSigner(o: SignerOptions) {
+  const now = o.now ?? (() => new Date());
+  const wallets = new Map(o.keys.map((k) => [new Wallet(k).address.toLowerCase(), new Wallet(k)]));
+  const log = openLog(o.logFile, now);
+  const signedAt: number[] = [];
+  const today: { day: string; byCurrency: Record<string, bigint> } = { day: day(now()), byCurrency: {} };
+  for (const e of log.entries) {
+    if (e.event === 'signed' && e.detail.kind === 'payout' && e.at.startsWith(today.day)) {
+      const c = String(e.detail.currency);
+      today.byCurrency[c] = (today.byCurrency[c] ?? 0n) + BigInt(String(e.detail.amount));
+    }
+    if (e.event === 'signed') signedAt.push(Date.parse(e.at));
+  }
+
+  const refuse = (reason: string, req: SignRequest): never => {
+    log.append('refused', { kind: req.kind, ...(req.kind === 'payout' ? { withdrawalId: req.withdrawalId } : {}), from: req.tx.from, to: req.tx.to, reason });
+    o.alert?.(reason, req);
+    throw new Refused(reason);
+  };
+
+  return {
+    /** The addresses whose keys it holds. */
+    addresses: [...wallets.keys()],
+    async sign(req: SignRequest): Promise<{ signedTx: string; hash: string }> {
+      const wallet = wallets.get(req.tx.from.toLowerCase());
+      if (!wallet) return refuse(`no key for ${req.tx.from}`, req);
+      // Payouts leave from the float only; a sweep leaves from a deposit address, never the float.
+      const fromFloat = req.tx.from.toLowerCase() === o.limits.float.toLowerCase();
+      if (req.kind === 'payout' && !fromFloat) return refuse('payouts are paid from the float only', req);
+      if (req.kind === 'sweep' && fromFloat) return refuse('the float is not swept', req);
+      const record = req.kind === 'payout' ? await o.records(req.withdrawalId) : null;
+      const t = now();
+      if (day(t) !== today.day) Object.assign(today, { day: day(t), byCurrency: {} });
+      while (signedAt.length && signedAt[0]! < t.getTime() - 60_000) signedAt.shift();
+      const decision = decide(req, record, { lastMinute: signedAt.length, todayByCurrency: today.byCurrency }, o.limits);
+      if (!decision.ok) return refuse(decision.reason, req);
+      const tx = Transaction.from({
+        type: 2,
+        chainId: req.tx.chainId,
+        to: req.tx.to,
+        value: BigInt(req.tx.value),
+        data: req.tx.data || '0x',
+        nonce: req.tx.nonce,
+        gasLimit: BigInt(req.tx.gasLimit),
+        maxFeePerGas: BigInt(req.tx.maxFeePerGas),
+        maxPriorityFeePerGas: BigInt(req.tx.maxPriorityFeePerGas),
+      });
+      const signedTx = await wallet.signTransaction(tx);
+      const hash = Transaction.from(signedTx).hash!;
+      signedAt.push(t.getTime());
+      if (req.kind === 'payout') today.byCurrency[decision.currency] = (today.byCurrency[decision.currency] ?? 0n) + decision.amount;
+      log.append('signed', { kind: req.kind, ...(req.kind === 'payout' ? { withdrawalId: req.withdrawalId } : {}), currency: decision.currency, amount: decision.amount, to: decision.to, hash });
+      return { signedTx, hash };
+    },
+  };
+}
+export type Signer = ReturnType<typeof createSigner>;
+
+/**
+ * The records from the database, read-only: the payout and the account's linked wallet. `query` is
+ * a PostgreSQL client of a role that may only read (node-postgres' Pool, or PGlite in tests).
+ */
+export function databaseRecords(query: (text: string, params: unknown[]) => Promise<{ rows: unknown[] }>): Records {
+  return async (id) => {
+    const { rows } = await query(
+      `select w.id::int as id, w.status, w.currency, w.amount::text as amount, w.fee::text as fee, w.to_address as "toAddress",
+              w.chain_id as "chainId", u.wallet_address as "linkedWallet"
+         from withdrawals w join users u on u.id = w.user_id where w.id = $1`,
+      [id],
+    );
+    return (rows[0] as PayoutRecord | undefined) ?? null;
+  };
+}
