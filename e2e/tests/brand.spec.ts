@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures';
-import { brandURL, brands } from '../stack.config';
+import { brandURL, defaultTitle } from '../stack.config';
 import { expectRemoteReady } from '../support/page';
 import { routes, shellText } from '../support/routes';
 
@@ -21,5 +21,5 @@ test('a brand host shows its title in the document title and in the terms', asyn
 test('a host missing from the brand registry gets the default title', async ({ page }) => {
   await page.goto(`${brandURL('unknown-brand.test')}/sign-in`);
   await expectRemoteReady(page, signInPage.heading.en);
-  await expect(page).toHaveTitle(brands.defaultTitle);
+  await expect(page).toHaveTitle(defaultTitle);
 });

@@ -1,11 +1,12 @@
 // Serves one deployable's build: what each front-end container runs.
 //   node shared/build/serve-cli.mjs remote --dir mf-pools/dist --port 3003
 //   node shared/build/serve-cli.mjs shell --dir shell/dist --port 8080 --remotes-dir /config --api-url http://api:4000
-import { readFileSync } from 'node:fs';
+// The shell reads its brands from BRANDS_DIR (a folder of brand folders; default: the repository's brands/).
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from './index.mjs';
-import { loadBrands, serveRemote, serveShell } from './serve.mjs';
+import { openBrands } from './brand-page.mjs';
+import { serveRemote, serveShell } from './serve.mjs';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -26,7 +27,7 @@ const port = Number(values.port);
 if (kind === 'remote') {
   await serveRemote({ dir: values.dir, port, host: values.host });
 } else {
-  const fallback = JSON.parse(readFileSync(join(repoRoot, 'shared/contracts/src/brands.json'), 'utf8'));
-  await serveShell({ dir: values.dir, port, host: values.host, remotesDir: values['remotes-dir'], brands: loadBrands(process.env.BRANDS_FILE, fallback), apiUrl: values['api-url'], production: process.env.NODE_ENV === 'production' });
+  const brands = await openBrands(values.dir, process.env.BRANDS_DIR ?? join(repoRoot, 'brands'));
+  await serveShell({ dir: values.dir, port, host: values.host, remotesDir: values['remotes-dir'], brands, apiUrl: values['api-url'], production: process.env.NODE_ENV === 'production' });
 }
 console.log(`${kind} ${values.dir} on http://${values.host}:${port}`);

@@ -1,6 +1,6 @@
 // The static servers of the deployables: each remote from its own origin (CORS open, since
 // the shell's page loads it cross-origin), and the shell with its per-brand runtime manifest,
-// the brand title written into the page, and /api proxied to the API server.
+// the brand's look written into the page, its legal pages, and /api proxied to the API server.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { appendFileSync, existsSync, readFileSync, renameSync, statSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
+import { serveBrandFile } from './brand-page.mjs';
 import { CSP_REPORT_PATH, createPageRenderer, createPrecacheList, createRemoteManifests, mainScriptVersion } from './page.mjs';
 
 const require = createRequire(import.meta.url);
@@ -95,15 +96,6 @@ export function serveRemote({ dir, port, host = '127.0.0.1' }) {
   return listen(server, port, host);
 }
 
-function readJson(file) {
-  return JSON.parse(readFileSync(file, 'utf8'));
-}
-
-function brandOf(registry, hostHeader) {
-  const host = String(hostHeader ?? '').toLowerCase().replace(/:\d+$/, '');
-  return registry.brands.find((b) => b.host === host);
-}
-
 /** A route of the single-page app, not a file of the build ("/", "/sign-in", "/ru/cabinet/pools/stable"). */
 const isPage = (pathname) => pathname === '/' || pathname.endsWith('/index.html') || !/\.[a-z0-9]+$/i.test(pathname);
 
@@ -187,6 +179,8 @@ function receiveCspReport(req, res, reportFile, allowed, limits) {
 /**
  * The shell. remotesDir holds the runtime manifests (remotes.json and any per-brand ones); they
  * are read on every request, so an operator's edit takes effect without a rebuild or restart.
+ * `brands` is the live brand registry (brand-page.mjs openBrands): a brand added or edited in its
+ * folder is served from the next request.
  * `production` adds HSTS; `cspReportFile` keeps the CSP violation reports the browsers send (within `cspReportLimits`).
  */
 export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl, production = false, cspReportFile, cspReportLimits = CSP_REPORT_LIMITS }) {
@@ -223,8 +217,8 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
       return proxy.web(req, res);
     }
     if (url.pathname === CSP_REPORT_PATH && req.method === 'POST') return receiveCspReport(req, res, cspReportFile, reportAllowed, cspReportLimits);
-    const brand = brandOf(brands, req.headers.host);
-    const manifestFile = join(remotesDir, brand?.manifest ?? 'remotes.json');
+    const brand = brands.forHost(req.headers.host);
+    const manifestFile = join(remotesDir, brand.manifest);
     const manifestText = () => (existsSync(manifestFile) ? readFileSync(manifestFile, 'utf8') : undefined);
     if (url.pathname === SERVICE_WORKER_PATH) {
       // The brand's list is part of the script: a deploy of the shell or of a remote changes
@@ -237,6 +231,7 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
         },
       );
     }
+    if (serveBrandFile({ req, res, brand, pathname: url.pathname, stylesheet: renderPage.stylesheet, send: sendRevalidated })) return;
     if (url.pathname === '/main.js' && mainVersion && url.searchParams.get('v') === mainVersion) versioned.add(res);
     if (url.pathname === '/remotes.json') {
       if (!existsSync(manifestFile)) {
@@ -251,7 +246,7 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
       // Every other path is a route of the single-page app.
       // The service worker's navigation preload says so: the page's files are in its cache.
       const keptByServiceWorker = req.headers['service-worker-navigation-preload'] !== undefined;
-      renderPage({ title: brand?.title ?? brands.defaultTitle, pathname: url.pathname, manifestText: manifestText(), keptByServiceWorker }).then(
+      renderPage({ brand, pathname: url.pathname, manifestText: manifestText(), keptByServiceWorker }).then(
         ({ html, csp }) => {
           res.setHeader('Content-Security-Policy', csp);
           res.setHeader('Vary', 'Service-Worker-Navigation-Preload');
@@ -265,8 +260,4 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
     });
   });
   return listen(server, port, host);
-}
-
-export function loadBrands(file, fallback) {
-  return file ? readJson(file) : fallback;
 }

@@ -58,7 +58,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   // where someone said the chain is the local one; every other environment gets the safe ones.
   const local = e.LOCAL_CHAIN && !production;
   const dataDir = dataDirOf(e, repoRoot);
-  const brands = readBrands(e.BRANDS_FILE);
+  const brands = readBrands(e.BRANDS_DIR, repoRoot, production);
   // What production refuses to start with: each is a hole a security review found.
   const problems = production
     ? [

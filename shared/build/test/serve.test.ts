@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openBrandRegistry } from '../../contracts/src/brand-folder';
 import { serveShell } from '../serve.mjs';
 
 type Answer = { status: number; body: string };
@@ -28,7 +29,8 @@ describe('the shell’s server at the edge', () => {
   // A shell build of one page: enough for the server to start.
   const dir = mkdtempSync(join(tmpdir(), 'shell-dist-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body><script src="/main.js"></script></body></html>');
-  const brands = { defaultTitle: 'Test', brands: [] };
+  const brands = openBrandRegistry(join(__dirname, '../../../brands'), () => undefined);
+  afterAll(() => brands.close());
 
   it('overwrites a client’s X-Forwarded-For (and Host, Proto) before passing a call to the API', async () => {
     // The API here echoes the forwarding headers it receives.

@@ -4,9 +4,10 @@
 // last good version serving, with a log line that says why.
 import { existsSync, readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { BRAND_FILES, BRAND_LIMITS, checkBrand, type Brand, type BrandCheck, type BrandFiles, type BrandRegistry } from './brand';
+import { BRAND_FILES, BRAND_LIMITS, brandOrDefault, checkBrand, type Brand, type BrandCheck, type BrandFiles, type BrandRegistry } from './brand';
 
 export const DEFAULT_BRAND_ID = 'default';
+const STAMP_CHECK_MS = 1000;
 
 /** Reads one brand folder's files (a file far above its limit is read as its first bytes, so the check reports its size). */
 export function readBrandFiles(dir: string): BrandFiles {
@@ -49,27 +50,43 @@ function folderStamp(dir: string): string {
   }
 }
 
-export type LiveBrandRegistry = BrandRegistry & { close(): void; reload(): void };
+/** `forHost` lets the shell's plain-JavaScript server pick a brand without its own copy of the rule. */
+export type LiveBrandRegistry = BrandRegistry & {
+  forHost(hostHeader: string | undefined): Brand;
+  /** Hosts of brands refused because `hostAllowed` refused them (the API refuses loopback hosts in production). */
+  readonly refusedHosts: readonly string[];
+  close(): void;
+  reload(): void;
+};
 
 /**
  * The brands of a folder, live: read at once (a start with no valid default brand throws), then
  * again on the first request after the folder changes. `log` receives one line per brand refused,
- * loaded or removed.
+ * loaded or removed. A brand claiming a host `hostAllowed` refuses is refused as a whole.
  */
-export function openBrandRegistry(brandsDir: string, log: (line: string) => void = (l) => console.warn(l)): LiveBrandRegistry {
+export function openBrandRegistry(
+  brandsDir: string,
+  log: (line: string) => void = (l) => console.warn(l),
+  hostAllowed: (host: string) => boolean = () => true,
+): LiveBrandRegistry {
+  const refusedHosts = new Map<string, string[]>();
+  const refusals = new Map<string, string[]>();
   const good = new Map<string, Brand>();
   const stamps = new Map<string, string>();
   let dirty = true;
+  let checkedAt = 0;
   let brandsList: Brand[] = [];
   let fallback: Brand | undefined;
 
   const load = () => {
     dirty = false;
+    checkedAt = Date.now();
     const ids = existsSync(brandsDir) ? brandIds(brandsDir) : [];
     for (const id of [...good.keys()]) {
       if (!ids.includes(id)) {
         good.delete(id);
         stamps.delete(id);
+        refusedHosts.delete(id);
         log(`[brands] ${id}: removed`);
       }
     }
@@ -78,7 +95,11 @@ export function openBrandRegistry(brandsDir: string, log: (line: string) => void
       const stamp = folderStamp(dir);
       if (stamps.get(id) === stamp) continue;
       stamps.set(id, stamp);
-      const result = checkBrandFolder(dir, id);
+      let result = checkBrandFolder(dir, id);
+      const badHosts = result.ok ? result.brand.hosts.filter((h) => !hostAllowed(h)) : [];
+      if (badHosts.length > 0) result = { ok: false, problems: [`brand.json: hosts: not allowed here: ${badHosts.join(', ')}`] };
+      refusedHosts.set(id, badHosts);
+      refusals.set(id, result.ok ? [] : result.problems);
       if (result.ok) {
         const first = !good.has(id);
         good.set(id, result.brand);
@@ -89,11 +110,14 @@ export function openBrandRegistry(brandsDir: string, log: (line: string) => void
     }
     // A host claimed by two brands goes to the first by folder name: the order is stable.
     brandsList = [...good.values()].sort((a, b) => a.id.localeCompare(b.id));
-    fallback = good.get(DEFAULT_BRAND_ID) ?? brandsList[0];
+    fallback = good.get(DEFAULT_BRAND_ID) ?? brandsList[0] ?? fallback;
   };
 
   load();
-  if (!fallback) throw new Error(`BRANDS_DIR ${brandsDir}: no valid brand (the folder needs at least one, and "${DEFAULT_BRAND_ID}" answers hosts no brand claims)`);
+  if (!fallback) {
+    const why = [...refusals].filter(([, p]) => p.length > 0).map(([id, p]) => `${id}: ${p.join('; ')}`);
+    throw new Error(`no valid brand (the folder needs at least one, and "${DEFAULT_BRAND_ID}" answers hosts no brand claims)${why.length ? `: ${why.join(' | ')}` : ''}`);
+  }
 
   let watcher: FSWatcher | undefined;
   try {
@@ -107,12 +131,12 @@ export function openBrandRegistry(brandsDir: string, log: (line: string) => void
   } catch {
     watcher = undefined;
   }
-  // Without a watcher (some mounted file systems), every request checks the folder's stamps.
+  // The watcher's event can come a moment after the write, and some mounted file systems send
+  // none: the folder's stamps are also compared at most once a second (a few stat calls).
   const fresh = () => {
-    if (dirty || !watcher) load();
+    if (dirty || !watcher || Date.now() - checkedAt > STAMP_CHECK_MS) load();
   };
-
-  return {
+  const registry: LiveBrandRegistry = {
     get brands() {
       fresh();
       return brandsList;
@@ -121,7 +145,13 @@ export function openBrandRegistry(brandsDir: string, log: (line: string) => void
       fresh();
       return fallback as Brand;
     },
+    forHost: (hostHeader) => brandOrDefault(registry, hostHeader),
+    get refusedHosts() {
+      return [...refusedHosts.values()].flat();
+    },
     reload: load,
     close: () => watcher?.close(),
   };
+  return registry;
 }
+

@@ -109,8 +109,9 @@ export type Brand = BrandConfig & {
   id: string;
   logo: BrandSvg;
   favicon: string;
-  terms: Record<Lang2, string>;
-  privacy: Record<Lang2, string>;
+  /** The legal texts as shown (placeholders filled in, hosts replaced by the title), as blocks of plain text. */
+  terms: Record<Lang2, LegalBlock[]>;
+  privacy: Record<Lang2, LegalBlock[]>;
 };
 
 /** The brands being served: the one named `default` answers any host no brand claims. */
@@ -248,8 +249,8 @@ export function checkBrand(id: string, files: BrandFiles): BrandCheck {
       id,
       logo: { light: f['logo.svg'], dark: files['logo-dark.svg'] ?? f['logo.svg'] } as BrandSvg,
       favicon: f['favicon.svg'] as string,
-      terms: { en: f['terms.en.md'] as string, ru: f['terms.ru.md'] as string },
-      privacy: { en: f['privacy.en.md'] as string, ru: f['privacy.ru.md'] as string },
+      terms: { en: legalBlocks(legalText(config, f['terms.en.md'] as string)), ru: legalBlocks(legalText(config, f['terms.ru.md'] as string)) },
+      privacy: { en: legalBlocks(legalText(config, f['privacy.en.md'] as string)), ru: legalBlocks(legalText(config, f['privacy.ru.md'] as string)) },
     },
   };
 }
@@ -288,12 +289,14 @@ export function brandTitle(registry: BrandRegistry, hostHeader: string | undefin
 }
 
 /**
- * The brand's own address for the links it mails: its `url`, else the public address with the
- * brand's first host in place of its host (same scheme and port). Never the request's Origin.
+ * The brand's own address for the links it mails: its `url`; else, for the default brand, the
+ * public address (PUBLIC_URL), and for any other the public address with the brand's first host in
+ * place of its host (same scheme and port). Never the request's Origin.
  */
-export function brandBaseUrl(brand: Pick<BrandConfig, 'url' | 'hosts'>, publicUrl: string): string {
+export function brandBaseUrl(brand: Pick<BrandConfig, 'url' | 'hosts'>, publicUrl: string, isDefault: boolean): string {
   if (brand.url) return brand.url.replace(/\/$/, '');
   const u = new URL(publicUrl);
+  if (isDefault) return u.origin;
   u.hostname = brand.hosts[0] ?? u.hostname;
   return u.origin;
 }
@@ -302,7 +305,7 @@ export function brandBaseUrl(brand: Pick<BrandConfig, 'url' | 'hosts'>, publicUr
  * A legal text of a brand, ready to show: `{{title}}` and `{{law}}` filled in, and any of the
  * brand's hosts replaced by its title (spec §2: the host is never shown as the name).
  */
-export function legalText(brand: Pick<Brand, 'title' | 'hosts' | 'governingLaw'>, markdown: string): string {
+export function legalText(brand: Pick<BrandConfig, 'title' | 'hosts' | 'governingLaw'>, markdown: string): string {
   let text = markdown.replace(/\{\{title\}\}/g, brand.title).replace(/\{\{law\}\}/g, brand.governingLaw);
   for (const h of brand.hosts) text = text.split(h).join(brand.title);
   return text;
@@ -330,15 +333,15 @@ export function legalBlocks(text: string): LegalBlock[] {
   return blocks;
 }
 
-/** The brand facts the page needs after it starts (social links, support, the legal texts' URLs). */
+/** A legal text as the shell's server sends it to the terms modal (/brand/terms.<lang>.json). */
+export const legalBlocksSchema = z.array(z.object({ kind: z.enum(['heading', 'paragraph', 'item']), text: z.string() }));
+
+/** The brand facts the page reads after it starts, written into it by the shell's server (brand-page.mjs). */
 export const pageBrandSchema = z.object({
   id: z.string(),
   title: z.string(),
   supportEmail: z.string(),
   social: z.object({ twitter: z.optional(z.string()), telegram: z.optional(z.string()), discord: z.optional(z.string()), docs: z.optional(z.string()) }),
+  logo: z.object({ light: z.string(), dark: z.string() }),
 });
 export type PageBrand = z.infer<typeof pageBrandSchema>;
-
-export function pageBrand(brand: Brand): PageBrand {
-  return { id: brand.id, title: brand.title, supportEmail: brand.supportEmail, social: brand.social };
-}

@@ -7,5 +7,5 @@ export * from './manifest';
 export * from './contract';
 export * from './lazy';
 export * from './parcel';
-export * from './brands';
+export * from './brand';
 export * from './client';
