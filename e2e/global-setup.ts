@@ -1,9 +1,9 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { baseURL, testBrands, canaryCabinetPort, controlledDaoPort, redeployCabinetPort, mismatchedContract, ports } from './stack.config';
 import { manifestModule, serveModule, stackModule, type RuntimeManifest } from './support/build-modules';
-import { CSP_PROBE, brandsDir, dataDir, remotesDir, canaryDir, repoRoot } from './support/paths';
+import { CSP_PROBE, brandsDir, stackLog, dataDir, remotesDir, canaryDir, repoRoot } from './support/paths';
 
 function writeManifest(file: string, manifest: RuntimeManifest) {
   writeFileSync(join(remotesDir, file), JSON.stringify(manifest, null, 2));
@@ -75,7 +75,9 @@ export default async function globalSetup(_config: FullConfig) {
     brandsDir,
     // Links the API makes (mails, the referral link) point at the site under test.
     apiEnv: { NODE_ENV: 'test', RATE_LIMIT_MULTIPLIER: '1000', PUBLIC_URL: baseURL },
+    // Kept in a file too: a test reads what the servers logged (a brand refused, and why).
     log: (line: string) => {
+      appendFileSync(stackLog, `${line}\n`);
       if (process.env.E2E_VERBOSE) console.log(line);
     },
   });
