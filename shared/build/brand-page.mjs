@@ -120,6 +120,7 @@ export function renderLegalPage({ brand, kind, locale, stylesheet = '' }) {
   const { markup, data, styleHashes } = brandHead(brand);
   const prefix = locale === 'ru' ? '/ru' : '';
   const otherKind = kind === 'terms' ? 'privacy' : 'terms';
+  // The text's first heading is the page's title.
   const pageCss = `${stylesheet}.legal{max-width:760px;margin:0 auto;padding:var(--space)}`;
   const html =
     `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
@@ -128,7 +129,7 @@ export function renderLegalPage({ brand, kind, locale, stylesheet = '' }) {
     `<a class="logo" href="${prefix || '/'}" aria-label="${escapeHtml(brand.title)}"><span class="logo__mark" aria-hidden="true">${logoImages(data.logo)}</span><span class="logo__title">${escapeHtml(brand.title)}</span></a>` +
     `<nav class="header__actions" aria-label="${escapeHtml(words[kind])}"><a href="${prefix}/${otherKind}">${escapeHtml(words.other[kind])}</a>` +
     `<a href="${locale === 'ru' ? `/${kind}` : `/ru/${kind}`}" hreflang="${locale === 'ru' ? 'en' : 'ru'}">${locale === 'ru' ? 'ENG' : 'RUS'}</a></nav></header>` +
-    `<main class="legal" id="main">${legalHtml(text)}<p><a href="${prefix || '/'}">${escapeHtml(words.home)}</a></p></main></body></html>`;
+    `<main class="legal" id="main">${legalHtml(text).replace(/^<h2>(.*?)<\/h2>/, '<h1>$1</h1>')}<p><a href="${prefix || '/'}">${escapeHtml(words.home)}</a></p></main></body></html>`;
   const csp = [`default-src 'none'`, `style-src ${[sha256(pageCss), ...styleHashes].join(' ')}`, `img-src data:`, `base-uri 'none'`, `form-action 'none'`, `frame-ancestors 'none'`].join('; ');
   return { html, csp };
 }
