@@ -15,6 +15,7 @@ const signInPage = routes.find((r) => r.path === '/sign-in')!;
 // here and turned into what the browser reports (rgb()), never taken from the server.
 type BrandJson = {
   title: string;
+  defaultLanguage?: 'en' | 'ru';
   theme: { light: Record<string, string>; dark: Record<string, string> };
   social: Record<string, string>;
   mail: { senderName: string; senderAddress: string };
@@ -49,6 +50,13 @@ for (const { id, host } of BRANDS) {
   test(`issue 25: ${id} on ${host} wears its own colours, logo, favicon, terms and links`, async ({ page, signIn }) => {
     const b = brandJson(id);
     const url = brandURL(host);
+    // A first visit, no language remembered: the brand's default language.
+    await page.goto(`${url}/sign-in`);
+    const first = b.defaultLanguage ?? 'en';
+    await expect(page).toHaveURL(`${url}${first === 'ru' ? '/ru' : ''}/sign-in`);
+    await expectRemoteReady(page, signInPage.heading[first]);
+    // Then English, as a visitor who picked ENG (the shell keeps a remembered language).
+    await page.context().addCookies([{ name: 'lang', value: 'en', url }]);
     for (const theme of ['light', 'dark'] as const) {
       await page.goto(`${url}/sign-in`);
       await setTheme(page, theme);

@@ -168,3 +168,15 @@ export function serveBrandFile({ req, res, brand, pathname, stylesheet, send }) 
   }
   return true;
 }
+
+/**
+ * A first visit (no language remembered: the shell's `lang` cookie) to a page of a brand whose
+ * default language is Russian goes to the page under /ru. Any visit after it has the cookie, so a
+ * person who chose English stays there. Returns the address to send the visitor to, or undefined.
+ */
+export function defaultLanguageRedirect(req, brand, url) {
+  if (brand.defaultLanguage !== 'ru' || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
+  if (url.pathname === '/ru' || url.pathname.startsWith('/ru/')) return undefined;
+  if (/(?:^|;\s*)lang=(en|ru)(?:;|$)/.test(String(req.headers.cookie ?? ''))) return undefined;
+  return `/ru${url.pathname === '/' ? '' : url.pathname}${url.search}`;
+}

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
-import { serveBrandFile } from './brand-page.mjs';
+import { defaultLanguageRedirect, serveBrandFile } from './brand-page.mjs';
 import { CSP_REPORT_PATH, createPageRenderer, createPrecacheList, createRemoteManifests, mainScriptVersion } from './page.mjs';
 
 const require = createRequire(import.meta.url);
@@ -244,6 +244,11 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
     const serveFile = isPage(url.pathname) ? (_req, _res, next) => next() : files;
     serveFile(req, res, () => {
       // Every other path is a route of the single-page app.
+      const toDefaultLanguage = defaultLanguageRedirect(req, brand, url);
+      if (toDefaultLanguage) {
+        res.writeHead(302, { Location: toDefaultLanguage, 'Cache-Control': 'no-store', Vary: 'Cookie' });
+        return res.end();
+      }
       // The service worker's navigation preload says so: the page's files are in its cache.
       const keptByServiceWorker = req.headers['service-worker-navigation-preload'] !== undefined;
       renderPage({ brand, pathname: url.pathname, manifestText: manifestText(), keptByServiceWorker }).then(

@@ -78,4 +78,28 @@ describe('the shell’s server at the edge', () => {
       await close(shell);
     }
   });
+
+  it('issue 25: a first visit to a brand whose default language is Russian opens the page under /ru; a remembered language, or another brand, stays', async () => {
+    const shell = (await serveShell({ dir, port: 0, remotesDir: dir, brands })) as Server;
+    try {
+      const port = (shell.address() as AddressInfo).port;
+      const head = (path: string, headers: Record<string, string>) =>
+        new Promise<{ status: number; location?: string }>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port, method: 'GET', path, headers }, (res) => {
+            res.resume();
+            resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      // ember's brand.json says "defaultLanguage": "ru"; aurora's says "en".
+      expect(await head('/sign-in?from=x', { host: 'ember.test' })).toEqual({ status: 302, location: '/ru/sign-in?from=x' });
+      expect(await head('/', { host: 'ember.test' })).toEqual({ status: 302, location: '/ru' });
+      expect((await head('/sign-in', { host: 'ember.test', cookie: 'lang=en' })).status).toBe(200);
+      expect((await head('/ru/sign-in', { host: 'ember.test' })).status).toBe(200);
+      expect((await head('/sign-in', { host: 'aurora.test' })).status).toBe(200);
+    } finally {
+      await close(shell);
+    }
+  });
 });
