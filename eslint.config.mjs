@@ -5,6 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
 import boundaries from 'eslint-plugin-boundaries';
+import local from './scripts/lint/no-literal-colour.mjs';
 
 // Files of a capability that are entries rather than its library: its routes and its command line.
 const ENTRIES = '{routes.ts,operator-routes.ts,cli.ts}';
@@ -18,6 +19,14 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // Issue 25: colours only from design tokens in the front ends' code (components, remotes and
+    // charts), so every brand's theme reaches every part. Tests may name colours to check them.
+    files: ['shell/src/**/*.{ts,tsx}', 'mf-*/src/**/*.{ts,tsx}', 'shared/ui/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', '**/testing/**'],
+    plugins: { local },
+    rules: { 'local/no-literal-colour': 'error' },
+  },
   {
     files: ['**/*.{ts,tsx}'],
     plugins: { react, 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { baseURL, brands, canaryCabinetPort, controlledDaoPort, redeployCabinetPort, mismatchedContract, ports } from './stack.config';
+import { baseURL, testBrands, canaryCabinetPort, controlledDaoPort, redeployCabinetPort, mismatchedContract, ports } from './stack.config';
 import { manifestModule, serveModule, stackModule, type RuntimeManifest } from './support/build-modules';
-import { CSP_PROBE, dataDir, remotesDir, canaryDir } from './support/paths';
+import { CSP_PROBE, brandsDir, stackLog, dataDir, remotesDir, canaryDir, repoRoot } from './support/paths';
 
 function writeManifest(file: string, manifest: RuntimeManifest) {
   writeFileSync(join(remotesDir, file), JSON.stringify(manifest, null, 2));
@@ -15,6 +15,17 @@ function edited(manifest: RuntimeManifest, edit: Record<string, (r: RuntimeManif
   return copy;
 }
 
+/** The shipped brands, and each test brand as a copy of the default one with its host, title and manifest. */
+function writeBrands() {
+  cpSync(join(repoRoot, 'brands'), brandsDir, { recursive: true });
+  for (const b of testBrands) {
+    const dir = join(brandsDir, b.id);
+    cpSync(join(repoRoot, 'brands/default'), dir, { recursive: true });
+    const config = JSON.parse(readFileSync(join(dir, 'brand.json'), 'utf8'));
+    writeFileSync(join(dir, 'brand.json'), JSON.stringify({ ...config, hosts: [b.host], title: b.title, manifest: b.manifest }, null, 2));
+  }
+}
+
 /** Starts the whole site once for every test: chain, API, remotes and shell, on test ports. */
 export default async function globalSetup(_config: FullConfig) {
   const { startStack } = await stackModule();
@@ -23,6 +34,7 @@ export default async function globalSetup(_config: FullConfig) {
 
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(remotesDir, { recursive: true });
+  writeBrands();
   const origin = (name: string) => `http://localhost:${ports[name as keyof typeof ports]}`;
   const manifest = runtimeManifest(origin);
   writeManifest('remotes.json', manifest);
@@ -60,10 +72,12 @@ export default async function globalSetup(_config: FullConfig) {
     ports,
     dataDir,
     remotesDir,
-    brands,
+    brandsDir,
     // Links the API makes (mails, the referral link) point at the site under test.
     apiEnv: { NODE_ENV: 'test', RATE_LIMIT_MULTIPLIER: '1000', PUBLIC_URL: baseURL },
+    // Kept in a file too: a test reads what the servers logged (a brand refused, and why).
     log: (line: string) => {
+      appendFileSync(stackLog, `${line}\n`);
       if (process.env.E2E_VERBOSE) console.log(line);
     },
   });

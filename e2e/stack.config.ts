@@ -33,18 +33,20 @@ export const operatorApiURL = `http://127.0.0.1:${ports.operatorApi}`;
 /** Brand hosts resolve to this machine in the test browser (--host-resolver-rules). */
 export const brandURL = (host: string) => `http://${host}:${ports.shell}`;
 
-export const brands = {
-  defaultTitle: 'Invest Pools',
-  brands: [
-    { host: 'localhost', title: 'Invest Pools', manifest: 'remotes.json' },
-    { host: '127.0.0.1', title: 'Invest Pools', manifest: 'remotes.json' },
-    { host: 'acme.test', title: 'Acme Invest', manifest: 'remotes.json' },
-    { host: 'swap.test', title: 'Swap Brand', manifest: 'swap.json' },
-    { host: 'down.test', title: 'Down Brand', manifest: 'down.json' },
-    { host: 'redeploy.test', title: 'Redeploy Brand', manifest: 'redeploy.json' },
-    { host: 'broken.test', title: 'Broken Brand', manifest: 'broken.json' },
-    // A brand whose manifest carries faults: mf_referral declared for contract 2.0, mf_pools at a
-    // manifest URL that answers 404. Every other remote is the normal build.
-    { host: 'faults.test', title: 'Faults Brand', manifest: 'faults.json' },
-  ],
-};
+/** The title of the default brand, shown on any host no brand claims. */
+export const defaultTitle = 'Invest Pools';
+
+/**
+ * The tests' own brands, written as copies of the default brand (global-setup.ts) beside the
+ * shipped ones (brands/: default on localhost, aurora and ember on aurora.test and ember.test).
+ */
+export const testBrands = [
+  { id: 'acme', host: 'acme.test', title: 'Acme Invest', manifest: 'remotes.json' },
+  { id: 'swap', host: 'swap.test', title: 'Swap Brand', manifest: 'swap.json' },
+  { id: 'down', host: 'down.test', title: 'Down Brand', manifest: 'down.json' },
+  { id: 'redeploy', host: 'redeploy.test', title: 'Redeploy Brand', manifest: 'redeploy.json' },
+  { id: 'broken', host: 'broken.test', title: 'Broken Brand', manifest: 'broken.json' },
+  // A brand whose manifest carries faults: mf_referral declared for contract 2.0, mf_pools at a
+  // manifest URL that answers 404. Every other remote is the normal build.
+  { id: 'faults', host: 'faults.test', title: 'Faults Brand', manifest: 'faults.json' },
+];

@@ -198,7 +198,7 @@ writeFileSync(
 );
 const controlServers = [
   await serveRemote({ dir: join(controlDir, 'dist/remote'), port: controlPorts.remote }),
-  await serveShell({ dir: join(controlDir, 'dist/host'), port: controlPorts.host, remotesDir: controlRemotes, brands: { defaultTitle: 'Control', brands: [] } }),
+  await serveShell({ dir: join(controlDir, 'dist/host'), port: controlPorts.host, remotesDir: controlRemotes, brands: { forHost: () => ({ ...stack.brands.defaultBrand, title: 'Control' }) } }),
 ];
 const { chromium } = await import('@playwright/test');
 const browser = await chromium.launch({

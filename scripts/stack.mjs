@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { frontends, remoteNames, repoRoot } from '../shared/build/index.mjs';
 import { runtimeManifest } from '../shared/build/manifest.mjs';
-import { loadBrands, serveRemote, serveShell } from '../shell-server/serve.mjs';
+import { openBrands } from '../shell-server/brand-page.mjs';
+import { serveRemote, serveShell } from '../shell-server/serve.mjs';
 import { startMailCatcher } from './mail-catcher.mjs';
 import { startProcess } from './processes.mjs';
 
@@ -57,17 +58,19 @@ function startChild(name, script, env, log) {
  * @param {Partial<typeof defaultPorts>} [o.ports]
  * @param {string} [o.dataDir] where the API's database and the chain's state live
  * @param {string} [o.remotesDir] runtime manifests; generated for the ports when missing
- * @param {object} [o.brands] brand registry (default: shared/contracts/src/brands.json)
+ * @param {string} [o.brandsDir] the folder of brand folders, read by the shell's server and the API (default: BRANDS_DIR, else brands/)
  * @param {Record<string,string>} [o.apiEnv] extra environment for the API
  * @param {(line: string) => void} [o.log]
  */
-export async function startStack({ ports: portOverrides = {}, dataDir = join(repoRoot, '.data'), remotesDir, brands, apiEnv = {}, log = console.log } = {}) {
+export async function startStack({ ports: portOverrides = {}, dataDir = join(repoRoot, '.data'), remotesDir, brandsDir = process.env.BRANDS_DIR ?? join(repoRoot, 'brands'), apiEnv = {}, log = console.log } = {}) {
   const ports = { ...defaultPorts, ...portOverrides };
   mkdirSync(dataDir, { recursive: true });
   // Processes (chain, mail catcher, API), each with stop(); if this process dies without stop(), they go with it.
   const children = [];
   const servers = [];
+  let registry;
   const stop = async () => {
+    registry?.close();
     await Promise.all(servers.map((s) => new Promise((r) => s.close(() => r()))));
     await Promise.all(children.reverse().map((c) => c.stop()));
   };
@@ -82,7 +85,7 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
     const apiUrl = `http://127.0.0.1:${ports.api}`;
     if (existsSync(join(repoRoot, 'api/src/main.ts'))) {
       // The API starts only in a named environment; this stack runs its own anvil, so the chain is local.
-      const env = { NODE_ENV: 'development', LOCAL_CHAIN: 'true', API_PORT: String(ports.api), OPERATOR_PORT: String(ports.operatorApi), DATA_DIR: join(dataDir, 'api'), RPC_URL: rpcUrl, SMTP_URL: mail.smtpUrl, ...apiEnv };
+      const env = { NODE_ENV: 'development', LOCAL_CHAIN: 'true', BRANDS_DIR: brandsDir, PUBLIC_URL: `http://localhost:${ports.shell}`, API_PORT: String(ports.api), OPERATOR_PORT: String(ports.operatorApi), DATA_DIR: join(dataDir, 'api'), RPC_URL: rpcUrl, SMTP_URL: mail.smtpUrl, ...apiEnv };
       children.push(startChild('api', 'api/src/main.ts', env, log));
       // A first start creates and migrates the database: on a busy machine that can take minutes.
       await waitForHttp(`${apiUrl}/api/health`, { timeoutMs: 240_000 });
@@ -100,11 +103,12 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
       const manifest = runtimeManifest((name) => `http://localhost:${ports[name]}`);
       writeFileSync(join(manifestsDir, 'remotes.json'), JSON.stringify(manifest, null, 2));
     }
-    const registry = brands ?? loadBrands(process.env.BRANDS_FILE, (await import('../shared/contracts/src/brands.json', { with: { type: 'json' } })).default);
+    // The shell's server and the API read the same brand folders, each watching them.
+    registry = await openBrands(join(repoRoot, 'shell/dist'), brandsDir, (line) => log(`shell: ${line}`));
     servers.push(
       await serveShell({ dir: join(repoRoot, 'shell/dist'), port: ports.shell, remotesDir: manifestsDir, brands: registry, apiUrl: existsSync(join(repoRoot, 'api/src/main.ts')) ? apiUrl : undefined, operatorApiUrl: `http://127.0.0.1:${ports.operatorApi}`, operatorHosts: ['localhost', '127.0.0.1'], cspReportFile: join(dataDir, 'csp-reports.jsonl') }),
     );
-    return { ports, url: `http://localhost:${ports.shell}`, mailInbox: mail.inboxUrl, stop, children: children.map((c) => c.child) };
+    return { ports, url: `http://localhost:${ports.shell}`, mailInbox: mail.inboxUrl, brands: registry, stop, children: children.map((c) => c.child) };
   } catch (error) {
     await stop();
     throw error;

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FRAME_STRINGS } from '@app/build/outputs.mjs';
+import { logoImages } from './brand-page.mjs';
 
 const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -32,10 +33,10 @@ export function systemThemeCss(css) {
 
 /**
  * @param {{ en: object, ru: object }} allStrings
- * @returns {(page: { layout: 'auth' | 'inner' | undefined, locale: 'en' | 'ru', title: string }) => string}
+ * @returns {(page: { layout: 'auth' | 'inner' | undefined, locale: 'en' | 'ru', title: string, logo?: { light: string, dark: string } }) => string}
  */
 export function createFrameRenderer(allStrings) {
-  return function renderFrame({ layout, locale, title }) {
+  return function renderFrame({ layout, locale, title, logo }) {
     const strings = allStrings?.[locale] ?? allStrings?.en;
     if (!strings || !layout) return '';
     const t = (key, vars) => escapeHtml(lookup(strings, key, vars));
@@ -50,11 +51,11 @@ export function createFrameRenderer(allStrings) {
       `</fieldset>`;
     const link = (path, className, text) => `<a class="${className}" href="${localePath(path, locale)}">${text}</a>`;
     if (layout === 'auth') {
-      const logo =
+      const home =
         `<a aria-label="${t('brand.logo', { title })}" class="logo" href="${localePath('/', locale)}">` +
-        `<span class="logo__mark" aria-hidden="true">◆</span><span class="logo__title">${escapeHtml(title)}</span></a>`;
+        `<span class="logo__mark" aria-hidden="true">${logo ? logoImages(logo) : '◆'}</span><span class="logo__title">${escapeHtml(title)}</span></a>`;
       return (
-        `<div class="auth-layout"><header class="header header--auth">${logo}<div class="header__actions">${languageSelect('auth-language')}` +
+        `<div class="auth-layout"><header class="header header--auth">${home}<div class="header__actions">${languageSelect('auth-language')}` +
         `${link('/sign-in', 'btn btn--outline', t('header.signIn'))}${link('/sign-up', 'btn btn--primary', t('header.signUp'))}</div></header>` +
         `<main class="content content--auth" id="main">${loading}</main>` +
         `<footer class="footer">${themeSwitch('auth-theme')}<button type="button" class="btn btn--link">${t('footer.terms')}</button></footer></div>`

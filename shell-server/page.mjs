@@ -12,6 +12,7 @@ import { apiBasePath, earlyProtocol, sessionMarkerCookie } from '@app/contracts/
 import { localeOfPath, routeOwner } from '@app/contracts/src/routing.mjs';
 import { frameRendererFor, systemThemeCss } from './frame.mjs';
 import { createRemoteReader } from './remote-json.mjs';
+import { brandHead } from './brand-page.mjs';
 
 /** How long a remote's mf-manifest.json is trusted: a redeploy is seen within this. */
 export const REMOTE_MANIFEST_TTL_MS = 2000;
@@ -55,7 +56,7 @@ export function createRemoteManifests({ ttlMs = REMOTE_MANIFEST_TTL_MS, fetchImp
  * The built index.html with its stylesheets inlined (the first paint waits for no request), and
  * the theme's colours for a page no script has given a theme.
  */
-function inlineStylesheets(template, dir) {
+export function inlineStylesheets(template, dir) {
   let css = '';
   const page = template.replace(/<link href="\/([^"]+\.css)" rel="stylesheet"\s*\/?>/g, (tag, file) => {
     try {
@@ -67,7 +68,7 @@ function inlineStylesheets(template, dir) {
     }
   });
   const fallback = systemThemeCss(css);
-  return fallback ? page.replace('</head>', `<style>${fallback}</style></head>`) : page;
+  return { page: fallback ? page.replace('</head>', `<style>${fallback}</style></head>`) : page, css };
 }
 
 /** The shell's named lazy chunks (cabinet-layout, api-schemas, wallet-service) in its build. */
@@ -251,7 +252,9 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
   // main.js is asked for by a versioned URL, so a visit after a deploy never runs the old one
   // and a cached copy needs no revalidation.
   const mainUrl = mainVersion ? `main.js?v=${mainVersion}` : 'main.js';
-  const template = inlineStylesheets(readFileSync(join(dir, 'index.html'), 'utf8'), dir).replace(/(<script[^>]* src=")\/main\.js(")/, `$1/${mainUrl}$2`);
+  const { page: inlined, css: stylesheet } = inlineStylesheets(readFileSync(join(dir, 'index.html'), 'utf8'), dir);
+  // The brand's favicon comes with its head (brand-page.mjs).
+  const template = inlined.replace(/<link rel="icon" href="data:,"\s*\/?>/, '').replace(/(<script[^>]* src=")\/main\.js(")/, `$1/${mainUrl}$2`);
   const renderFrame = frameRendererFor(dir);
   const chunks = namedChunks(dir);
   const plan = pagePlan(dir);
@@ -259,12 +262,14 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
   const hashes = inlineHashes(template);
   /**
    * @param {object} page
-   * @param {string} page.title the brand's title
+   * @param {import('../contracts/src/brand').Brand} page.brand the brand the page is served as
    * @param {string} page.pathname
    * @param {string | undefined} page.manifestText the brand's runtime manifest as stored
    * @returns {Promise<{ html: string, csp: string }>}
    */
-  return async function renderPage({ title, pathname, manifestText, keptByServiceWorker = false }) {
+  async function renderPage({ brand, pathname, manifestText, keptByServiceWorker = false }) {
+    const title = brand.title;
+    const branded = brandHead(brand);
     // Only a manifest the schema accepts goes in the page (the browser takes that copy as it is),
     // or gives the page its hints; for any other the shell fetches it and shows what is wrong.
     const { manifest, remotes } = await checkedManifest(manifestText);
@@ -340,7 +345,7 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
     head.push(`<script type="application/json" id="idle-prefetch">${inlineJson(idle)}</script>`);
 
     const safeTitle = escapeHtml(title);
-    const frame = renderFrame({ layout: owner?.route.layout, locale, title });
+    const frame = renderFrame({ layout: owner?.route.layout, locale, title, logo: branded.data.logo });
     const html = template
       // Right after the page's inline script, whose listener takes out an early chunk that fails,
       // and before the stylesheet: the page's first bytes start them.
@@ -350,10 +355,14 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
       .replace(/<meta name="brand-title" content="[^"]*"\s*\/?>/, () => `<meta name="brand-title" content="${safeTitle}">`)
       .replace(/<title>[^<]*<\/title>/, () => `<title>${safeTitle}</title>`)
       .replace(/<title>|<\/head>/, (tag) => `${hints.join('')}${tag}`)
-      .replace('</head>', () => `${head.join('')}</head>`)
+      // The brand's look comes last in the head, after the design system's stylesheet it overrides.
+      .replace('</head>', () => `${head.join('')}${branded.markup}</head>`)
       // Before the inline script, which reads it as soon as the page starts: a signed-in
       // visitor's refresh and the first screen's calls.
       .replace('<script>', () => `<script type="application/json" id="${earlyProtocol.element}">${inlineJson({ marker: sessionMarkerCookie, refresh: `${API_BASE}/refresh`, calls })}</script><script>`);
-    return { html, csp: contentSecurityPolicy({ remoteOrigins: origins, hashes }) };
-  };
+    return { html, csp: contentSecurityPolicy({ remoteOrigins: origins, hashes: { scripts: hashes.scripts, styles: [...hashes.styles, ...branded.styleHashes] } }) };
+  }
+  /** The design system's CSS as the page inlines it: the brand's legal pages wear it too. */
+  renderPage.stylesheet = stylesheet;
+  return renderPage;
 }

@@ -1,11 +1,12 @@
 // Serves one deployable's build: what each front-end container runs.
 //   node shell-server/serve-cli.mjs remote --dir mf-pools/dist --port 3003
 //   node shell-server/serve-cli.mjs shell --dir shell/dist --port 8080 --remotes-dir /config --api-url http://api:4000
-import { readFileSync } from 'node:fs';
+// The shell reads its brands from BRANDS_DIR (a folder of brand folders; default: the repository's brands/).
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadBrands, serveRemote, serveShell } from './serve.mjs';
+import { openBrands } from './brand-page.mjs';
+import { serveRemote, serveShell } from './serve.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -31,7 +32,7 @@ const port = Number(values.port);
 if (kind === 'remote') {
   await serveRemote({ dir: values.dir, port, host: values.host });
 } else {
-  const fallback = JSON.parse(readFileSync(join(repoRoot, 'shared/contracts/src/brands.json'), 'utf8'));
-  await serveShell({ dir: values.dir, port, host: values.host, remotesDir: values['remotes-dir'], brands: loadBrands(process.env.BRANDS_FILE, fallback), apiUrl: values['api-url'], operatorApiUrl: values['operator-api-url'], operatorHosts: values['operator-hosts'].split(',').map((h) => h.trim().toLowerCase()).filter(Boolean), production: process.env.NODE_ENV === 'production' });
+  const brands = await openBrands(values.dir, process.env.BRANDS_DIR ?? join(repoRoot, 'brands'));
+  await serveShell({ dir: values.dir, port, host: values.host, remotesDir: values['remotes-dir'], brands, apiUrl: values['api-url'], operatorApiUrl: values['operator-api-url'], operatorHosts: values['operator-hosts'].split(',').map((h) => h.trim().toLowerCase()).filter(Boolean), production: process.env.NODE_ENV === 'production' });
 }
 console.log(`${kind} ${values.dir} on http://${values.host}:${port}`);

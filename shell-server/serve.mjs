@@ -1,6 +1,6 @@
 // The static servers of the deployables: each remote from its own origin (CORS open, since
 // the shell's page loads it cross-origin), and the shell with its per-brand runtime manifest,
-// the brand title written into the page, and /api proxied to the API server.
+// the brand's look written into the page, its legal pages, and /api proxied to the API server.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { appendFileSync, existsSync, readFileSync, renameSync, statSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
+import { defaultLanguageRedirect, serveBrandFile } from './brand-page.mjs';
 import { CSP_REPORT_PATH, createPageRenderer, createPrecacheList, createRemoteManifests, loadServerSchemas, mainScriptVersion } from './page.mjs';
 import { createManifestComposer, createRemoteRoutes } from './remote-routes.mjs';
 
@@ -99,15 +100,6 @@ export function serveRemote({ dir, port, host = '127.0.0.1' }) {
 /** A brand's manifest as stored, or undefined when there is none. */
 const readManifest = (file) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
 
-function readJson(file) {
-  return JSON.parse(readFileSync(file, 'utf8'));
-}
-
-function brandOf(registry, hostHeader) {
-  const host = String(hostHeader ?? '').toLowerCase().replace(/:\d+$/, '');
-  return registry.brands.find((b) => b.host === host);
-}
-
 /** A route of the single-page app, not a file of the build ("/", "/sign-in", "/ru/cabinet/pools/stable"). */
 const isPage = (pathname) => pathname === '/' || pathname.endsWith('/index.html') || !/\.[a-z0-9]+$/i.test(pathname);
 
@@ -195,6 +187,8 @@ function receiveCspReport(req, res, reportFile, allowed, limits) {
  * The shell. remotesDir holds the brands' manifests (remotes.json and any per-brand ones: where
  * each remote is deployed); they are read on every request, so an operator's edit takes effect
  * without a rebuild or restart. The routes come from each deployed remote (remote-routes.mjs).
+ * `brands` is the live brand registry (brand-page.mjs openBrands): a brand added or edited in its
+ * folder is served from the next request.
  * `production` adds HSTS; `routesTtlMs` how long a remote's routes are trusted; `cspReportFile` keeps the CSP violation reports the browsers send (within `cspReportLimits`).
  * `operatorApiUrl` is the operator API (its own internal port): the console's calls under
  * /operator-api/ reach it only when the page's host is one of `operatorHosts` (the deployment's
@@ -256,8 +250,8 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
       return proxy.web(req, res);
     }
     if (url.pathname === CSP_REPORT_PATH && req.method === 'POST') return receiveCspReport(req, res, cspReportFile, reportAllowed, cspReportLimits);
-    const brand = brandOf(brands, req.headers.host);
-    const manifestFile = join(remotesDir, brand?.manifest ?? 'remotes.json');
+    const brand = brands.forHost(req.headers.host);
+    const manifestFile = join(remotesDir, brand.manifest);
     const manifestText = () => warm.then(() => compose(readManifest(manifestFile)));
     if (url.pathname === SERVICE_WORKER_PATH) {
       // The brand's list is part of the script: a deploy of the shell or of a remote changes
@@ -270,6 +264,7 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
         },
       );
     }
+    if (serveBrandFile({ req, res, brand, pathname: url.pathname, stylesheet: renderPage.stylesheet, send: sendRevalidated })) return;
     if (url.pathname === '/main.js' && mainVersion && url.searchParams.get('v') === mainVersion) versioned.add(res);
     if (url.pathname === '/remotes.json') {
       if (!existsSync(manifestFile)) {
@@ -282,9 +277,14 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
     const serveFile = isPage(url.pathname) ? (_req, _res, next) => next() : files;
     serveFile(req, res, () => {
       // Every other path is a route of the single-page app.
+      const toDefaultLanguage = defaultLanguageRedirect(req, brand, url);
+      if (toDefaultLanguage) {
+        res.writeHead(302, { Location: toDefaultLanguage, 'Cache-Control': 'no-store', Vary: 'Cookie' });
+        return res.end();
+      }
       // The service worker's navigation preload says so: the page's files are in its cache.
       const keptByServiceWorker = req.headers['service-worker-navigation-preload'] !== undefined;
-      manifestText().then((text) => renderPage({ title: brand?.title ?? brands.defaultTitle, pathname: url.pathname, manifestText: text, keptByServiceWorker })).then(
+      manifestText().then((text) => renderPage({ brand, pathname: url.pathname, manifestText: text, keptByServiceWorker })).then(
         ({ html, csp }) => {
           res.setHeader('Content-Security-Policy', csp);
           res.setHeader('Vary', 'Service-Worker-Navigation-Preload');
@@ -298,8 +298,4 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
     });
   });
   return listen(server, port, host);
-}
-
-export function loadBrands(file, fallback) {
-  return file ? readJson(file) : fallback;
 }

@@ -17,8 +17,8 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
   const access = createAccessTokens(config.jwtSecret, config.lifetimes.accessToken);
   const chain = rpcChainReader(config.rpcUrl);
   const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log, ...config.mail });
-  // Background mail has no request to take a brand from: the default brand and the public address.
-  const returnNotice = { mailer, title: config.brands.defaultTitle, publicUrl: config.publicUrl };
+  // Background mail has no request to take a brand from: the default brand, as it is when the mail goes.
+  const returnNotice = { mailer, brands: config.brands, publicUrl: config.publicUrl };
   return {
     config,
     db,

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ARGON2_MIN, ConfigError, loadConfig } from '../src/config';
@@ -11,15 +11,25 @@ import { coinPrices, poolAddresses } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { createTestDatabase } from './helpers';
 
-const brandsFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'api-brands-')), 'brands.json');
-writeFileSync(brandsFile, JSON.stringify({ defaultTitle: 'X', brands: [{ host: 'invest.example', title: 'Ex' }] }));
+const shippedBrands = path.resolve(__dirname, '../../brands');
+/** A folder of brands, each a copy of the shipped default brand on the given hosts. */
+function brandsDir(brands: Record<string, string[]>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'api-brands-'));
+  for (const [id, hosts] of Object.entries(brands)) {
+    cpSync(path.join(shippedBrands, 'default'), path.join(dir, id), { recursive: true });
+    const file = path.join(dir, id, 'brand.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), hosts, title: `Brand ${id}` }));
+  }
+  return dir;
+}
+const productionBrands = brandsDir({ default: ['invest.example'] });
 
 const production = {
   NODE_ENV: 'production',
   JWT_SECRET: 'p'.repeat(48),
   CODE_HMAC_KEY: 'c'.repeat(48),
   SMTP_URL: 'smtp://user:pass@mail.example.com:587',
-  BRANDS_FILE: brandsFile,
+  BRANDS_DIR: productionBrands,
   OPERATOR_PORT: '4100',
 };
 /** The local stack as `npm start` names it. */
@@ -58,7 +68,7 @@ describe('configuration from the environment', () => {
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ RATE_LIMIT_MULTIPLIER: '-1' }, 'RATE_LIMIT_MULTIPLIER'],
-    [{ BRANDS_FILE: '/nonexistent/brands.json' }, 'BRANDS_FILE'],
+    [{ BRANDS_DIR: '/nonexistent/brands' }, 'BRANDS_DIR'],
   ])('stops with a clear message on a bad value: %j', (env, name) => {
     expect(() => loadConfig({ ...development, DATA_DIR: os.tmpdir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ ...development, DATA_DIR: os.tmpdir(), ...env })).toThrow(name);
@@ -74,7 +84,7 @@ describe('finding 9: production configuration refuses to start unsafe', () => {
   it.each([
     [{ DEPOSIT_CONFIRMATIONS: '11' }, 'DEPOSIT_CONFIRMATIONS must be at least 12'],
     [{ RATE_LIMIT_MULTIPLIER: '1000' }, 'RATE_LIMIT_MULTIPLIER must not be above 1'],
-    [{ BRANDS_FILE: '' }, 'BRANDS_FILE is required'],
+    [{ BRANDS_DIR: '' }, 'BRANDS_DIR is required'],
     [{ SMTP_URL: '' }, 'SMTP_URL is required'],
     [{ DATABASE_URL: 'postgres://app:hunter2@db:5432/app' }, 'DATABASE_URL must not hold a password'],
     [{ CODE_HMAC_KEY: '' }, 'CODE_HMAC_KEY is required'],
@@ -100,11 +110,9 @@ describe('finding 9: production configuration refuses to start unsafe', () => {
     expect(loadConfig(production).argon2).toEqual({ memoryKiB: 19456, timeCost: 2, parallelism: 1 });
   });
 
-  it('reads the brand registry from BRANDS_FILE', () => {
+  it('reads the brands from BRANDS_DIR', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'api-cfg-'));
-    const file = path.join(dir, 'brands.json');
-    writeFileSync(file, JSON.stringify({ defaultTitle: 'X', brands: [{ host: 'invest.example', title: 'Ex' }] }));
-    expect(loadConfig({ ...development, DATA_DIR: dir, BRANDS_FILE: file }).brands.brands[0]).toMatchObject({ host: 'invest.example' });
+    expect(loadConfig({ ...development, DATA_DIR: dir, BRANDS_DIR: brandsDir({ default: ['invest.example'] }) }).brands.brands[0]).toMatchObject({ hosts: ['invest.example'], title: 'Brand default' });
   });
 });
 
@@ -159,14 +167,13 @@ describe('finding 13: the configuration fails closed', () => {
     }
   });
 
-  const loopbackBrands = path.join(mkdtempSync(path.join(os.tmpdir(), 'api-brands-')), 'brands.json');
-  writeFileSync(loopbackBrands, JSON.stringify({ defaultTitle: 'X', brands: [{ host: 'invest.example', title: 'Ex' }, { host: '127.0.0.2', title: 'Local' }] }));
+  const loopbackBrands = brandsDir({ default: ['invest.example'], local: ['127.0.0.2'] });
   const testKey = HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase('test test test test test test test test test test test junk'), "m/44'/60'/0'/0/100").privateKey;
   it.each([
     ['LOCAL_CHAIN must not be set in production', { LOCAL_CHAIN: 'true' }],
-    // The development registry, as the compose file used to mount it.
-    ['BRANDS_FILE must not list a loopback host in production: localhost, 127.0.0.1', { BRANDS_FILE: path.resolve(__dirname, '../../shared/contracts/src/brands.json') }],
-    ['BRANDS_FILE must not list a loopback host in production: 127.0.0.2', { BRANDS_FILE: loopbackBrands }],
+    // The development brands, as shipped in the repository.
+    ['hosts: not allowed here: localhost, 127.0.0.1', { BRANDS_DIR: shippedBrands }],
+    ['BRANDS_DIR must not list a loopback host in production: 127.0.0.2', { BRANDS_DIR: loopbackBrands }],
     ['DEPOSIT_USE_FINALIZED must not be off in production', { DEPOSIT_USE_FINALIZED: 'false' }],
     ['PAYOUT_CONFIRMATIONS must be at least 12', { PAYOUT_CONFIRMATIONS: '11' }],
     ['HOT_WALLET_KEYS must not hold a key of the public test mnemonic', { HOT_WALLET_KEYS: testKey }],

@@ -36,7 +36,7 @@ describe('finding 10: docker-compose.yml', () => {
     expect(compose.services.postgres?.environment?.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
     expect(new URL(env.DATABASE_URL as string).password).toBe('');
     expect(env.NODE_ENV).toBe('production');
-    expect(env.BRANDS_FILE).toEqual(expect.any(String));
+    expect(env.BRANDS_DIR).toEqual(expect.any(String));
     // No shared operator key: operators are named accounts (issue 26).
     expect(env.OPERATOR_KEY).toBeUndefined();
   });
@@ -50,13 +50,22 @@ describe('finding 10: docker-compose.yml', () => {
 });
 
 describe('finding 13: docker-compose.yml', () => {
-  it('finding 13: mounts the operator\'s brand registry, never the development one, and names no local chain', () => {
+  it('issue 25: the shell and the API read the same mounted folder of brands', () => {
+    const mount = (name: string) => {
+      const service = compose.services[name] as Service;
+      return (service.volumes ?? []).find((v) => v.endsWith(`:${service.environment?.BRANDS_DIR}:ro`))?.split(':')[0];
+    };
+    expect(mount('shell')).toBeTruthy();
+    expect(mount('shell')).toBe(mount('api'));
+  });
+
+  it('finding 13: mounts the operator\'s brands, never the development ones, and names no local chain', () => {
     for (const name of ['api', 'shell']) {
       const service = compose.services[name] as Service;
-      const registry = (service.volumes ?? []).find((v) => v.endsWith(`:${service.environment?.BRANDS_FILE}:ro`));
+      const registry = (service.volumes ?? []).find((v) => v.endsWith(`:${service.environment?.BRANDS_DIR}:ro`));
       // The host side is a variable the operator must set: the start stops without it.
-      expect([name, registry]).toEqual([name, expect.stringMatching(/^\$\{BRANDS_FILE:\?[^}]+\}:/)]);
-      expect((service.volumes ?? []).some((v) => v.includes('shared/contracts/src/brands.json'))).toBe(false);
+      expect([name, registry]).toEqual([name, expect.stringMatching(/^\$\{BRANDS_DIR:\?[^}]+\}:/)]);
+      expect((service.volumes ?? []).some((v) => /(^|\/)brands:/.test(v) && v.startsWith('.'))).toBe(false);
     }
     const env = compose.services.api?.environment ?? {};
     expect(env.NODE_ENV).toBe('production');

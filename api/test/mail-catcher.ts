@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 
 /** A mail as MailDev's REST API gives it. */
-export type CaughtMail = { to: { address: string }[]; subject: string; text?: string; html?: string; headers?: Record<string, string>; time: string };
+export type CaughtMail = { to: { address: string }[]; from?: { address: string; name: string }[]; subject: string; text?: string; html?: string; headers?: Record<string, string>; time: string };
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {

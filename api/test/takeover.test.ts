@@ -336,7 +336,8 @@ describe('low findings', () => {
     expect(mail?.text).not.toContain('127.0.0.1:6666');
 
     const branded = await startTestApp({}, (c) => {
-      c.brands = { ...c.brands, brands: c.brands.brands.map((b) => (b.host === 'localhost' ? { ...b, url: 'https://brand.example' } : b)) };
+      const brands = c.brands.brands.map((b) => (b.hosts.includes('localhost') ? { ...b, url: 'https://brand.example' } : b));
+      c.brands = { ...c.brands, brands, defaultBrand: c.brands.defaultBrand };
     });
     try {
       const v = await register(branded.app);

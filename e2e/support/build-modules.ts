@@ -19,6 +19,14 @@ interface ServeModule {
   serveRemote(o: { dir: string; port: number; host?: string }): Promise<Server>;
   serveShell(o: { dir: string; port: number; remotesDir: string; brands: unknown; production?: boolean }): Promise<Server>;
 }
+/** A brand as the registry hands it out (shared/contracts/src/brand.ts). */
+export interface BrandRegistryLike {
+  forHost(host: string | undefined): unknown;
+  close(): void;
+}
+interface BrandPageModule {
+  openBrands(shellDir: string, brandsDir: string, log?: (line: string) => void): Promise<BrandRegistryLike>;
+}
 interface ManifestModule {
   runtimeManifest(originOf: (name: string) => string): RuntimeManifest;
 }
@@ -27,7 +35,7 @@ interface StackModule {
     ports: Record<string, number>;
     dataDir: string;
     remotesDir: string;
-    brands: unknown;
+    brandsDir: string;
     apiEnv: Record<string, string>;
     log: (line: string) => void;
   }): Promise<{ stop: () => Promise<void> }>;
@@ -36,5 +44,6 @@ interface StackModule {
 const load = <T>(file: string): Promise<T> => import(pathToFileURL(join(repoRoot, file)).href) as Promise<T>;
 
 export const serveModule = () => load<ServeModule>('shell-server/serve.mjs');
+export const brandPageModule = () => load<BrandPageModule>('shell-server/brand-page.mjs');
 export const manifestModule = () => load<ManifestModule>('shared/build/manifest.mjs');
 export const stackModule = () => load<StackModule>('scripts/stack.mjs');

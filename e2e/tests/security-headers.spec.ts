@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
 import { baseURL, controlledDaoPort, ports } from '../stack.config';
-import { serveModule } from '../support/build-modules';
+import { brandPageModule, serveModule } from '../support/build-modules';
 import { expectRemoteReady } from '../support/page';
 import { CSP_PROBE, remotesDir, repoRoot } from '../support/paths';
 import { localized, routes } from '../support/routes';
@@ -83,12 +83,14 @@ test('no page of the site breaks its CSP, in English or Russian, signed in or no
 
 test('in production the page is sent with HSTS', async ({ request }) => {
   const { serveShell } = await serveModule();
+  const brands = await (await brandPageModule()).openBrands(join(repoRoot, 'shell/dist'), join(repoRoot, 'brands'), () => undefined);
   const port = ports.shell + 500;
-  const server = await serveShell({ dir: join(repoRoot, 'shell/dist'), port, remotesDir, brands: { defaultTitle: 'Invest Pools', brands: [] }, production: true });
+  const server = await serveShell({ dir: join(repoRoot, 'shell/dist'), port, remotesDir, brands, production: true });
   try {
     const response = await request.get(`http://localhost:${port}/sign-in`);
     expect(response.headers()['strict-transport-security']).toBe('max-age=63072000; includeSubDomains');
   } finally {
     await new Promise((resolve) => server.close(resolve));
+    brands.close();
   }
 });

@@ -9,3 +9,5 @@ export const STARTUP_CHUNKS = 'startup-chunks.json';
 export const SERVER_MANIFEST_SCHEMA = 'server/manifest-schema.mjs';
 /** The shell's page plan (shell/page-plan.json, checked and completed by page-plan.mjs). */
 export const PAGE_PLAN = 'server/page-plan.json';
+/** The brand registry's folder reader (shared/contracts' brand-folder.ts) as plain JavaScript (server-schema.mjs). */
+export const SERVER_BRAND_FOLDER = 'server/brand-folder.mjs';

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentSecurityPolicy, createPageRenderer, createPrecacheList, createRemoteManifests, firstCalls, remoteFiles, routeOwner } from '../page.mjs';
@@ -13,6 +15,15 @@ function writePagePlan(dir: string) {
   const cabinetCalls = Object.values(cabinetRoutes).filter((r) => r.method === 'GET').map((r) => `/api/v1${r.path}`);
   writeFileSync(join(dir, 'server/page-plan.json'), JSON.stringify({ ...shellPlan, cabinetCalls }));
 }
+import { checkBrandFolder } from '../../shared/contracts/src/brand-folder';
+import type { Brand } from '../../shared/contracts/src/brand';
+
+const loaded = (id: string): Brand => {
+  const r = checkBrandFolder(join(__dirname, '../../brands', id), id);
+  if (!r.ok) throw new Error(r.problems.join('; '));
+  return r.brand;
+};
+const brand = { ...loaded('default'), title: 'T' };
 
 const manifest = {
   remotes: [
@@ -75,7 +86,7 @@ describe('the page made by the shell’s server', () => {
     const renderPage = createPageRenderer({ dir, manifestSchema: runtimeManifestSchema, remoteManifests: async (url: string) => files(new URL(url).hostname.split('.')[0]!) });
     // What the page starts fetching: its preload hints and the shell's chunks it runs early.
     const preloads = async (pathname: string) => {
-      const { html } = await renderPage({ title: 'T', pathname, manifestText: JSON.stringify(manifest) });
+      const { html } = await renderPage({ brand, pathname, manifestText: JSON.stringify(manifest) });
       return [...html.matchAll(/<link rel="preload" as="script" href="([^"]+)">|<script async data-early src="([^"]+)">/g)].map((m) => m[1] ?? m[2]);
     };
     const en = await preloads('/sign-in');
@@ -90,7 +101,7 @@ describe('the page made by the shell’s server', () => {
     expect(en).not.toContain('/api-schemas.11112222.js');
     // A page the service worker serves (its navigation preload says so) is hinted only what the
     // worker does not keep: the remote's container, which names the current deploy.
-    const { html: served } = await renderPage({ title: 'T', pathname: '/cabinet/pools/stable', manifestText: JSON.stringify(manifest), keptByServiceWorker: true });
+    const { html: served } = await renderPage({ brand, pathname: '/cabinet/pools/stable', manifestText: JSON.stringify(manifest), keptByServiceWorker: true });
     expect([...served.matchAll(/<link rel="preload" as="script" href="([^"]+)">/g)].map((m) => m[1])).toEqual(['https://pools.example/remoteEntry.js']);
   });
 
@@ -104,7 +115,7 @@ describe('the page made by the shell’s server', () => {
       'https://auth.example/mf-manifest.json',
     );
     const renderPage = createPageRenderer({ dir, manifestSchema: runtimeManifestSchema, remoteManifests: async (url: string) => (url.startsWith('https://auth.example/') ? auth : undefined) });
-    const { html } = await renderPage({ title: 'T', pathname: '/sign-in', manifestText: JSON.stringify(manifest) });
+    const { html } = await renderPage({ brand, pathname: '/sign-in', manifestText: JSON.stringify(manifest) });
     const version = /src="\/main\.js\?v=([0-9a-f]{12})"/.exec(html)![1];
     // Before the title, the inline script and the stylesheet: found with the page's first bytes.
     const head = /<head>(.*)<\/head>/.exec(html)![1]!;
@@ -123,6 +134,38 @@ describe('the page made by the shell’s server', () => {
     expect(head).not.toContain('<link rel="preload" as="script" href="/1.0000aaaa.js">');
   });
 
+  it('dresses the page in its brand at first paint: token overrides, favicon and logo inline, no script, at most 2 KB gzipped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shell-page-'));
+    writeFileSync(join(dir, 'index.html'), '<html lang="en"><head><link rel="icon" href="data:," /><title>x</title><script>/* the page’s own */</script></head><body><div id="root"></div><script defer="defer" src="/main.js"></script></body></html>');
+    writeFileSync(join(dir, 'main.js'), 'console.log(1)');
+    const frameStrings = { brand: { logo: '{{title}} home' }, header: { language: 'Language', signIn: 'Sign in', signUp: 'Sign up' }, remote: { loading: 'Loading' }, theme: { label: 'Theme', light: 'Light', dark: 'Dark', system: 'System' }, footer: { terms: 'Terms' } };
+    writeFileSync(join(dir, 'frame-strings.json'), JSON.stringify({ en: frameStrings, ru: frameStrings }));
+    const renderPage = createPageRenderer({ dir, manifestSchema: runtimeManifestSchema, remoteManifests: async () => undefined });
+    const aurora = loaded('aurora');
+    const plain = (await renderPage({ brand: loaded('default'), pathname: '/sign-in', manifestText: JSON.stringify(manifest) })).html;
+    const { html, csp } = await renderPage({ brand: aurora, pathname: '/sign-in', manifestText: JSON.stringify(manifest) });
+    // Its colours, in both themes, as the last style of the head (after the design system's).
+    const style = /<style>([^<]*)<\/style>[^]*<\/head>/.exec(html)![1]!;
+    expect(style).toContain(`[data-theme='light'],:root:not([data-theme]){`);
+    expect(style).toContain(`--primary:${aurora.theme.light.primary}`);
+    expect(style).toContain(`[data-theme='dark']{`);
+    expect(style).toContain(`--primary:${aurora.theme.dark.primary}`);
+    // Allowed by its hash, and nothing else inline is.
+    const hash = `'sha256-${createHash('sha256').update(style).digest('base64')}'`;
+    expect(csp).toContain(hash);
+    expect(csp).not.toContain('unsafe-inline');
+    // The favicon and both logos as data: images, the sign-in frame's header showing them.
+    expect(html).toContain('<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,');
+    expect(html).not.toContain('href="data:,"');
+    expect(html).toMatch(/<header class="header header--auth"><a aria-label="Aurora Capital home" class="logo" href="\/"><span class="logo__mark" aria-hidden="true"><img class="logo__img logo__img--light" src="data:image\/svg\+xml,/);
+    // No script added: the same executable scripts as the unbranded page.
+    const scripts = (page: string) => [...page.matchAll(/<script(?![^>]*type="application\/json")[^>]*>/g)].map((m) => m[0]);
+    expect(scripts(html)).toEqual(scripts(plain));
+    // The brand's share of the page, gzipped, stays within 2 KB.
+    const shellOnly = html.replace(/<link rel="icon"[^>]*>|<style>\[data-theme='light'\][^<]*<\/style>|<script type="application\/json" id="brand">[^<]*<\/script>|<img class="logo__img[^>]*>/g, '');
+    expect(gzipSync(html).length - gzipSync(shellOnly).length).toBeLessThanOrEqual(2048);
+  });
+
   it('names main.js by its content, lists a signed-in page’s first calls, and gives the service worker only content-addressed files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'shell-page-'));
     writeFileSync(join(dir, 'index.html'), '<html lang="en"><head><title>x</title><script>/* the page’s own */</script></head><body><div id="root"></div><script defer="defer" src="/main.js"></script></body></html>');
@@ -135,7 +178,7 @@ describe('the page made by the shell’s server', () => {
       'https://pools.example/mf-manifest.json',
     );
     const remoteManifests = async (url: string) => (url.startsWith('https://pools.example/') ? pools : undefined);
-    const { html } = await createPageRenderer({ dir, manifestSchema: runtimeManifestSchema, remoteManifests })({ title: 'T', pathname: '/ru/cabinet/pools/stable', manifestText: JSON.stringify(manifest) });
+    const { html } = await createPageRenderer({ dir, manifestSchema: runtimeManifestSchema, remoteManifests })({ brand, pathname: '/ru/cabinet/pools/stable', manifestText: JSON.stringify(manifest) });
     const version = /src="\/main\.js\?v=([0-9a-f]{12})"/.exec(html)?.[1];
     expect(version).toBeTruthy();
     expect(html).toContain(`<link rel="preload" as="script" href="/main.js?v=${version}">`);
@@ -171,7 +214,7 @@ describe('the page made by the shell’s server', () => {
     );
     const remoteManifests = async (url: string) => (url.startsWith('https://auth.example/') ? auth : undefined);
     const render = (manifestText: string, manifestSchema?: typeof runtimeManifestSchema) =>
-      createPageRenderer({ dir, remoteManifests, manifestSchema })({ title: 'T', pathname: '/sign-in', manifestText });
+      createPageRenderer({ dir, remoteManifests, manifestSchema })({ brand, pathname: '/sign-in', manifestText });
     const inlined = (html: string) => /<script type="application\/json" id="runtime-manifest">([^<]*)<\/script>/.exec(html)?.[1];
 
     const good = await render(JSON.stringify(manifest), runtimeManifestSchema);

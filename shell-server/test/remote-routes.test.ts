@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { remoteRoutesFileSchema } from '../../shared/contracts/src/manifest';
+import { openBrandRegistry } from '../../shared/contracts/src/brand-folder';
 import { createManifestComposer, createRemoteRoutes } from '../remote-routes.mjs';
 import { serveShell } from '../serve.mjs';
 
@@ -40,13 +41,15 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 }
 
 describe("the remotes' routes, read from their deploys", () => {
+  const brands = openBrandRegistry(join(__dirname, '../../brands'), () => undefined);
+  afterAll(() => brands.close());
   it('the runtime manifest carries the routes the deployed remote publishes, and a route a later deploy adds is served without restarting the shell', async () => {
     const remote = await deployedRemote();
     remote.state.routes = file('/cabinet/dao');
     const dir = mkdtempSync(join(tmpdir(), 'shell-routes-'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body></body></html>');
     writeFileSync(join(dir, 'remotes.json'), JSON.stringify({ remotes: [{ name: 'mf_dao', entry: remote.entry, contract: '1.1' }] }));
-    const shell = (await serveShell({ dir, port: 0, remotesDir: dir, brands: { defaultTitle: 'T', brands: [] }, routesTtlMs: 30 })) as Server;
+    const shell = (await serveShell({ dir, port: 0, remotesDir: dir, brands, routesTtlMs: 30 })) as Server;
     const manifest = async () => (await (await fetch(`http://127.0.0.1:${(shell.address() as AddressInfo).port}/remotes.json`)).json()) as { remotes: { name: string; entry: string; routes: { path: string }[] }[] };
     try {
       expect(await manifest()).toEqual({ remotes: [{ name: 'mf_dao', entry: remote.entry, contract: '1.1', routes: [route('/cabinet/dao')] }] });

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openBrandRegistry } from '../../shared/contracts/src/brand-folder';
 import { serveShell } from '../serve.mjs';
 
 type Answer = { status: number; body: string };
@@ -28,7 +29,8 @@ describe('the shell’s server at the edge', () => {
   // A shell build of one page: enough for the server to start.
   const dir = mkdtempSync(join(tmpdir(), 'shell-dist-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body><script src="/main.js"></script></body></html>');
-  const brands = { defaultTitle: 'Test', brands: [] };
+  const brands = openBrandRegistry(join(__dirname, '../../brands'), () => undefined);
+  afterAll(() => brands.close());
 
   it('overwrites a client’s X-Forwarded-For (and Host, Proto) before passing a call to the API', async () => {
     // The API here echoes the forwarding headers it receives.
@@ -94,6 +96,30 @@ describe('the shell’s server at the edge', () => {
       expect(statSync(`${file}.1`).size).toBeLessThanOrEqual(limits.fileBytes);
     } finally {
       warn.mockRestore();
+      await close(shell);
+    }
+  });
+
+  it('issue 25: a first visit to a brand whose default language is Russian opens the page under /ru; a remembered language, or another brand, stays', async () => {
+    const shell = (await serveShell({ dir, port: 0, remotesDir: dir, brands })) as Server;
+    try {
+      const port = (shell.address() as AddressInfo).port;
+      const head = (path: string, headers: Record<string, string>) =>
+        new Promise<{ status: number; location?: string }>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port, method: 'GET', path, headers }, (res) => {
+            res.resume();
+            resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      // ember's brand.json says "defaultLanguage": "ru"; aurora's says "en".
+      expect(await head('/sign-in?from=x', { host: 'ember.test' })).toEqual({ status: 302, location: '/ru/sign-in?from=x' });
+      expect(await head('/', { host: 'ember.test' })).toEqual({ status: 302, location: '/ru' });
+      expect((await head('/sign-in', { host: 'ember.test', cookie: 'lang=en' })).status).toBe(200);
+      expect((await head('/ru/sign-in', { host: 'ember.test' })).status).toBe(200);
+      expect((await head('/sign-in', { host: 'aurora.test' })).status).toBe(200);
+    } finally {
       await close(shell);
     }
   });

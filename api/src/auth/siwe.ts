@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { verifyMessage } from 'ethers';
 import { SiweMessage } from 'siwe';
-import { apiMessages as M, hostName, SUPPORTED_CHAIN_ID, type BrandRegistry } from '@app/contracts';
+import { apiMessages as M, isBrandHost, SUPPORTED_CHAIN_ID, type BrandRegistry } from '@app/contracts';
 import type { Db } from '../db/client';
 import { siweNonces } from '../db/schema';
 import { ApiError } from '../http/errors';
@@ -61,8 +61,7 @@ export function createSiwe(db: Db, brands: BrandRegistry, nonceLifetimeSeconds: 
 
       // Domain: a brand host (any port), and the very host the request came from (port included),
       // so a message signed for one site cannot be replayed at another.
-      const domainHost = hostName(msg.domain);
-      const brandOk = brands.brands.some((b) => b.host === domainHost);
+      const brandOk = isBrandHost(brands, msg.domain);
       if (!brandOk || !origin.host || msg.domain.toLowerCase() !== origin.host.toLowerCase()) {
         throw siweError(M.siweDomain, 'SIWE_DOMAIN');
       }

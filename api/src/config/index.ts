@@ -60,7 +60,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   // where someone said the chain is the local one; every other environment gets the safe ones.
   const local = e.LOCAL_CHAIN && !production;
   const dataDir = dataDirOf(e, repoRoot);
-  const brands = readBrands(e.BRANDS_FILE);
+  // The registry logs before the server's logger exists: straight to the console, unless silenced.
+  const brands = readBrands(e.BRANDS_DIR, repoRoot, production, e.LOG_LEVEL === 'silent' ? () => undefined : undefined);
   // What production refuses to start with: each is a hole a security review found.
   const problems = production
     ? [

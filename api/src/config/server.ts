@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
-import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
-import { brandRegistrySchema, defaultBrandRegistry, type BrandRegistry } from '@app/contracts';
+import type { BrandRegistry } from '@app/contracts';
+import { openBrandRegistry, type LiveBrandRegistry } from '@app/contracts/src/brand-folder';
 import { bool, int, ConfigError, type ConfigDoc } from './fields';
 
 /** The server itself: its environment, where it listens, whom it trusts, what it logs. */
@@ -14,7 +14,8 @@ export const serverEnv = z.object({
   LOCAL_CHAIN: z._default(bool, false),
   API_PORT: z._default(int(0, 65535), 4000),
   API_HOST: z._default(z.string().check(z.minLength(1)), '127.0.0.1'),
-  BRANDS_FILE: z.optional(z.string().check(z.minLength(1))),
+  /** The folder of brand folders (brands/<id>/brand.json …), watched: an edit is live on the next request. */
+  BRANDS_DIR: z.optional(z.string().check(z.minLength(1))),
   /** Comma-separated origins allowed by CORS; empty (default) allows none. */
   CORS_ORIGINS: z._default(z.string(), ''),
   /** The proxy in front of the API, trusted for one hop: true (any peer), false, or comma-separated addresses, CIDRs, loopback, linklocal, uniquelocal. */
@@ -33,7 +34,7 @@ export const serverDocs: ConfigDoc[] = [
     vars: ['NODE_ENV'],
     default: '**required**',
     meaning:
-      '`production`, `development` or `test`; without it nothing starts (neither the API nor its money jobs), with a message saying so. `npm start`, the e2e stack, the tests and the benchmarks set it. `production` refuses to start without `JWT_SECRET`, `CODE_HMAC_KEY` (different from it), `SMTP_URL`, `OPERATOR_PORT` (the operator API apart from the public one) and `BRANDS_FILE` (none of its hosts loopback: SIWE would accept `localhost`), and with `LOCAL_CHAIN`, `DEPOSIT_CONFIRMATIONS` or `PAYOUT_CONFIRMATIONS` below 12, `DEPOSIT_USE_FINALIZED=false`, a key of the public test mnemonic in `HOT_WALLET_KEYS`, `RATE_LIMIT_MULTIPLIER` above 1, a password written in `DATABASE_URL`, or argon2id below m = 19 MiB, t = 2. It sets `Secure` on the cookies and serves the OpenAPI docs only with `API_DOCS=true`',
+      '`production`, `development` or `test`; without it nothing starts (neither the API nor its money jobs), with a message saying so. `npm start`, the e2e stack, the tests and the benchmarks set it. `production` refuses to start without `JWT_SECRET`, `CODE_HMAC_KEY` (different from it), `SMTP_URL`, `OPERATOR_PORT` (the operator API apart from the public one) and `BRANDS_DIR` (none of its hosts loopback: SIWE would accept `localhost`), and with `LOCAL_CHAIN`, `DEPOSIT_CONFIRMATIONS` or `PAYOUT_CONFIRMATIONS` below 12, `DEPOSIT_USE_FINALIZED=false`, a key of the public test mnemonic in `HOT_WALLET_KEYS`, `RATE_LIMIT_MULTIPLIER` above 1, a password written in `DATABASE_URL`, or argon2id below m = 19 MiB, t = 2. It sets `Secure` on the cookies and serves the OpenAPI docs only with `API_DOCS=true`',
   },
   {
     vars: ['LOCAL_CHAIN'],
@@ -42,7 +43,12 @@ export const serverDocs: ConfigDoc[] = [
   },
   { vars: ['API_PORT', 'API_HOST'], meaning: 'listen address' },
   { vars: ['API_DOCS'], default: '`true` outside production', meaning: 'serve `/api/docs`' },
-  { vars: ['BRANDS_FILE'], default: 'built-in registry', meaning: 'JSON of `brandRegistrySchema` (hosts allowed as SIWE domains, titles)' },
+  {
+    vars: ['BRANDS_DIR'],
+    default: '`brands/` of the repository',
+    meaning:
+      'the folder of brands, one folder each (`brandSchema` in shared/contracts: hosts, title, theme, links, mail sender, legal texts); the brands\' hosts are the SIWE domains, and mails take the brand\'s sender, title, colours and address. Watched: a new or edited brand is used from the next request, and a brand that fails its check keeps its last good version, with a log line saying why. The shell\'s server reads the same folder',
+  },
   { vars: ['CORS_ORIGINS'], default: 'empty (closed)', meaning: 'comma-separated origins allowed by CORS' },
   {
     vars: ['TRUST_PROXY'],
@@ -53,7 +59,7 @@ export const serverDocs: ConfigDoc[] = [
   {
     vars: ['PUBLIC_URL'],
     meaning:
-      'site address for the referral link, and for mail links when the request\'s brand has no `url` in the brand registry. Mail links never take the request\'s `Origin` or `Host`',
+      'site address for the referral link; a brand without a `url` mails links to this address with its own first host in place of this one\'s. Mail links never take the request\'s `Origin` or `Host`',
   },
   { vars: ['LOG_LEVEL'], meaning: 'pino level; logs carry the request id (also sent as `x-request-id`)' },
 ];
@@ -64,7 +70,7 @@ export type ServerConfig = {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
-  brands: BrandRegistry;
+  brands: LiveBrandRegistry;
   corsOrigins: string[];
   trustProxy: TrustProxy;
   bodyLimit: number;
@@ -73,17 +79,19 @@ export type ServerConfig = {
   apiDocs: boolean;
 };
 
-export function readBrands(file: string | undefined): BrandRegistry {
-  if (!file) return defaultBrandRegistry;
-  let raw: unknown;
+/**
+ * The brands of BRANDS_DIR (else the repository's brands/), live. In production a brand edited
+ * onto a loopback host later is refused like any invalid one, as the start refuses it.
+ */
+export function readBrands(dir: string | undefined, repoRoot: string, production: boolean, log?: (line: string) => void): LiveBrandRegistry {
+  // Without its own brands, SIWE would accept the development hosts (localhost): nothing to open.
+  if (production && !dir) throw new ConfigError('Invalid configuration:\n✖ BRANDS_DIR is required in production');
+  const folder = dir ?? `${repoRoot}/brands`;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    return openBrandRegistry(folder, log, production ? (host) => !isLoopbackHost(host) : undefined);
   } catch (e) {
-    throw new ConfigError(`BRANDS_FILE ${file}: ${(e as Error).message}`);
+    throw new ConfigError(`BRANDS_DIR ${folder}: ${(e as Error).message}`);
   }
-  const parsed = brandRegistrySchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(`BRANDS_FILE ${file}: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
 }
 
 const PROXY_RANGES: Record<string, string[]> = {
@@ -144,16 +152,14 @@ export function isLoopbackHost(host: string): boolean {
 export function serverProblems(e: ServerEnv, brands: BrandRegistry): string[] {
   const problems: string[] = [];
   if (e.LOCAL_CHAIN) problems.push('LOCAL_CHAIN must not be set in production: its keys and addresses are public');
-  // Without a registry, SIWE would accept the built-in development hosts (localhost).
-  if (!e.BRANDS_FILE) problems.push('BRANDS_FILE is required in production');
-  else {
-    const loopback = brands.brands.filter((b) => isLoopbackHost(b.host)).map((b) => b.host);
-    if (loopback.length) problems.push(`BRANDS_FILE must not list a loopback host in production: ${loopback.join(', ')}`);
+  if (e.BRANDS_DIR) {
+    const loopback = [...brands.brands.flatMap((b) => b.hosts), ...((brands as Partial<LiveBrandRegistry>).refusedHosts ?? [])].filter((h) => isLoopbackHost(h));
+    if (loopback.length) problems.push(`BRANDS_DIR must not list a loopback host in production: ${loopback.join(', ')}`);
   }
   return problems;
 }
 
-export function serverConfig(e: ServerEnv, brands: BrandRegistry): ServerConfig {
+export function serverConfig(e: ServerEnv, brands: LiveBrandRegistry): ServerConfig {
   return {
     env: e.NODE_ENV,
     port: e.API_PORT,

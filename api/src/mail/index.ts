@@ -1,3 +1,4 @@
 export { mailContext } from './context';
+export { mailBrand, type MailBrand } from './brand';
 export { REDACTED, createMailer, type Mailer, type MailerOptions } from './mailer';
 export { renderMail, type MailKind, type MailVars, type ReturnReason, type SessionsEnded } from './templates';

@@ -68,7 +68,7 @@ export function createMailer(db: Db, opts: MailerOptions) {
       if (batch.length === 0) return purge();
       for (const m of batch) {
         try {
-          await transport.sendMail({ from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html, headers: { 'X-Mail-Kind': m.kind, 'Content-Language': m.lang } });
+          await transport.sendMail({ from: m.fromAddress ?? opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html, headers: { 'X-Mail-Kind': m.kind, 'Content-Language': m.lang } });
           await db.update(outbox).set({ status: 'sent', sentAt: sql`now()`, lastError: null, ...redacted }).where(eq(outbox.id, m.id));
         } catch (err) {
           // The SMTP error, never the body (it may hold a code).
@@ -108,7 +108,7 @@ export function createMailer(db: Db, opts: MailerOptions) {
         await conn.insert(outbox).values({ to, subject: r.subject, lang, kind, status: 'unsent', ...redacted });
         return;
       }
-      await conn.insert(outbox).values({ to, subject: r.subject, text: r.text, html: r.html, lang, kind, status: 'pending' });
+      await conn.insert(outbox).values({ to, fromAddress: vars.brand?.from ?? null, subject: r.subject, text: r.text, html: r.html, lang, kind, status: 'pending' });
       if (!tx) void kick();
     },
     /** One pass over pending mail (the job runner calls it): mail left by a crash or another replica, and old rows purged. */

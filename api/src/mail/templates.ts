@@ -1,4 +1,5 @@
 import type { Lang } from '@app/contracts';
+import type { MailBrand } from './brand';
 
 export type MailKind =
   | 'approve'
@@ -19,6 +20,8 @@ export type ReturnReason = 'PAYOUT_REVERTED' | 'PAYOUT_DROPPED' | 'PAYOUT_RECIPI
 export type SessionsEnded = 'all' | 'others' | 'none';
 export type MailVars = {
   title: string;
+  /** The brand's sender, colours and address; without it the mail is plain, from MAIL_FROM. */
+  brand?: MailBrand;
   code?: string;
   link?: string;
   minutes?: number;
@@ -149,11 +152,25 @@ const ru: Record<MailKind, (v: MailVars) => Rendered> = {
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
+/**
+ * The HTML part: the text's paragraphs under a band of the brand's colour with its logo and title,
+ * and the mail's link as a button in the brand's primary colour. Colours and the logo's address
+ * are the brand's; inline styles, since mail clients drop style sheets.
+ */
 export function renderMail(kind: MailKind, lang: Lang, vars: MailVars): Rendered & { html: string } {
   const r = (lang === 'ru' ? ru : en)[kind](vars);
-  const html = `<!doctype html><html lang="${lang}"><body style="font-family:sans-serif">${r.text
+  const b = vars.brand;
+  const body = r.text
     .split('\n\n')
     .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
-    .join('')}</body></html>`;
+    .join('');
+  const header = b
+    ? `<div style="background:${b.primary};color:${b.primaryText};padding:12px 16px;font-weight:700"><img src="${escapeHtml(b.baseUrl)}/brand/logo.svg" alt="" width="24" height="24" style="vertical-align:middle;margin-right:8px">${escapeHtml(vars.title)}</div>`
+    : '';
+  const button =
+    b && vars.link
+      ? `<p><a href="${escapeHtml(vars.link)}" style="display:inline-block;background:${b.primary};color:${b.primaryText};padding:10px 18px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(vars.title)}</a></p>`
+      : '';
+  const html = `<!doctype html><html lang="${lang}"><body style="font-family:sans-serif${b ? `;color:${b.text};background:${b.surface}` : ''}">${header}<div style="padding:0 16px">${body}${button}</div></body></html>`;
   return { ...r, html };
 }

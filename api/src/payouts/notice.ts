@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { formatUnits } from 'ethers';
-import type { Lang } from '@app/contracts';
+import type { BrandRegistry, Lang } from '@app/contracts';
 import type { Db } from '../db/client';
 import { currencies, users } from '../db/schema';
-import type { Mailer, ReturnReason } from '../mail';
+import { mailBrand, type Mailer, type ReturnReason } from '../mail';
 import type { WithdrawalRow } from './requests';
 
-/** What a returned withdrawal's mail needs: the mailer, the brand's title and the public address of the site. */
-export type ReturnNotice = { mailer: Mailer; title: string; publicUrl: string };
+/** What a returned withdrawal's mail needs: the mailer, the brands (it goes as the default one) and the public address of the site. */
+export type ReturnNotice = { mailer: Mailer; brands: BrandRegistry; publicUrl: string };
 
 /**
  * Queues the mail telling the user that a withdrawal came back to the balance, in the user's language,
@@ -21,13 +21,16 @@ export async function mailReturned(tx: Pick<Db, 'select' | 'insert'>, notice: Re
   const lang: Lang = user.lang === 'ru' ? 'ru' : 'en';
   // A returned claim of referral rewards goes back to the rewards, not to a pool's balance.
   const claim = w.kind === 'referral';
+  const brand = notice.brands.defaultBrand;
+  const look = mailBrand(notice.brands, brand, notice.publicUrl);
   await notice.mailer.send(
     user.email,
     lang,
     claim ? 'claim-returned' : 'withdrawal-returned',
     {
-      title: notice.title,
-      link: `${notice.publicUrl}${lang === 'ru' ? '/ru' : ''}/cabinet/${claim ? 'refferal' : 'dashboard'}`,
+      title: brand.title,
+      brand: look,
+      link: `${look.baseUrl}${lang === 'ru' ? '/ru' : ''}/cabinet/${claim ? 'refferal' : 'dashboard'}`,
       amount: formatUnits(BigInt(w.amount), currency?.decimals ?? 0),
       currency: w.currency,
       pool: w.pool,

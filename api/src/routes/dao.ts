@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { asc } from 'drizzle-orm';
 import * as z from 'zod/mini';
-import { apiMessages as M, apiRoutes, brandForHost, brandTitle, hostName, operatorIdParams } from '@app/contracts';
+import { apiMessages as M, apiRoutes, brandTitle, hostName, operatorIdParams } from '@app/contracts';
 import { requestHost } from '../auth';
 import {
   castVote,
@@ -48,8 +48,7 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
   /** The brand the request came through: votes are signed for its name and space. */
   const spaceOf = (req: FastifyRequest): VoteSpace => {
     const host = requestHost(req);
-    const brand = brandForHost(s.config.brands, host);
-    return { title: brandTitle(s.config.brands, host), space: brand ? brand.host : hostName(host ?? 'localhost') };
+    return { title: brandTitle(s.config.brands, host), space: hostName(host ?? 'localhost') };
   };
 
   addRoute(app, apiRoutes.daoPersonal, async ({ auth }) => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import { getAddress, verifyMessage } from 'ethers';
 import { SiweMessage } from 'siwe';
-import { hostName, type BrandRegistry } from '@app/contracts';
+import { isBrandHost, type BrandRegistry } from '@app/contracts';
 import type { Db } from '../db/client';
 import { deposits, poolAddresses, unclaimedTransfers, users } from '../db/schema';
 import { ApiError, badRequest } from '../http/errors';
@@ -125,7 +125,7 @@ function checkProof(settings: ClaimSettings, u: Unclaimed, userId: string, pool:
   } catch {
     /* refused below */
   }
-  if (!settings.brands.brands.some((b) => b.host === hostName(msg.domain)) || uriHost !== msg.domain.toLowerCase()) throw proofError('it is not for one of our sites');
+  if (!isBrandHost(settings.brands, msg.domain) || uriHost !== msg.domain.toLowerCase()) throw proofError('it is not for one of our sites');
   const now = Date.now();
   const issued = msg.issuedAt ? Date.parse(msg.issuedAt) : NaN;
   if (!Number.isFinite(issued) || issued > now + CLOCK_SKEW_MS) throw proofError('its issue time is missing or in the future');

@@ -83,7 +83,7 @@ function useInvite() {
 }
 
 export function SignUpPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api, bus } = useRemote();
   const navigate = useNavigate();
   const lang = useLang();
@@ -168,6 +168,10 @@ export function SignUpPage() {
           <button type="button" className="btn btn--link form__terms" onClick={() => bus.send({ type: 'modal/terms' })}>
             {t('signUp.readTerms')}
           </button>
+          {/* The brand's privacy policy, a page of its own (the shell's server makes it per brand and language). */}
+          <a className="btn btn--link form__terms" href={i18n.language === 'ru' ? '/ru/privacy' : '/privacy'} target="_blank" rel="noreferrer">
+            {t('signUp.readPrivacy')}
+          </a>
           <div className="form__actions">
             <SubmitButton busy={busy} label={t('signUp.submit')} busyLabel={t('signUp.busy')} />
           </div>

@@ -9,5 +9,5 @@ export { earlyProtocol, earlyCallKey } from './early-protocol.mjs';
 export * from './contract';
 export * from './lazy';
 export * from './parcel';
-export * from './brands';
+export * from './brand';
 export * from './client';

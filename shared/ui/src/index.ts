@@ -8,4 +8,5 @@ export { useNotify } from './useNotify';
 export { useServerData, useCabinetRevision, LIVE_POLL_MS, type Loadable } from './live';
 export { Panel, type PanelTexts } from './components/Panel';
 export { TxLink } from './components/TxLink';
+export { CoinMark, COINS, type Coin } from './components/CoinMark';
 export { Field, FieldNotes, FormSummary, describedInput, fieldClass, type FieldProps } from './components/Field';

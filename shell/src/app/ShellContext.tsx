@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { i18n as I18n } from 'i18next';
-import type { RemoteTranslations, RuntimeManifest } from '@app/contracts';
+import type { PageBrand, RemoteTranslations, RuntimeManifest } from '@app/contracts';
 import type { ShellBus } from '@app/ui';
 import type { SessionService } from '../session/session';
 import type { WalletService } from '../wallet/walletService';
@@ -11,6 +11,8 @@ export interface ShellServices {
   translations: RemoteTranslations;
   manifest: RuntimeManifest;
   brandTitle: string;
+  /** The brand the page is served as: its logos, social links and support address. */
+  brand: PageBrand;
   session: SessionService;
   wallet: WalletService;
 }

@@ -4,7 +4,7 @@ import { I18nextProvider } from '@app/singletons/react-i18n';
 import { Provider as JotaiProvider, createStore } from 'jotai';
 import i18next from 'i18next';
 import { createBus, disconnectedWallet, routeFromLocation } from '@app/ui';
-import { readBrandTitle } from '../brand/brand';
+import { readPageBrand } from '../brand/brand';
 import { createTranslations } from '../i18n/translations';
 import { localeOfPath, rememberLocale, rememberedLocale, stripLocale, withLocale } from '../locale/locale';
 import { createNotificationCenter } from '../notifications/notifications';
@@ -86,7 +86,8 @@ export async function start(): Promise<void> {
   rememberLocale(locale);
   document.documentElement.lang = locale;
 
-  const brandTitle = readBrandTitle();
+  const brand = readPageBrand();
+  const brandTitle = brand.title;
   document.title = brandTitle;
 
   const loaded = await manifestLoad;
@@ -150,7 +151,7 @@ export async function start(): Promise<void> {
   const remoteTranslations = translations.forRemotes(i18n);
   root.render(
     <LastResort>
-      <ShellContext.Provider value={{ bus, i18n, translations: remoteTranslations, manifest, brandTitle, session, wallet }}>
+      <ShellContext.Provider value={{ bus, i18n, translations: remoteTranslations, manifest, brandTitle, brand, session, wallet }}>
         <I18nextProvider i18n={i18n} defaultNS="shell">
           <JotaiProvider store={store}>
             <shellHistory.ShellRouter>

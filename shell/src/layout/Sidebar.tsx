@@ -16,16 +16,18 @@ export const SIDEBAR_COLLAPSED_PX = 125;
 export const SIDEBAR_EXPANDED_PX = 320;
 export const COPYRIGHT_YEAR = 2022;
 
+/** Spec §2's social links, in its order; each shown when the brand has one (brand.json `social`). */
 const SOCIAL = [
-  { key: 'twitter', label: 'Twitter', href: 'https://twitter.com/' },
-  { key: 'telegram', label: 'Telegram', href: 'https://t.me/' },
-  { key: 'discord', label: 'Discord', href: 'https://discord.com/' },
-  { key: 'docs', label: 'Docs', href: 'https://docs.github.com/' },
+  { key: 'twitter', label: 'Twitter' },
+  { key: 'telegram', label: 'Telegram' },
+  { key: 'discord', label: 'Discord' },
+  { key: 'docs', label: 'Docs' },
 ] as const;
 
 export function Sidebar({ expanded, compact, onToggle, onNavigate }: { expanded: boolean; compact: boolean; onToggle: () => void; onNavigate: () => void }) {
   const { t } = useTranslation('shell');
-  const { bus, brandTitle } = useShell();
+  const { bus, brandTitle, brand } = useShell();
+  const social = SOCIAL.flatMap((s) => (brand.social[s.key] ? [{ ...s, href: brand.social[s.key] }] : []));
   const session = useObservable(bus.session, bus.session.getValue());
   const openTerms = useSetAtom(termsOpenAtom);
   const location = useLocation();
@@ -97,8 +99,9 @@ export function Sidebar({ expanded, compact, onToggle, onNavigate }: { expanded:
           <button type="button" className="btn btn--link" onClick={() => openTerms(true)}>
             {t('footer.terms')}
           </button>
+          {social.length > 0 ? (
           <ul className="social" aria-label={t('nav.social')}>
-            {SOCIAL.map((s) => (
+            {social.map((s) => (
               <li key={s.key}>
                 <a href={s.href} target="_blank" rel="noreferrer noopener">
                   {s.label}
@@ -106,6 +109,7 @@ export function Sidebar({ expanded, compact, onToggle, onNavigate }: { expanded:
               </li>
             ))}
           </ul>
+          ) : null}
         </div>
       ) : null}
     </aside>

@@ -8,6 +8,8 @@ export const outbox = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     to: text('to_address').notNull(),
     subject: text('subject').notNull(),
+    /** The brand's sender ("Name" <address>), chosen when queued; null: MAIL_FROM. */
+    fromAddress: text('from_address'),
     text: text('text_body').notNull(),
     html: text('html_body').notNull(),
     lang: text('lang').notNull(),

@@ -4,7 +4,11 @@ import uPlot from 'uplot';
 
 export type ChartSeries = { label: string; values: (number | null)[]; tone?: 'primary' | 'success' | 'info'; scale?: 'left' | 'right' };
 
-const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+/** A series' colour is a chart token of the brand's theme: primary, success and info tones are series 1, 2 and 3. */
+const SERIES_TOKEN = { primary: '--chart-1', success: '--chart-2', info: '--chart-3' } as const;
+
+/** A token's value as the page's theme has it (uPlot draws on a canvas, which takes no var()). Unset: uPlot's own default. */
+const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || undefined;
 
 function options(width: number, height: number, series: ChartSeries[]): uPlot.Options {
   const text = cssVar('--text-muted');
@@ -23,7 +27,7 @@ function options(width: number, height: number, series: ChartSeries[]): uPlot.Op
       axis('left', 3),
       ...(hasRight ? [{ ...axis('right', 1), grid: { show: false } }] : []),
     ],
-    series: [{}, ...series.map((s) => ({ label: s.label, scale: s.scale ?? 'left', stroke: cssVar(`--${s.tone ?? 'primary'}`), width: 2, spanGaps: true }))],
+    series: [{}, ...series.map((s) => ({ label: s.label, scale: s.scale ?? 'left', stroke: cssVar(SERIES_TOKEN[s.tone ?? 'primary']), width: 2, spanGaps: true }))],
   };
 }
 
