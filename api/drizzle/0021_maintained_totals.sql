@@ -81,3 +81,6 @@ CREATE TABLE "ledger_checked_pools" (
 	"entries" numeric(78, 0) NOT NULL,
 	CONSTRAINT "ledger_checked_pools_pk" PRIMARY KEY ("pool", "currency")
 );
+--> statement-breakpoint
+-- The accounts other than positions (house, reserves, in flight, payable) are a handful per currency: the checks read them all, by this index.
+CREATE INDEX "ledger_accounts_books_idx" ON "ledger_accounts" USING btree ("kind", "currency") WHERE "kind" <> 'position';

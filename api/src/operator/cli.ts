@@ -11,7 +11,7 @@ export type Transport = (method: 'GET' | 'POST', url: string, body?: unknown) =>
 export type Output = (line: string) => void;
 
 const USAGE = `usage: npm run operator -- <command> [--api URL] [--key KEY]
-  ledger check                                   prove the ledger balances
+  ledger check [--full]                          prove what the ledger wrote since the last check (--full: all of it)
   apy set <pool> <apy> [--from YYYY-MM-DD]       e.g. apy set stable 0.05 --from 2026-12-01
   apy list [<pool>]
   accrue --until YYYY-MM-DD                       accrue every missed day up to and including that day
@@ -56,6 +56,7 @@ function parse(argv: string[]) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--json') flags.set('json', 'yes');
+    else if (a === '--full') flags.set('full', 'yes');
     else if (a.startsWith('--')) {
       const value = argv[i + 1];
       if (value === undefined || value.startsWith('--')) throw new UsageError(`${a} needs a value`);
@@ -140,8 +141,8 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
   const cmd = ['accrue', 'reconcile', 'alerts', 'treasury'].includes(group ?? '') && action === undefined ? group! : `${group ?? ''} ${action ?? ''}`.trim();
   switch (cmd) {
     case 'ledger check': {
-      const r = await call('GET', '/ledger/check');
-      out(`transactions: ${r.transactions}`);
+      const r = await call('GET', flags.has('full') ? '/ledger/check?full=yes' : '/ledger/check');
+      out(`${r.mode} check, transactions read: ${r.transactions}`);
       out(table(r.currencies as Record<string, unknown>[]));
       for (const k of ['unbalanced', 'negative', 'drifted'] as const) {
         const list = r[k] as unknown[];

@@ -25,7 +25,11 @@ export const ledgerAccounts = pgTable(
     interest: baseUnits('interest').notNull().default('0'),
     createdAt: created(),
   },
-  (t) => [uniqueIndex('ledger_accounts_key').on(t.key), index('ledger_accounts_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('ledger_accounts_key').on(t.key),
+    index('ledger_accounts_user_idx').on(t.userId),
+    index('ledger_accounts_books_idx').on(t.kind, t.currency).where(sql`${t.kind} <> 'position'`),
+  ],
 );
 
 /** A balanced set of postings with a unique idempotency reference; never updated or deleted. */
