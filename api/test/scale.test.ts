@@ -26,9 +26,9 @@ const reserves = { kind: 'reserves' as const, chainId: 1, address: '0x0000000000
 const position = (userId: string) => ({ kind: 'position' as const, userId, pool: POOL, currency: 'ETH' });
 const inFlight = { kind: 'withdrawals_in_flight' as const, currency: 'ETH' };
 
-async function newUser() {
+async function newUser(referrerId?: string) {
   const id = randomUUID();
-  await db().insert(users).values({ id, email: `${id}@example.com`, referralCode: id.slice(0, 12) });
+  await db().insert(users).values({ id, email: `${id}@example.com`, referralCode: id.slice(0, 12), role: 'user', referrerId });
   return id;
 }
 const deposit = (userId: string, reference: string, amount: bigint, at?: Date) =>
@@ -76,7 +76,9 @@ describe('issue 23: figures kept beside the balances', () => {
     await fc.assert(
       fc.asyncProperty(days, async (plan) => {
         run++;
-        const who = [await newUser(), await newUser(), await newUser()];
+        // The first invites the other two: its downline's capital and members follow their positions.
+        const referrer = await newUser();
+        const who = [await newUser(referrer), await newUser(referrer), await newUser()];
         const model = who.map(() => ({ balance: 0n, deposited: 0n, withdrawn: 0n, interest: 0n, reserved: [] as bigint[] }));
         let n = 0;
         for (const d of plan) {
@@ -138,6 +140,12 @@ describe('issue 23: figures kept beside the balances', () => {
             interest: String(m.interest),
           });
         }
+        const [standing] = await rows<{ members: string; capital: string | null }>(
+          db(),
+          sql`select (select members::text from referral_members where ancestor_id = ${referrer} and level = 1) as members,
+                     (select (-sum(balance))::text from referral_capital where ancestor_id = ${referrer} and level = 1 and currency = 'ETH') as capital`,
+        );
+        expect({ members: standing?.members, capital: BigInt(standing?.capital ?? '0') }).toEqual({ members: '2', capital: model[0]!.balance + model[1]!.balance });
         expect(await resumDifferences()).toEqual({ accounts: [], pools: [] });
         const incremental = await checkLedgerIncremental(db());
         expect({ ok: incremental.ok, drifted: incremental.drifted }).toEqual({ ok: true, drifted: [] });

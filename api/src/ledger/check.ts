@@ -83,7 +83,8 @@ const finish = (c: Omit<LedgerCheck, 'ok'>): LedgerCheck => ({
 /**
  * The full proofs of `operator ledger check --full`: every transaction sums to zero per currency,
  * no liability is negative, every account's balance and kept figures equal its postings, every
- * pool's kept total equals its positions, and per currency the positions plus what is in flight
+ * pool's kept total equals its positions, the referral figures kept per referrer equal a re-sum,
+ * and per currency the positions plus what is in flight
  * (and referral rewards payable) equal the reserves minus the house. Read in batches of
  * transactions and of accounts by their keys, so the memory stays flat whatever the history.
  */
@@ -136,8 +137,29 @@ export async function checkLedger(db: Pick<Db, 'execute'>, batch = FULL_CHECK_BA
         where coalesce(k.balance, 0) <> coalesce(s.total, 0)`,
   );
   drifted.push(...pools);
+  drifted.push(...(await referralDrift(db)));
   const currencies = await currencyTotals(db, sql`select currency, balance from ledger_accounts where kind = 'position'`);
   return finish({ mode: 'full', transactions: Number(range?.n ?? 0), unbalanced, negative, drifted: drifted.slice(0, LIMIT), currencies });
+}
+
+/** The referral figures kept per referrer (0022) against a re-sum of the tree, the positions and the rewards. */
+async function referralDrift(db: Pick<Db, 'execute'>) {
+  return rows<{ key: string; balance: string; entries: string }>(
+    db,
+    sql`(select 'referral_members:' || coalesce(k.ancestor_id, s.ancestor_id) || ':' || coalesce(k.level, s.level) as key, coalesce(k.members, 0)::text as balance, coalesce(s.n, 0)::text as entries
+         from referral_members k full join (select ancestor_id, level, count(*) as n from referral_tree group by ancestor_id, level) s using (ancestor_id, level)
+         where coalesce(k.members, 0) <> coalesce(s.n, 0) limit ${LIMIT})
+        union all
+        (select 'referral_capital:' || coalesce(k.ancestor_id, s.ancestor_id) || ':' || coalesce(k.level, s.level) || ':' || coalesce(k.currency, s.currency), coalesce(k.balance, 0)::text, coalesce(s.total, 0)::text
+         from referral_capital k full join (
+           select t.ancestor_id, t.level, a.currency, sum(a.balance) as total from referral_tree t join ledger_accounts a on a.user_id = t.user_id and a.kind = 'position'
+           group by t.ancestor_id, t.level, a.currency) s using (ancestor_id, level, currency)
+         where coalesce(k.balance, 0) <> coalesce(s.total, 0) limit ${LIMIT})
+        union all
+        (select 'referral_reward_totals:' || coalesce(k.user_id, s.user_id) || ':' || coalesce(k.currency, s.currency) || ':' || coalesce(k.status, s.status), coalesce(k.amount, 0)::text, coalesce(s.total, 0)::text
+         from referral_reward_totals k full join (select user_id, currency, status, sum(amount) as total from referral_rewards group by user_id, currency, status) s using (user_id, currency, status)
+         where coalesce(k.amount, 0) <> coalesce(s.total, 0) limit ${LIMIT})`,
+  );
 }
 
 /**
