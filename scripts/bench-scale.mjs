@@ -130,6 +130,9 @@ try {
     // The top referrer has the second layer under it, so its downline of three levels is everyone.
     await db.execute(sql`update users set role = 'user' where email in ('ordinary@example.com', 'top@example.com')`);
     const [l2, l1] = [100, 10].map((k) => Math.max(1, Math.floor(N / k)));
+    // The tree is written per user by a row trigger, as sign-ups come one at a time; a million at
+    // once are written in one set-based statement instead (as migration 0009 did).
+    await db.execute(sql`alter table users disable trigger referral_tree_add`);
     const layer = (tag, count, parent) =>
       db.execute(sql`insert into users (id, email, role, referral_code, referrer_id)
         select ('00000000-0000-4000-' || ${tag} || '-' || lpad(to_hex(g), 12, '0'))::uuid, ${tag} || '.' || g || '@example.com', 'user', ${tag} || g, ${parent}
@@ -140,6 +143,14 @@ try {
       select ('00000000-0000-4000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'bench' || g || '@example.com', 'user', 'b' || g,
              ('00000000-0000-4000-9001-' || lpad(to_hex(g % ${l1} + 1), 12, '0'))::uuid
       from generate_series(1, ${N - 1}) g`);
+    await db.execute(sql`alter table users enable trigger referral_tree_add`);
+    await db.execute(sql`insert into referral_tree (user_id, level, ancestor_id)
+      with recursive up (user_id, level, ancestor_id) as (
+        select id, 1, referrer_id from users where referrer_id is not null and email not in ('ordinary@example.com', 'top@example.com')
+        union all
+        select up.user_id, up.level + 1, u.referrer_id from up join users u on u.id = up.ancestor_id where u.referrer_id is not null and up.level < 10
+      )
+      select user_id, level, ancestor_id from up`);
     // One deposit transaction for every position (the ordinary user's among them), at the first instant of the first day.
     await db.execute(sql`insert into ledger_accounts (key, kind, currency, user_id, pool, balance, deposited)
       select 'position:coin:ETH:' || id, 'position', 'ETH', id, 'coin', -d, d

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { users } from '../src/db/schema';
 import { rows } from '../src/db/rows';
 import { accrueDay } from '../src/interest';
+import { activityPage } from '../src/portfolio';
 import { checkLedger, checkLedgerIncremental, post } from '../src/ledger';
 import { createJobRunner } from '../src/jobs';
 import { startTestApp, type TestApp } from './helpers';
@@ -243,5 +244,30 @@ describe('issue 23: job leases', () => {
     expect(bRan).toBe(0);
     await b.runNow(name);
     expect(bRan).toBe(1);
+  });
+});
+
+describe('issue 23: activity by keyset', () => {
+  it('goal 1: activity pages follow a cursor (keyset) through the whole list, the same items as by page number, newest first', async () => {
+    const u = await newUser();
+    const first = '2040-03-01';
+    await deposit(u, `test:scale:activity:${u}`, 10n ** 18n, new Date(`${first}T00:00:00Z`));
+    const days = Array.from({ length: 7 }, (_, i) => addDays(first, i));
+    for (const day of days) await accrueDay(db(), POOL, day, '0.05', 1);
+    // The interest of each day, shown on the day it is for, newest first: the test's own list.
+    const expected = [...days].reverse().map((d) => `interest ${d}`);
+    const required = { deposit: 1, withdrawal: 1 };
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (let page = 1; ; page++) {
+      const byCursor = await activityPage(db(), u, { page, size: 3, after }, required);
+      const byNumber = await activityPage(db(), u, { page, size: 3 }, required);
+      expect(byCursor.items).toEqual(byNumber.items);
+      expect(byCursor.total).toBe(7);
+      seen.push(...byCursor.items.map((i) => `${i.kind} ${i.at.slice(0, 10)}`));
+      if (!byCursor.next) break;
+      after = byCursor.next;
+    }
+    expect(seen).toEqual(expected);
   });
 });

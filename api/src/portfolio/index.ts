@@ -242,13 +242,40 @@ function toItem(r: ActivityRow, required: { deposit: number; withdrawal: number 
   };
 }
 
-/** Deposits, daily interest and withdrawals, newest first, one page at a time. */
-export async function activityPage(db: Db, userId: string, q: { page: number; size: number; pool?: string }, required: { deposit: number; withdrawal: number }) {
+/**
+ * Deposits, daily interest and withdrawals, newest first, one page at a time: from the cursor of
+ * the page before (`after`, keyset: the rows after it in the list's order, however deep), else
+ * from the page number. Answers the next page's cursor.
+ */
+export async function activityPage(
+  db: Db,
+  userId: string,
+  q: { page: number; size: number; pool?: string; after?: string },
+  required: { deposit: number; withdrawal: number },
+) {
+  // The list's order: at desc, kind, id desc (interest, with none, last), pool, currency; "after the cursor" spelled out in it.
+  const after = q.after?.split('~');
+  const from = after
+    ? sql`where (at < ${after[0]}::timestamptz or (at = ${after[0]}::timestamptz and (kind > ${after[1]} or (kind = ${after[1]} and (n < ${after[2]}::bigint
+          or (n = ${after[2]}::bigint and (pool > ${after[3]} or (pool = ${after[3]} and currency > ${after[4]}))))))))`
+    : sql``;
   const [list, count] = await Promise.all([
-    rows<ActivityRow>(db, sql`select * from (${activitySql(userId, q.pool)}) m order by at desc, kind, id desc nulls last, pool, currency limit ${q.size} offset ${(q.page - 1) * q.size}`),
+    rows<ActivityRow & { cursor: string }>(
+      db,
+      sql`select *, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '~' || kind || '~' || n || '~' || pool || '~' || currency as cursor
+          from (select *, coalesce(id::bigint, 0) as n from (${activitySql(userId, q.pool)}) u) m ${from}
+          order by at desc, kind, n desc, pool, currency limit ${q.size + 1} ${after ? sql`` : sql`offset ${(q.page - 1) * q.size}`}`,
+    ),
     rows<{ n: number }>(db, sql`select count(*)::int as n from (${activitySql(userId, q.pool)}) m`),
   ]);
-  return { items: list.map((r) => toItem(r, required)), page: q.page, size: q.size, total: count[0]?.n ?? 0 };
+  const page = list.slice(0, q.size);
+  return {
+    items: page.map((r) => toItem(r, required)),
+    page: q.page,
+    size: q.size,
+    total: count[0]?.n ?? 0,
+    next: list.length > q.size ? page[page.length - 1]!.cursor : null,
+  };
 }
 
 const csvCell = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
