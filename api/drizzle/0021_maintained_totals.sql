@@ -27,28 +27,31 @@ CREATE TABLE "pool_totals" (
 );--> statement-breakpoint
 INSERT INTO "pool_totals" (pool, currency, balance)
 SELECT pool, currency, sum(balance) FROM ledger_accounts WHERE kind = 'position' GROUP BY pool, currency;--> statement-breakpoint
--- One row per pool and currency moved per statement, in key order (concurrent writers wait on it, never deadlock on it).
+-- One row per pool and currency moved per statement, in key order (concurrent writers wait on it,
+-- never deadlock on it). Each statement is planned for its own rows (EXECUTE): a cached generic plan
+-- does not know how many rows the transition tables hold, and joined them row by row.
 CREATE FUNCTION "pool_totals_follow_updates"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-	INSERT INTO pool_totals AS t (pool, currency, balance)
-	SELECT n.pool, n.currency, sum(n.balance - o.balance)
-	FROM new_accounts n JOIN old_accounts o ON o.id = n.id
-	WHERE n.kind = 'position' AND n.balance <> o.balance
-	GROUP BY n.pool, n.currency
-	ORDER BY 1, 2
-	ON CONFLICT (pool, currency) DO UPDATE SET balance = t.balance + excluded.balance;
+	-- EXECUTE: planned for this statement's rows (a deposit's two, a day's million), never a cached generic plan.
+	EXECUTE 'INSERT INTO pool_totals AS t (pool, currency, balance)
+		SELECT n.pool, n.currency, sum(n.balance - o.balance)
+		FROM new_accounts n JOIN old_accounts o ON o.id = n.id
+		WHERE n.kind = ''position'' AND n.balance <> o.balance
+		GROUP BY n.pool, n.currency
+		ORDER BY 1, 2
+		ON CONFLICT (pool, currency) DO UPDATE SET balance = t.balance + excluded.balance';
 	RETURN NULL;
 END $$;
 --> statement-breakpoint
 CREATE FUNCTION "pool_totals_follow_inserts"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-	INSERT INTO pool_totals AS t (pool, currency, balance)
-	SELECT n.pool, n.currency, sum(n.balance)
-	FROM new_accounts n
-	WHERE n.kind = 'position'
-	GROUP BY n.pool, n.currency
-	ORDER BY 1, 2
-	ON CONFLICT (pool, currency) DO UPDATE SET balance = t.balance + excluded.balance;
+	EXECUTE 'INSERT INTO pool_totals AS t (pool, currency, balance)
+		SELECT n.pool, n.currency, sum(n.balance)
+		FROM new_accounts n
+		WHERE n.kind = ''position''
+		GROUP BY n.pool, n.currency
+		ORDER BY 1, 2
+		ON CONFLICT (pool, currency) DO UPDATE SET balance = t.balance + excluded.balance';
 	RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -84,3 +87,24 @@ CREATE TABLE "ledger_checked_pools" (
 --> statement-breakpoint
 -- The accounts other than positions (house, reserves, in flight, payable) are a handful per currency: the checks read them all, by this index.
 CREATE INDEX "ledger_accounts_books_idx" ON "ledger_accounts" USING btree ("kind", "currency") WHERE "kind" <> 'position';
+--> statement-breakpoint
+-- Nothing is lost: the kept totals start equal to the books, or the migration refuses to run. Each
+-- pool's total equals its positions' postings (a balance already out of step with its entries stops
+-- it here, for a person to look at), and the positions' figures add up to what was posted of each kind.
+DO $$
+BEGIN
+	IF EXISTS (
+		SELECT 1 FROM pool_totals k
+		FULL JOIN (SELECT a.pool, a.currency, sum(p.amount) AS total FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id WHERE a.kind = 'position' GROUP BY a.pool, a.currency) e USING (pool, currency)
+		WHERE coalesce(k.balance, 0) <> coalesce(e.total, 0)
+	) OR EXISTS (
+		SELECT 1 FROM (SELECT sum(deposited) AS d, sum(withdrawn) AS w, sum(interest) AS i FROM ledger_accounts WHERE kind = 'position') f,
+			(SELECT coalesce(sum(-p.amount) FILTER (WHERE t.kind = 'deposit'), 0) AS d,
+			        coalesce(sum(p.amount) FILTER (WHERE t.kind IN ('withdrawal_reserve', 'withdrawal_return')), 0) AS w,
+			        coalesce(sum(-p.amount) FILTER (WHERE t.kind = 'interest'), 0) AS i
+			 FROM ledger_postings p JOIN ledger_transactions t ON t.id = p.transaction_id JOIN ledger_accounts a ON a.id = p.account_id WHERE a.kind = 'position') e
+		WHERE (coalesce(f.d, 0), coalesce(f.w, 0), coalesce(f.i, 0)) <> (e.d, e.w, e.i)
+	) THEN
+		RAISE EXCEPTION 'the kept totals differ from the ledger''s postings: not migrated';
+	END IF;
+END $$;

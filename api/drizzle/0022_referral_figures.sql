@@ -35,9 +35,9 @@ INSERT INTO "referral_reward_totals" (user_id, currency, status, amount)
 SELECT user_id, currency, status, sum(amount) FROM referral_rewards GROUP BY user_id, currency, status;--> statement-breakpoint
 CREATE FUNCTION "referral_members_follow_tree"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-	INSERT INTO referral_members AS m (ancestor_id, level, members)
-	SELECT ancestor_id, level, count(*) FROM new_tree GROUP BY ancestor_id, level ORDER BY 1, 2
-	ON CONFLICT (ancestor_id, level) DO UPDATE SET members = m.members + excluded.members;
+	EXECUTE 'INSERT INTO referral_members AS m (ancestor_id, level, members)
+		SELECT ancestor_id, level, count(*) FROM new_tree GROUP BY ancestor_id, level ORDER BY 1, 2
+		ON CONFLICT (ancestor_id, level) DO UPDATE SET members = m.members + excluded.members';
 	RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -48,59 +48,74 @@ BEGIN
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER "referral_tree_kept" BEFORE UPDATE OR DELETE OR TRUNCATE ON "referral_tree" FOR EACH STATEMENT EXECUTE FUNCTION "referral_tree_kept"();--> statement-breakpoint
--- A position's change moves the capital of each of its holder's ancestors, one row per ancestor, level and currency per statement, in key order.
-CREATE FUNCTION "referral_capital_follows_positions"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- A position's change moves its pool's total (0021) and the capital of each of its holder's
+-- ancestors: one statement, so the changed rows are paired once for both; one row per pool and
+-- currency, and per ancestor, level and currency, in key order.
+CREATE FUNCTION "positions_follow_updates"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-	INSERT INTO referral_capital AS c (ancestor_id, level, currency, balance)
-	SELECT t.ancestor_id, t.level, d.currency, sum(d.delta)
-	FROM (
-		SELECT n.user_id, n.currency, n.balance - o.balance AS delta
-		FROM new_accounts n JOIN old_accounts o ON o.id = n.id
-		WHERE n.kind = 'position' AND n.balance <> o.balance
-	) d
-	JOIN referral_tree t ON t.user_id = d.user_id
-	GROUP BY t.ancestor_id, t.level, d.currency
-	ORDER BY 1, 2, 3
-	ON CONFLICT (ancestor_id, level, currency) DO UPDATE SET balance = c.balance + excluded.balance;
+	-- EXECUTE: planned for this statement's rows (a deposit's two, a day's million), never a cached generic plan.
+	EXECUTE 'WITH d AS MATERIALIZED (
+			SELECT n.user_id, n.pool, n.currency, n.balance - o.balance AS delta
+			FROM new_accounts n JOIN old_accounts o ON o.id = n.id
+			WHERE n.kind = ''position'' AND n.balance <> o.balance
+		),
+		pools AS (
+			INSERT INTO pool_totals AS t (pool, currency, balance)
+			SELECT pool, currency, sum(delta) FROM d GROUP BY pool, currency ORDER BY 1, 2
+			ON CONFLICT (pool, currency) DO UPDATE SET balance = t.balance + excluded.balance
+		)
+		INSERT INTO referral_capital AS c (ancestor_id, level, currency, balance)
+		SELECT t.ancestor_id, t.level, d.currency, sum(d.delta)
+		FROM d JOIN referral_tree t ON t.user_id = d.user_id
+		GROUP BY t.ancestor_id, t.level, d.currency
+		ORDER BY 1, 2, 3
+		ON CONFLICT (ancestor_id, level, currency) DO UPDATE SET balance = c.balance + excluded.balance';
 	RETURN NULL;
 END $$;
 --> statement-breakpoint
+DROP TRIGGER "pool_totals_follow_updates" ON "ledger_accounts";--> statement-breakpoint
+DROP FUNCTION "pool_totals_follow_updates"();--> statement-breakpoint
 CREATE FUNCTION "referral_capital_follows_new_positions"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-	INSERT INTO referral_capital AS c (ancestor_id, level, currency, balance)
-	SELECT t.ancestor_id, t.level, n.currency, sum(n.balance)
-	FROM new_accounts n JOIN referral_tree t ON t.user_id = n.user_id
-	WHERE n.kind = 'position' AND n.balance <> 0
-	GROUP BY t.ancestor_id, t.level, n.currency
-	ORDER BY 1, 2, 3
-	ON CONFLICT (ancestor_id, level, currency) DO UPDATE SET balance = c.balance + excluded.balance;
+	EXECUTE 'INSERT INTO referral_capital AS c (ancestor_id, level, currency, balance)
+		SELECT t.ancestor_id, t.level, n.currency, sum(n.balance)
+		FROM new_accounts n JOIN referral_tree t ON t.user_id = n.user_id
+		WHERE n.kind = ''position'' AND n.balance <> 0
+		GROUP BY t.ancestor_id, t.level, n.currency
+		ORDER BY 1, 2, 3
+		ON CONFLICT (ancestor_id, level, currency) DO UPDATE SET balance = c.balance + excluded.balance';
 	RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER "referral_capital_follows_positions" AFTER UPDATE ON "ledger_accounts" REFERENCING OLD TABLE AS old_accounts NEW TABLE AS new_accounts FOR EACH STATEMENT EXECUTE FUNCTION "referral_capital_follows_positions"();--> statement-breakpoint
+CREATE TRIGGER "positions_follow_updates" AFTER UPDATE ON "ledger_accounts" REFERENCING OLD TABLE AS old_accounts NEW TABLE AS new_accounts FOR EACH STATEMENT EXECUTE FUNCTION "positions_follow_updates"();--> statement-breakpoint
 CREATE TRIGGER "referral_capital_follows_new_positions" AFTER INSERT ON "ledger_accounts" REFERENCING NEW TABLE AS new_accounts FOR EACH STATEMENT EXECUTE FUNCTION "referral_capital_follows_new_positions"();--> statement-breakpoint
 CREATE FUNCTION "referral_reward_totals_follow"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE moved text := CASE TG_OP
+	WHEN 'INSERT' THEN 'SELECT user_id, currency, status, amount FROM new_rewards'
+	WHEN 'UPDATE' THEN 'SELECT user_id, currency, status, amount FROM new_rewards UNION ALL SELECT user_id, currency, status, -amount FROM old_rewards'
+	ELSE 'SELECT user_id, currency, status, -amount AS amount FROM old_rewards' END;
 BEGIN
-	IF TG_OP = 'INSERT' THEN
-		INSERT INTO referral_reward_totals AS r (user_id, currency, status, amount)
-		SELECT user_id, currency, status, sum(amount) FROM new_rewards GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-		ON CONFLICT (user_id, currency, status) DO UPDATE SET amount = r.amount + excluded.amount;
-	ELSIF TG_OP = 'UPDATE' THEN
-		INSERT INTO referral_reward_totals AS r (user_id, currency, status, amount)
-		SELECT user_id, currency, status, sum(amount) FROM (
-			SELECT user_id, currency, status, amount FROM new_rewards
-			UNION ALL
-			SELECT user_id, currency, status, -amount FROM old_rewards
-		) x GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-		ON CONFLICT (user_id, currency, status) DO UPDATE SET amount = r.amount + excluded.amount;
-	ELSE
-		INSERT INTO referral_reward_totals AS r (user_id, currency, status, amount)
-		SELECT user_id, currency, status, -sum(amount) FROM old_rewards GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-		ON CONFLICT (user_id, currency, status) DO UPDATE SET amount = r.amount + excluded.amount;
-	END IF;
+	EXECUTE 'INSERT INTO referral_reward_totals AS r (user_id, currency, status, amount)
+		SELECT user_id, currency, status, sum(amount) FROM (' || moved || ') x GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+		ON CONFLICT (user_id, currency, status) DO UPDATE SET amount = r.amount + excluded.amount';
 	RETURN NULL;
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER "referral_reward_totals_inserted" AFTER INSERT ON "referral_rewards" REFERENCING NEW TABLE AS new_rewards FOR EACH STATEMENT EXECUTE FUNCTION "referral_reward_totals_follow"();--> statement-breakpoint
 CREATE TRIGGER "referral_reward_totals_updated" AFTER UPDATE ON "referral_rewards" REFERENCING OLD TABLE AS old_rewards NEW TABLE AS new_rewards FOR EACH STATEMENT EXECUTE FUNCTION "referral_reward_totals_follow"();--> statement-breakpoint
 CREATE TRIGGER "referral_reward_totals_deleted" AFTER DELETE ON "referral_rewards" REFERENCING OLD TABLE AS old_rewards FOR EACH STATEMENT EXECUTE FUNCTION "referral_reward_totals_follow"();
+--> statement-breakpoint
+-- Nothing is lost: the kept referral figures start equal to the tree, the positions and the rewards, or the migration refuses to run.
+DO $$
+BEGIN
+	IF (SELECT coalesce(sum(members), 0) FROM referral_members) <> (SELECT count(*) FROM referral_tree)
+	OR (SELECT coalesce(sum(balance), 0) FROM referral_capital) <> (SELECT coalesce(sum(a.balance), 0) FROM referral_tree t JOIN ledger_accounts a ON a.user_id = t.user_id AND a.kind = 'position')
+	OR EXISTS (
+		SELECT 1 FROM referral_reward_totals k
+		FULL JOIN (SELECT currency, status, sum(amount) AS total FROM referral_rewards GROUP BY currency, status) s USING (currency, status)
+		GROUP BY coalesce(k.currency, s.currency), coalesce(k.status, s.status)
+		HAVING coalesce(sum(k.amount), 0) <> coalesce(max(s.total), 0)
+	) THEN
+		RAISE EXCEPTION 'the kept referral figures differ from the tree, the positions or the rewards: not migrated';
+	END IF;
+END $$;
