@@ -200,14 +200,16 @@ export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>): Promi
           where ${since} group by p.transaction_id, p.currency having sum(p.amount) <> 0 limit ${LIMIT}`,
     );
     // The accounts written to since, and every book account (a handful), each against its checked sums and what came since.
-    const touched = sql`(select a.*, coalesce(c.entries, 0) + coalesce(n.total, 0) as expected,
-          coalesce(c.deposited, 0) + coalesce(n.deposited, 0) as e_deposited,
-          coalesce(c.withdrawn, 0) + coalesce(n.withdrawn, 0) as e_withdrawn,
-          coalesce(c.interest, 0) + coalesce(n.interest, 0) as e_interest
-        from ledger_accounts a
-        left join ledger_check_new n on n.account_id = a.id
-        left join ledger_checked_accounts c on c.account_id = a.id
-        where a.id in (select account_id from ledger_check_new) or a.kind <> 'position') x`;
+    const figures = (n: SQL) => sql`a.id, a.key, a.kind, a.balance, a.deposited, a.withdrawn, a.interest,
+        coalesce(c.entries, 0) + ${n}.total as expected, coalesce(c.deposited, 0) + ${n}.deposited as e_deposited,
+        coalesce(c.withdrawn, 0) + ${n}.withdrawn as e_withdrawn, coalesce(c.interest, 0) + ${n}.interest as e_interest`;
+    const touched = sql`(
+        select ${figures(sql`n`)} from ledger_check_new n join ledger_accounts a on a.id = n.account_id left join ledger_checked_accounts c on c.account_id = a.id
+        union all
+        select ${figures(sql`z`)} from ledger_accounts a left join ledger_checked_accounts c on c.account_id = a.id,
+          (select 0 as total, 0 as deposited, 0 as withdrawn, 0 as interest) z
+        where a.kind <> 'position' and not exists (select 1 from ledger_check_new n where n.account_id = a.id)
+      ) x`;
     const drifted = await rows<{ key: string; balance: string; entries: string }>(
       tx,
       sql`select key, balance::text as balance, expected::text as entries from ${touched}
