@@ -212,16 +212,18 @@ export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>): Promi
           (select 0 as total, 0 as deposited, 0 as withdrawn, 0 as interest) z
         where a.kind <> 'position' and not exists (select 1 from ledger_check_new n where n.account_id = a.id)
       ) x`;
-    const drifted = await rows<{ key: string; balance: string; entries: string }>(
+    // One pass over them for both proofs: a balance or kept figure out of step, a liability below zero.
+    const found = await rows<{ key: string; balance: string; entries: string; drifted: boolean; negative: boolean }>(
       tx,
-      sql`select key, balance::text as balance, expected::text as entries from ${touched}
-          where balance <> expected or (kind = 'position' and (deposited, withdrawn, interest) <> (e_deposited, e_withdrawn, e_interest))
-          limit ${LIMIT}`,
+      sql`select key, balance::text as balance, expected::text as entries,
+            (balance <> expected or (kind = 'position' and (deposited, withdrawn, interest) <> (e_deposited, e_withdrawn, e_interest))) as drifted,
+            (kind in ${LIABILITIES} and balance > 0) as negative
+          from ${touched}
+          where balance <> expected or (kind = 'position' and (deposited, withdrawn, interest) <> (e_deposited, e_withdrawn, e_interest)) or (kind in ${LIABILITIES} and balance > 0)
+          limit ${2 * LIMIT}`,
     );
-    const negative = await rows<{ key: string; balance: string }>(
-      tx,
-      sql`select key, (-balance)::text as balance from ${touched} where kind in ${LIABILITIES} and balance > 0 limit ${LIMIT}`,
-    );
+    const drifted = found.filter((f) => f.drifted).map(({ key, balance, entries }) => ({ key, balance, entries }));
+    const negative = found.filter((f) => f.negative).map(({ key, balance }) => ({ key, balance: String(-BigInt(balance)) }));
     const newByPool = sql`(select a.pool, a.currency, sum(n.total) as total, sum(n.settled) as settled
         from ledger_check_new n join ledger_accounts a on a.id = n.account_id where a.kind = 'position' group by a.pool, a.currency)`;
     const pools = await rows<{ key: string; balance: string; entries: string }>(
