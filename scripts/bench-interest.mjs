@@ -163,8 +163,8 @@ async function runCase({ backend, n, url }) {
       select ('00000000-0000-4000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'bench' || g || '@example.com', 'user', 'b' || g,
              ('00000000-0000-4000-9001-' || lpad(to_hex(g % ${l1} + 1), 12, '0'))::uuid
       from generate_series(1, ${n}) g`);
-    await db.execute(sql`insert into ledger_accounts (key, kind, currency, user_id, pool, balance)
-      select 'position:coin:ETH:' || id, 'position', 'ETH', id, 'coin', -(1000000000000000000::numeric + (row_number() over ())::numeric * 1000003) from users where email like 'bench%'`);
+    await db.execute(sql`insert into ledger_accounts (key, kind, currency, user_id, pool, balance, deposited)
+      select 'position:coin:ETH:' || id, 'position', 'ETH', id, 'coin', -d, d from (select id, 1000000000000000000::numeric + (row_number() over ())::numeric * 1000003 as d from users where email like 'bench%') u`);
     await db.execute(sql`insert into ledger_accounts (key, kind, currency, pool, address, balance)
       select 'reserves:1:0x9586a4833970847aef259ad5bfb7aa8901ddf746:ETH', 'reserves', 'ETH', 'coin', '0x9586a4833970847aef259ad5bfb7aa8901ddf746', -sum(balance) from ledger_accounts where kind = 'position'`);
     await db.execute(sql`insert into ledger_transactions (reference, kind, at) values ('bench:deposits', 'deposit', '2026-01-01T00:00:00Z')`);

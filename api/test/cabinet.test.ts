@@ -24,7 +24,7 @@ describe('cabinet', () => {
     expect(s.status).toBe(200);
     expect(s.body).toMatchObject({ empty: true, tutorialDismissed: false, totals: { valueUsd: '0.00', principalUsd: '0.00', profitUsd: '0.00' }, currencies: [] });
     expect((s.body as CabinetSummary).pools.map((p) => p.pool)).toEqual(['stable', 'coin', 'dex']);
-    expect((await call(stack.t.app, 'GET', '/api/v1/cabinet/activity', { token: bob.token })).body).toEqual({ items: [], page: 1, size: 20, total: 0 });
+    expect((await call(stack.t.app, 'GET', '/api/v1/cabinet/activity', { token: bob.token })).body).toEqual({ items: [], page: 1, size: 20, total: 0, next: null });
     expect((await call(stack.t.app, 'PUT', '/api/v1/cabinet/tutorial', { token: bob.token, body: { dismissed: true } })).body).toEqual({ dismissed: true });
     expect((await call(stack.t.app, 'GET', '/api/v1/cabinet/summary', { token: bob.token })).body.tutorialDismissed).toBe(true);
     expect((await call(stack.t.app, 'PUT', '/api/v1/cabinet/tutorial', { token: bob.token, body: { dismissed: 'yes' } })).status).toBe(400);

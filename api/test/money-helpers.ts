@@ -1,6 +1,6 @@
 import { startChain, type LocalChain } from '@app/chain';
 import type { App } from '../src/app';
-import { checkLedger } from '../src/ledger';
+import { checkLedger, checkLedgerIncremental } from '../src/ledger';
 import { runOperator, type Output, type Transport } from '../src/operator/cli';
 import { enrolOperator, totpNow, type Enrolled } from '../src/operator';
 import { call, startTestApp, type TestApp } from './helpers';
@@ -54,6 +54,9 @@ export const operator = (app: App, ...argv: string[]) => runCommand(app, runOper
 
 /** The ledger check must pass after every step. */
 export async function expectLedgerBalanced(app: App) {
+  // The incremental check first (it moves its checkpoint on), then the full one over everything.
+  const incremental = await checkLedgerIncremental(app.services.db);
+  if (!incremental.ok) throw new Error(`incremental ledger check failed: ${JSON.stringify(incremental, null, 2)}`);
   const c = await checkLedger(app.services.db);
   if (!c.ok) throw new Error(`ledger check failed: ${JSON.stringify(c, null, 2)}`);
   return c;

@@ -24,7 +24,7 @@ export function unitsToUsd(units: bigint): string {
 
 /**
  * The user's stake in the pools at `at`, per currency in base units, from the ledger: every posting
- * on the user's position accounts dated by then.
+ * on the user's position accounts dated by then (a currency with none yet reads zero).
  *
  * - `position`: all of them (deposits, daily interest, withdrawal reservations and returns).
  * - `rewards`: the daily interest credited (`interest` transactions): what staking has earned.
@@ -35,17 +35,22 @@ export function unitsToUsd(units: bigint): string {
 export type Stake = { currency: string; decimals: number; position: bigint; staked: bigint; rewards: bigint };
 
 export async function stakeAt(db: Db, userId: string, at: Date): Promise<Stake[]> {
+  // The figures kept with each position now, less its postings dated after `at`: bounded by the
+  // window since then, never the whole history.
   const rows = await queryRows<{ currency: string; decimals: number; position: string; principal: string; rewards: string }>(
     db,
     sql`select a.currency, c.decimals,
-               (-sum(p.amount))::text as position,
-               (-coalesce(sum(p.amount) filter (where t.kind <> ${'interest' satisfies TransactionKind}), 0))::text as principal,
-               (-coalesce(sum(p.amount) filter (where t.kind = ${'interest' satisfies TransactionKind}), 0))::text as rewards
-        from ledger_postings p
-        join ledger_accounts a on a.id = p.account_id
-        join ledger_transactions t on t.id = p.transaction_id
+               (sum(-a.balance - coalesce(l.moved, 0)))::text as position,
+               (sum(-a.balance - coalesce(l.moved, 0) - a.interest + coalesce(l.interest, 0)))::text as principal,
+               (sum(a.interest - coalesce(l.interest, 0)))::text as rewards
+        from ledger_accounts a
         join currencies c on c.code = a.currency
-        where a.kind = 'position' and a.user_id = ${userId} and p.at <= ${at.toISOString()}
+        left join lateral (
+          select sum(-p.amount) as moved, sum(-p.amount) filter (where t.kind = ${'interest' satisfies TransactionKind}) as interest
+          from ledger_postings p join ledger_transactions t on t.id = p.transaction_id
+          where p.account_id = a.id and p.at > ${at.toISOString()}::timestamptz
+        ) l on true
+        where a.kind = 'position' and a.user_id = ${userId}
         group by a.currency, c.decimals
         order by a.currency`,
   );

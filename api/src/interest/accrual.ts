@@ -129,7 +129,7 @@ async function accruePart(db: Db, p: Part): Promise<number> {
         union all
         select tx.id, h.id, h.currency, t.amount, ${p.end}::timestamptz from totals t join ledger_accounts h on h.key = 'house:' || t.currency, tx
       ),
-      positions as (update ledger_accounts a set balance = a.balance - pd.amount from paid pd where a.id = pd.id and ${inPart})
+      positions as (update ledger_accounts a set balance = a.balance - pd.amount, interest = a.interest + pd.amount from paid pd where a.id = pd.id and ${inPart})
       select (select count(*) from paid)::text as positions,
              (select coalesce(json_agg(json_build_object('currency', currency, 'amount', amount::text) order by currency), '[]'::json) from totals) as totals`,
     );
@@ -147,15 +147,18 @@ async function accruePart(db: Db, p: Part): Promise<number> {
   });
 }
 
-/** The first day a pool still has to accrue: after its last accrued day, or the day of its first position posting. */
+/**
+ * The first day a pool still has to accrue: after its last accrued day (one probe of the markers'
+ * key), or, before its first day, the day of its first position posting.
+ */
 async function nextDay(db: Db, pool: string): Promise<string | null> {
-  const [r] = await rows<{ last: string | null; first: string | null }>(
+  const [marker] = await rows<{ day: string }>(db, sql`select day::text as day from interest_days where pool = ${pool} order by day desc limit 1`);
+  if (marker) return dayAfter(marker.day);
+  const [r] = await rows<{ first: string | null }>(
     db,
-    sql`select (select max(day)::text from interest_days where pool = ${pool}) as last,
-               (select to_char(min(p.at) at time zone 'UTC', 'YYYY-MM-DD') from ledger_postings p
+    sql`select (select to_char(min(p.at) at time zone 'UTC', 'YYYY-MM-DD') from ledger_postings p
                   join ledger_accounts a on a.id = p.account_id where a.kind = 'position' and a.pool = ${pool}) as first`,
   );
-  if (r?.last) return dayAfter(r.last);
   return r?.first ?? null;
 }
 

@@ -5,25 +5,24 @@ import { dayAfter } from './accrual';
 
 /**
  * Records what a pool's positions held at the close of an accrued day, per currency held (none:
- * no row), interest of the day included: today's balances less every posting dated after the day
- * (interest by the day it is for). Called by the accrual once the day's parts are done; a rerun keeps the first row,
- * which a rerun would compute the same.
+ * no row), interest of the day included: the pool's kept total now less every posting on its
+ * positions dated after the day (interest by the day it is for), so it reads what came after the
+ * day, never the positions themselves. Called by the accrual once the day's parts are done; a
+ * rerun keeps the first row, which a rerun would compute the same.
  */
 export async function recordPoolDay(db: Pick<Db, 'execute'>, pool: string, day: string): Promise<void> {
   const end = `${dayAfter(day)}T00:00:00Z`;
   await db.execute(sql`
     insert into pool_days (pool, day, currency, tvl)
-    select ${pool}, ${day}::date, a.currency, -sum(a.balance - coalesce(l.amount, 0))
-    from ledger_accounts a
+    select ${pool}, ${day}::date, k.currency, -(k.balance - coalesce(l.amount, 0))
+    from pool_totals k
     left join (
-      select pl.account_id, sum(pl.amount) as amount
-      from ledger_transactions t join ledger_postings pl on pl.transaction_id = t.id
-      where t.at >= ${end}::timestamptz and (t.kind <> 'interest' or t.detail->>'day' > ${day})
-      group by pl.account_id
-    ) l on l.account_id = a.id
-    where a.kind = 'position' and a.pool = ${pool}
-    group by a.currency
-    having sum(a.balance - coalesce(l.amount, 0)) <> 0
+      select a.currency, sum(pl.amount) as amount
+      from ledger_transactions t join ledger_postings pl on pl.transaction_id = t.id join ledger_accounts a on a.id = pl.account_id
+      where t.at >= ${end}::timestamptz and (t.kind <> 'interest' or t.detail->>'day' > ${day}) and a.kind = 'position' and a.pool = ${pool}
+      group by a.currency
+    ) l on l.currency = k.currency
+    where k.pool = ${pool} and k.balance - coalesce(l.amount, 0) <> 0
     on conflict (pool, day, currency) do nothing`);
 }
 

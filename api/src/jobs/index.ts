@@ -1,5 +1,5 @@
 import { utcDay } from '../interest';
-import { checkLedger } from '../ledger';
+import { checkLedgerIncremental } from '../ledger';
 import { accrueAndReward } from '../referral';
 import type { Services } from '../services';
 
@@ -40,14 +40,15 @@ export function defineJobs(s: Services) {
       return r;
     },
   });
-  // The ledger's three proofs, every few minutes: a failure is logged loudly (and the operator's
-  // `ledger check` shows the details); money is never moved to make it pass.
+  // The ledger's proofs over what was written since the last run, every few minutes: a failure is
+  // logged loudly (and the operator's `ledger check` shows the details, `--full` over everything);
+  // money is never moved to make it pass.
   jobs.define({
     name: 'ledger-check',
     exclusive: true,
     intervalMs: config.money.jobsIntervalMs && 300_000,
     run: async () => {
-      const c = await checkLedger(s.db);
+      const c = await checkLedgerIncremental(s.db);
       if (!c.ok) s.log.error({ unbalanced: c.unbalanced.length, negative: c.negative.length, drifted: c.drifted.length }, 'ledger check failed');
       return c.ok;
     },

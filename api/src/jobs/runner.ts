@@ -63,12 +63,17 @@ export function createJobRunner(db: Db, log: FastifyBaseLogger) {
     const p = (async () => {
       if (job.exclusive && !(await acquire(job))) return { skipped: 'another replica holds the lease' };
       let error: string | null = null;
+      // The lease is renewed while the job works, a third of it at a time: one long statement (a
+      // day's accrual at scale) never outlasts it, and a replica that dies stops renewing it.
+      const heartbeat = job.exclusive ? setInterval(() => void acquire(job).catch(() => undefined), ((job.leaseSeconds ?? 60) * 1000) / 3) : null;
+      heartbeat?.unref?.();
       try {
         return await (work ?? job.run)({ renew: () => (job.exclusive ? acquire(job) : Promise.resolve(true)) });
       } catch (err) {
         error = (err as Error).message.slice(0, 500);
         throw err;
       } finally {
+        if (heartbeat) clearInterval(heartbeat);
         if (job.exclusive) await release(job, error).catch(() => undefined);
       }
     })().finally(() => running.delete(name));

@@ -24,3 +24,16 @@ export function accountKey(a: AccountRef): string {
 
 /** The balance as people read it: assets as debits, everything else as credits. */
 export const naturalBalance = (kind: string, signedSum: bigint) => (CREDIT_NORMAL.includes(kind as AccountKind) ? -signedSum : signedSum);
+
+/**
+ * What a leg adds to a position's all-time figures kept beside its balance (issue 23): deposits and
+ * interest credited as the user reads them, withdrawals as requested less returned. Other legs add nothing.
+ */
+export function positionFigures(transactionKind: string, accountKind: AccountKind, amount: bigint) {
+  const none = { deposited: 0n, withdrawn: 0n, interest: 0n };
+  if (accountKind !== 'position') return none;
+  if (transactionKind === 'deposit') return { ...none, deposited: -amount };
+  if (transactionKind === 'withdrawal_reserve' || transactionKind === 'withdrawal_return') return { ...none, withdrawn: amount };
+  if (transactionKind === 'interest') return { ...none, interest: -amount };
+  return none;
+}

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 
@@ -15,41 +15,36 @@ export type CurrencyTotals = {
 
 export type LedgerCheck = {
   ok: boolean;
+  /** full: every row read; incremental: what was written since the last incremental check. */
+  mode: 'full' | 'incremental';
+  /** Transactions read. */
   transactions: number;
   /** Transactions whose postings do not sum to zero in some currency. */
   unbalanced: { transactionId: number; currency: string; sum: string }[];
   /** Positions (and other liabilities) below zero. */
   negative: { key: string; balance: string }[];
-  /** Accounts whose maintained balance differs from the sum of their postings. */
+  /**
+   * Accounts whose maintained balance or all-time figures differ from their postings, and pools
+   * whose kept total (`pool_totals:<pool>:<currency>`) differs from their positions' postings.
+   */
   drifted: { key: string; balance: string; entries: string }[];
   currencies: CurrencyTotals[];
 };
 
-/**
- * The three proofs of `operator ledger check`: every transaction sums to zero per currency, no
- * position is negative (with maintained balances equal to their entries), and per currency the
- * positions plus what is in flight (and referral rewards payable) equal the reserves minus the house.
- */
-export async function checkLedger(db: Pick<Db, 'execute'>): Promise<LedgerCheck> {
-  const [count] = await rows<{ n: string }>(db, sql`select count(*)::text as n from ledger_transactions`);
-  const unbalanced = await rows<{ transaction_id: string; currency: string; sum: string }>(
-    db,
-    sql`select transaction_id::text, currency, sum(amount)::text as sum from ledger_postings group by transaction_id, currency having sum(amount) <> 0 limit 100`,
-  );
-  const negative = await rows<{ key: string; balance: string }>(
-    db,
-    sql`select key, (-balance)::text as balance from ledger_accounts
-        where kind in ('position', 'withdrawals_in_flight', 'referral_rewards_payable') and balance > 0 limit 100`,
-  );
-  const drifted = await rows<{ key: string; balance: string; entries: string }>(
-    db,
-    sql`select a.key, a.balance::text as balance, coalesce(p.total, 0)::text as entries
-        from ledger_accounts a left join (select account_id, sum(amount) as total from ledger_postings group by account_id) p on p.account_id = a.id
-        where a.balance <> coalesce(p.total, 0) limit 100`,
-  );
+/** Rows each statement of the full check reads at most (accounts, or transactions), so its memory stays flat. */
+export const FULL_CHECK_BATCH = 5000;
+const LIMIT = 100;
+
+const LIABILITIES = sql`('position', 'withdrawals_in_flight', 'referral_rewards_payable')`;
+
+/** The per-kind sums per currency, the positions' from the pools' kept totals: the third proof. */
+async function currencyTotals(db: Pick<Db, 'execute'>, positions: SQL): Promise<CurrencyTotals[]> {
   const totals = await rows<{ currency: string; kind: string; total: string }>(
     db,
-    sql`select currency, kind, sum(balance)::text as total from ledger_accounts group by currency, kind order by currency`,
+    sql`select currency, kind, sum(balance)::text as total from ledger_accounts where kind <> 'position' group by currency, kind
+        union all
+        select currency, 'position', sum(balance)::text from (${positions}) p group by currency
+        order by 1`,
   );
   const byCurrency = new Map<string, Record<string, bigint>>();
   for (const t of totals) {
@@ -57,7 +52,7 @@ export async function checkLedger(db: Pick<Db, 'execute'>): Promise<LedgerCheck>
     m[t.kind] = BigInt(t.total);
     byCurrency.set(t.currency, m);
   }
-  const currencies: CurrencyTotals[] = [...byCurrency].map(([currency, m]) => {
+  return [...byCurrency].map(([currency, m]) => {
     const positions = -(m.position ?? 0n);
     const inFlight = -(m.withdrawals_in_flight ?? 0n);
     const referralPayable = -(m.referral_rewards_payable ?? 0n);
@@ -73,12 +68,211 @@ export async function checkLedger(db: Pick<Db, 'execute'>): Promise<LedgerCheck>
       balanced: positions + inFlight + referralPayable === reserves - house,
     };
   });
-  return {
-    ok: !unbalanced.length && !negative.length && !drifted.length && currencies.every((c) => c.balanced),
-    transactions: Number(count?.n ?? 0),
-    unbalanced: unbalanced.map((u) => ({ transactionId: Number(u.transaction_id), currency: u.currency, sum: u.sum })),
-    negative,
-    drifted,
-    currencies,
-  };
+}
+
+/** What a position's postings add to its kept figures, per account (`p` postings, `t` their transactions). */
+const FIGURES = sql`coalesce(sum(-p.amount) filter (where t.kind = 'deposit'), 0) as deposited,
+  coalesce(sum(p.amount) filter (where t.kind in ('withdrawal_reserve', 'withdrawal_return')), 0) as withdrawn,
+  coalesce(sum(-p.amount) filter (where t.kind = 'interest'), 0) as interest`;
+
+const finish = (c: Omit<LedgerCheck, 'ok'>): LedgerCheck => ({
+  ok: !c.unbalanced.length && !c.negative.length && !c.drifted.length && c.currencies.every((x) => x.balanced),
+  ...c,
+});
+
+/**
+ * The full proofs of `operator ledger check --full`: every transaction sums to zero per currency,
+ * no liability is negative, every account's balance and kept figures equal its postings, every
+ * pool's kept total equals its positions, the referral figures kept per referrer equal a re-sum,
+ * and per currency the positions plus what is in flight
+ * (and referral rewards payable) equal the reserves minus the house. Read in batches of
+ * transactions and of accounts by their keys, so the memory stays flat whatever the history.
+ */
+export async function checkLedger(db: Pick<Db, 'execute'>, batch = FULL_CHECK_BATCH): Promise<LedgerCheck> {
+  const [range] = await rows<{ min: string | null; max: string | null; n: string }>(
+    db,
+    sql`select min(id)::text as min, max(id)::text as max, count(*)::text as n from ledger_transactions`,
+  );
+  const unbalanced: LedgerCheck['unbalanced'] = [];
+  if (range?.min) {
+    for (let from = BigInt(range.min); from <= BigInt(range.max!) && unbalanced.length < LIMIT; from += BigInt(batch)) {
+      const found = await rows<{ transaction_id: string; currency: string; sum: string }>(
+        db,
+        sql`select transaction_id::text, currency, sum(amount)::text as sum from ledger_postings
+            where transaction_id >= ${from.toString()}::bigint and transaction_id < ${(from + BigInt(batch)).toString()}::bigint
+            group by transaction_id, currency having sum(amount) <> 0`,
+      );
+      unbalanced.push(...found.map((u) => ({ transactionId: Number(u.transaction_id), currency: u.currency, sum: u.sum })));
+    }
+  }
+  const negative = await rows<{ key: string; balance: string }>(
+    db,
+    sql`select key, (-balance)::text as balance from ledger_accounts where kind in ${LIABILITIES} and balance > 0 limit ${LIMIT}`,
+  );
+  const drifted: LedgerCheck['drifted'] = [];
+  const [accounts] = await rows<{ max: string | null }>(db, sql`select max(id)::text as max from ledger_accounts`);
+  for (let from = 0n; accounts?.max && from <= BigInt(accounts.max) && drifted.length < LIMIT; from += BigInt(batch)) {
+    const to = from + BigInt(batch);
+    const found = await rows<{ key: string; balance: string; entries: string }>(
+      db,
+      sql`select a.key, a.balance::text as balance, coalesce(e.total, 0)::text as entries
+          from ledger_accounts a
+          left join (
+            select p.account_id, sum(p.amount) as total, ${FIGURES}
+            from ledger_postings p join ledger_transactions t on t.id = p.transaction_id
+            where p.account_id >= ${from.toString()}::bigint and p.account_id < ${to.toString()}::bigint
+            group by p.account_id
+          ) e on e.account_id = a.id
+          where a.id >= ${from.toString()}::bigint and a.id < ${to.toString()}::bigint
+            and (a.balance <> coalesce(e.total, 0)
+              or (a.kind = 'position' and (a.deposited, a.withdrawn, a.interest) <> (coalesce(e.deposited, 0), coalesce(e.withdrawn, 0), coalesce(e.interest, 0))))`,
+    );
+    drifted.push(...found);
+  }
+  const pools = await rows<{ key: string; balance: string; entries: string }>(
+    db,
+    sql`select 'pool_totals:' || coalesce(k.pool, s.pool) || ':' || coalesce(k.currency, s.currency) as key, coalesce(k.balance, 0)::text as balance, coalesce(s.total, 0)::text as entries
+        from pool_totals k
+        full join (select pool, currency, sum(balance) as total from ledger_accounts where kind = 'position' group by pool, currency) s using (pool, currency)
+        where coalesce(k.balance, 0) <> coalesce(s.total, 0)`,
+  );
+  drifted.push(...pools);
+  drifted.push(...(await referralDrift(db)));
+  const currencies = await currencyTotals(db, sql`select currency, balance from ledger_accounts where kind = 'position'`);
+  return finish({ mode: 'full', transactions: Number(range?.n ?? 0), unbalanced, negative, drifted: drifted.slice(0, LIMIT), currencies });
+}
+
+/** The referral figures kept per referrer (0022) against a re-sum of the tree, the positions and the rewards. */
+async function referralDrift(db: Pick<Db, 'execute'>) {
+  return rows<{ key: string; balance: string; entries: string }>(
+    db,
+    sql`(select 'referral_members:' || coalesce(k.ancestor_id, s.ancestor_id) || ':' || coalesce(k.level, s.level) as key, coalesce(k.members, 0)::text as balance, coalesce(s.n, 0)::text as entries
+         from referral_members k full join (select ancestor_id, level, count(*) as n from referral_tree group by ancestor_id, level) s using (ancestor_id, level)
+         where coalesce(k.members, 0) <> coalesce(s.n, 0) limit ${LIMIT})
+        union all
+        (select 'referral_capital:' || coalesce(k.ancestor_id, s.ancestor_id) || ':' || coalesce(k.level, s.level) || ':' || coalesce(k.currency, s.currency), coalesce(k.balance, 0)::text, coalesce(s.total, 0)::text
+         from referral_capital k full join (
+           select t.ancestor_id, t.level, a.currency, sum(a.balance) as total from referral_tree t join ledger_accounts a on a.user_id = t.user_id and a.kind = 'position'
+           group by t.ancestor_id, t.level, a.currency) s using (ancestor_id, level, currency)
+         where coalesce(k.balance, 0) <> coalesce(s.total, 0) limit ${LIMIT})
+        union all
+        (select 'referral_reward_totals:' || coalesce(k.user_id, s.user_id) || ':' || coalesce(k.currency, s.currency) || ':' || coalesce(k.status, s.status), coalesce(k.amount, 0)::text, coalesce(s.total, 0)::text
+         from referral_reward_totals k full join (select user_id, currency, status, sum(amount) as total from referral_rewards group by user_id, currency, status) s using (user_id, currency, status)
+         where coalesce(k.amount, 0) <> coalesce(s.total, 0) limit ${LIMIT})`,
+  );
+}
+
+/**
+ * The periodic check: the same proofs over what was written since the last incremental check.
+ * Each ledger transaction carries the database transaction that wrote it (`written_by`); the check
+ * runs in one snapshot, reads the transactions written at or above its horizon (all of them the
+ * first time), and holds each account they touched to its checked sums plus their postings, every
+ * book account (a few per currency) likewise, and each pool's kept total to its checked sum plus
+ * the new postings on its positions (which a balance moved without a posting, on any position old
+ * or new, puts out of step). When all holds, the sums take in what every writer below the
+ * snapshot's horizon wrote (anything above it is read again next time) and the horizon moves up.
+ * It runs under the job's lease (one replica); a second run at the same moment waits on the
+ * checkpoint's row and then fails to serialize, leaving the checkpoint to the first.
+ */
+export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>): Promise<LedgerCheck> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set transaction isolation level repeatable read`);
+    const [cp] = await rows<{ horizon: string }>(tx, sql`select horizon::text as horizon from ledger_checkpoint where id = 1 for update`);
+    const [snap] = await rows<{ horizon: string }>(tx, sql`select pg_snapshot_xmin(pg_current_snapshot())::text as horizon`);
+    const since = cp ? sql`t.written_by >= ${cp.horizon}::xid8` : sql`true`;
+    // Written below the new horizon: every writer there has finished, so nothing more can appear under it.
+    const settled = sql`(t.written_by is null or t.written_by < ${snap!.horizon}::xid8)`;
+    await tx.execute(sql`create temporary table if not exists ledger_check_new (account_id bigint primary key, total numeric, settled numeric, deposited numeric, withdrawn numeric, interest numeric, s_deposited numeric, s_withdrawn numeric, s_interest numeric) on commit drop`);
+    const [count] = await rows<{ n: string }>(tx, sql`select count(*)::text as n from ledger_transactions t where ${since}`);
+    await tx.execute(sql`
+      insert into ledger_check_new
+      select p.account_id, sum(p.amount), coalesce(sum(p.amount) filter (where ${settled}), 0), ${FIGURES},
+        coalesce(sum(-p.amount) filter (where t.kind = 'deposit' and ${settled}), 0),
+        coalesce(sum(p.amount) filter (where t.kind in ('withdrawal_reserve', 'withdrawal_return') and ${settled}), 0),
+        coalesce(sum(-p.amount) filter (where t.kind = 'interest' and ${settled}), 0)
+      from ledger_transactions t join ledger_postings p on p.transaction_id = t.id
+      where ${since}
+      group by p.account_id`);
+    // After a day of interest it holds a row per position: planned with its real size, the joins below hash instead of probing per row.
+    await tx.execute(sql`analyze ledger_check_new`);
+    const unbalanced = await rows<{ transaction_id: string; currency: string; sum: string }>(
+      tx,
+      sql`select p.transaction_id::text, p.currency, sum(p.amount)::text as sum
+          from ledger_transactions t join ledger_postings p on p.transaction_id = t.id
+          where ${since} group by p.transaction_id, p.currency having sum(p.amount) <> 0 limit ${LIMIT}`,
+    );
+    // The accounts written to since, and every book account (a handful), each against its checked sums and what came since.
+    const figures = (n: SQL) => sql`a.id, a.key, a.kind, a.balance, a.deposited, a.withdrawn, a.interest,
+        coalesce(c.entries, 0) + ${n}.total as expected, coalesce(c.deposited, 0) + ${n}.deposited as e_deposited,
+        coalesce(c.withdrawn, 0) + ${n}.withdrawn as e_withdrawn, coalesce(c.interest, 0) + ${n}.interest as e_interest`;
+    const touched = sql`(
+        select ${figures(sql`n`)} from ledger_check_new n join ledger_accounts a on a.id = n.account_id left join ledger_checked_accounts c on c.account_id = a.id
+        union all
+        select ${figures(sql`z`)} from ledger_accounts a left join ledger_checked_accounts c on c.account_id = a.id,
+          (select 0 as total, 0 as deposited, 0 as withdrawn, 0 as interest) z
+        where a.kind <> 'position' and not exists (select 1 from ledger_check_new n where n.account_id = a.id)
+      ) x`;
+    // One pass over them for both proofs: a balance or kept figure out of step, a liability below zero.
+    const found = await rows<{ key: string; balance: string; entries: string; drifted: boolean; negative: boolean }>(
+      tx,
+      sql`select key, balance::text as balance, expected::text as entries,
+            (balance <> expected or (kind = 'position' and (deposited, withdrawn, interest) <> (e_deposited, e_withdrawn, e_interest))) as drifted,
+            (kind in ${LIABILITIES} and balance > 0) as negative
+          from ${touched}
+          where balance <> expected or (kind = 'position' and (deposited, withdrawn, interest) <> (e_deposited, e_withdrawn, e_interest)) or (kind in ${LIABILITIES} and balance > 0)
+          limit ${2 * LIMIT}`,
+    );
+    const drifted = found.filter((f) => f.drifted).map(({ key, balance, entries }) => ({ key, balance, entries }));
+    const negative = found.filter((f) => f.negative).map(({ key, balance }) => ({ key, balance: String(-BigInt(balance)) }));
+    const newByPool = sql`(select a.pool, a.currency, sum(n.total) as total, sum(n.settled) as settled
+        from ledger_check_new n join ledger_accounts a on a.id = n.account_id where a.kind = 'position' group by a.pool, a.currency)`;
+    const pools = await rows<{ key: string; balance: string; entries: string }>(
+      tx,
+      sql`select 'pool_totals:' || coalesce(k.pool, m.pool, c.pool) || ':' || coalesce(k.currency, m.currency, c.currency) as key,
+            coalesce(k.balance, 0)::text as balance, (coalesce(c.entries, 0) + coalesce(m.total, 0))::text as entries
+          from pool_totals k
+          full join ${newByPool} m using (pool, currency)
+          full join ledger_checked_pools c using (pool, currency)
+          where coalesce(k.balance, 0) <> coalesce(c.entries, 0) + coalesce(m.total, 0)`,
+    );
+    // A pool out of step while none of the accounts written to is: some position moved without a
+    // posting. Only then are the pool's positions read, to name it.
+    const moved = pools.length
+      ? await rows<{ key: string; balance: string; entries: string }>(
+          tx,
+          sql`select a.key, a.balance::text as balance, (coalesce(c.entries, 0) + coalesce(n.total, 0))::text as entries
+              from ledger_accounts a
+              left join ledger_checked_accounts c on c.account_id = a.id
+              left join ledger_check_new n on n.account_id = a.id
+              where a.kind = 'position' and (a.pool, a.currency) in (${sql.join(pools.map((p) => sql`(${p.key.split(':')[1]!}, ${p.key.split(':')[2]!})`), sql`, `)})
+                and a.balance <> coalesce(c.entries, 0) + coalesce(n.total, 0)
+              limit ${LIMIT}`,
+        )
+      : [];
+    const currencies = await currencyTotals(tx, sql`select currency, balance from pool_totals`);
+    const result = finish({
+      mode: 'incremental',
+      transactions: Number(count?.n ?? 0),
+      unbalanced: unbalanced.map((u) => ({ transactionId: Number(u.transaction_id), currency: u.currency, sum: u.sum })),
+      negative,
+      drifted: [...drifted, ...moved.filter((m) => !drifted.some((d) => d.key === m.key)), ...pools].slice(0, LIMIT),
+      currencies,
+    });
+    // A failure keeps the checkpoint where it was: the next run finds the same difference again.
+    if (result.ok) {
+      await tx.execute(sql`
+        insert into ledger_checked_accounts as c (account_id, entries, deposited, withdrawn, interest)
+        select account_id, settled, s_deposited, s_withdrawn, s_interest from ledger_check_new
+        on conflict (account_id) do update set entries = c.entries + excluded.entries, deposited = c.deposited + excluded.deposited,
+          withdrawn = c.withdrawn + excluded.withdrawn, interest = c.interest + excluded.interest`);
+      await tx.execute(sql`
+        insert into ledger_checked_pools as c (pool, currency, entries)
+        select pool, currency, settled from ${newByPool} m
+        on conflict (pool, currency) do update set entries = c.entries + excluded.entries`);
+      await tx.execute(sql`
+        insert into ledger_checkpoint (id, horizon, checked_at) values (1, ${snap!.horizon}::xid8, now())
+        on conflict (id) do update set horizon = excluded.horizon, checked_at = excluded.checked_at`);
+    }
+    return result;
+  });
 }

@@ -1,5 +1,5 @@
 export { accountKey, naturalBalance, type AccountKind, type AccountRef } from './accounts';
-export { checkLedger, type CurrencyTotals, type LedgerCheck } from './check';
+export { FULL_CHECK_BATCH, checkLedger, checkLedgerIncremental, type CurrencyTotals, type LedgerCheck } from './check';
 export { liabilities, reconcile, type ReconcileRow } from './reconcile';
 export {
   InsufficientBalance,

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
-import { accountKey, type AccountRef } from './accounts';
+import { accountKey, positionFigures, type AccountRef } from './accounts';
 
 /** Anything that runs SQL: the database or a transaction on it. */
 export type Conn = Pick<Db, 'execute' | 'transaction'>;
@@ -122,9 +122,17 @@ export async function post(conn: Conn, t: LedgerTransaction): Promise<number | n
         insert into ledger_postings (transaction_id, account_id, currency, amount, at)
         select ${txId}::bigint, a.id, a.currency, v.amount, ${at.toISOString()}::timestamptz
         from (values ${legValues}) v(key, amount) join ledger_accounts a on a.key = v.key`);
+      const figureValues = sql.join(
+        legs.map((l) => {
+          const f = positionFigures(t.kind, l.ref.kind, l.amount);
+          return sql`(${l.key}, ${l.amount.toString()}::numeric, ${f.deposited.toString()}::numeric, ${f.withdrawn.toString()}::numeric, ${f.interest.toString()}::numeric)`;
+        }),
+        sql`, `,
+      );
       await tx.execute(sql`
-        update ledger_accounts a set balance = a.balance + v.amount
-        from (values ${legValues}) v(key, amount)
+        update ledger_accounts a set balance = a.balance + v.amount,
+          deposited = a.deposited + v.deposited, withdrawn = a.withdrawn + v.withdrawn, interest = a.interest + v.interest
+        from (values ${figureValues}) v(key, amount, deposited, withdrawn, interest)
         where a.key = v.key`);
       return Number(txId);
     });

@@ -32,7 +32,7 @@ export async function liabilities(db: Pick<Db, 'execute'>, chainId: number) {
   return rows<{ pool: string; currency: string; address: string; owed: string }>(
     db,
     sql`with pa as (select pool, currency, lower(address) as address from pool_addresses where chain_id = ${chainId}),
-             pos as (select pool, currency, -sum(balance) as owed from ledger_accounts where kind = 'position' group by pool, currency),
+             pos as (select pool, currency, -balance as owed from pool_totals),
              fl as (select pool, currency, sum(amount) as owed from withdrawals where status in ${UNPAID} group by pool, currency)
         select pa.pool, pa.currency, pa.address, (coalesce(pos.owed, 0) + coalesce(fl.owed, 0))::text as owed
         from pa left join pos using (pool, currency) left join fl using (pool, currency)

@@ -17,7 +17,7 @@ import { repoRoot } from '../config';
 
 
 const USAGE = `usage: npm run operator -- <command> [--api URL]   (as OPERATOR_KEY_FILE's or OPERATOR_KEY's operator)
-  ledger check                                   prove the ledger balances
+  ledger check [--full]                          prove what the ledger wrote since the last check (--full: all of it)
   overview                                       ledger check, job health, watcher lag, last accrued days, payout queue
   apy set <pool> <apy> [--from YYYY-MM-DD]       e.g. apy set stable 0.05 --from 2026-12-01
   apy list [<pool>]
@@ -69,6 +69,7 @@ function parse(argv: string[]) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--json') flags.set('json', 'yes');
+    else if (a === '--full') flags.set('full', 'yes');
     else if (a.startsWith('--')) {
       const value = argv[i + 1];
       if (value === undefined || value.startsWith('--')) throw new UsageError(`${a} needs a value`);
@@ -150,8 +151,8 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
   const cmd = ['accrue', 'reconcile', 'alerts', 'treasury', 'overview'].includes(group ?? '') && action === undefined ? group! : `${group ?? ''} ${action ?? ''}`.trim();
   switch (cmd) {
     case 'ledger check': {
-      const r = await call('GET', '/ledger/check');
-      out(`transactions: ${r.transactions}`);
+      const r = await call('GET', flags.has('full') ? '/ledger/check?full=yes' : '/ledger/check');
+      out(`${r.mode} check, transactions read: ${r.transactions}`);
       out(table(r.currencies as Record<string, unknown>[]));
       for (const k of ['unbalanced', 'negative', 'drifted'] as const) {
         const list = r[k] as unknown[];

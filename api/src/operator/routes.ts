@@ -21,7 +21,7 @@ import { approveWithdrawal, cancelWithdrawal, operatorWithdrawals, rejectWithdra
 import { apyHistory, setApy, utcDay } from '../interest';
 import { referralOperatorRoutes } from '../referral/operator-routes';
 import { accrueAsOperator } from '../referral';
-import { checkLedger, reconcile } from '../ledger';
+import { checkLedger, checkLedgerIncremental, reconcile } from '../ledger';
 import type { Services } from '../services';
 import { assignUnclaimed, claimMessage, listUnclaimed } from '../watcher';
 import { listAlerts } from '../db/alerts';
@@ -57,7 +57,9 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     return { ok: true };
   });
 
-  r.get('/operator/ledger/check', opts, async () => checkLedger(s.db));
+  r.get('/operator/ledger/check', { ...opts, schema: { ...schema, querystring: z.object({ full: z.optional(z.literal('yes')) }) } }, async (req) =>
+    req.query.full ? checkLedger(s.db) : checkLedgerIncremental(s.db),
+  );
   r.get('/operator/overview', opts, async () => overview(s.db, s.chain, s.config.deposits.chainId));
 
   r.get('/operator/apy', { ...opts, schema: { ...schema, querystring: z.object({ pool: z.optional(poolNameSchema) }) } }, async (req) => ({

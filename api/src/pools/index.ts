@@ -3,7 +3,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { apiMessages as M, type DashboardPoolResponse, type Lang, type PoolName } from '@app/contracts';
 import type { Db } from '../db/client';
-import { currencies, currencyAddresses, interestAccruals, poolAddresses, poolAssets, pools, poolTexts } from '../db/schema';
+import { currencies, currencyAddresses, ledgerAccounts, poolAddresses, poolAssets, pools, poolTexts } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { apyBps, apysOn, poolHistory } from '../interest';
 import { positionsOf } from '../ledger';
@@ -44,11 +44,11 @@ export async function dashboardPool(db: Db, from: PoolSources, chainId: number, 
     // The user's positions in the pool from the ledger (withdrawable, interest included).
     positionsOf(db, userId, name),
     from.pendingSums(userId, name),
+    // The interest each position has earned, kept with its balance (0021).
     db
-      .select({ currency: interestAccruals.currency, total: sql<string>`sum(${interestAccruals.amount})` })
-      .from(interestAccruals)
-      .where(and(eq(interestAccruals.userId, userId), eq(interestAccruals.pool, name)))
-      .groupBy(interestAccruals.currency),
+      .select({ currency: ledgerAccounts.currency, total: sql<string>`${ledgerAccounts.interest}` })
+      .from(ledgerAccounts)
+      .where(and(eq(ledgerAccounts.kind, 'position'), eq(ledgerAccounts.userId, userId), eq(ledgerAccounts.pool, name))),
   ]);
   const sums: Sums = new Map(found.map((f) => [f.currency, f.balance]));
   const [prices, apys] = await Promise.all([from.prices.usdPrices(accepted.map((a) => a.currency)), apysOn(db, await asOfDay(db))]);
@@ -75,10 +75,9 @@ export async function yieldOf(db: Db, userId: string) {
       .innerJoin(pools, eq(pools.name, poolAssets.pool))
       .orderBy(asc(pools.sort), asc(poolAssets.currency)),
     db
-      .select({ pool: interestAccruals.pool, currency: interestAccruals.currency, total: sql<string>`sum(${interestAccruals.amount})` })
-      .from(interestAccruals)
-      .where(eq(interestAccruals.userId, userId))
-      .groupBy(interestAccruals.pool, interestAccruals.currency),
+      .select({ pool: ledgerAccounts.pool, currency: ledgerAccounts.currency, total: sql<string>`${ledgerAccounts.interest}` })
+      .from(ledgerAccounts)
+      .where(and(eq(ledgerAccounts.kind, 'position'), eq(ledgerAccounts.userId, userId))),
     asOfDay(db).then((day) => apysOn(db, day)),
   ]);
   const earned = new Map(earnedRows.map((r) => [`${r.pool}:${r.currency}`, String(r.total ?? '0')]));

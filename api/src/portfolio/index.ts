@@ -12,6 +12,8 @@ import type { PriceSource } from '../pricing';
 export { balanceHistory } from './balance';
 
 const DAY_MS = 86_400_000;
+/** The first instant of a UTC day, as SQL. */
+const dayStart = (day: string) => sql`(${day}::date)::timestamp at time zone 'UTC'`;
 export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
 /** Base units to cents at a price, rounded down; negative amounts round towards zero. */
@@ -56,10 +58,8 @@ export function valueCents(holdings: { currency: string; units: bigint }[], pric
  */
 export async function poolsTvl(db: Db, prices: PriceSource): Promise<Map<string, bigint>> {
   const [held, decimals] = await Promise.all([
-    rows<{ pool: string; currency: string; total: string }>(
-      db,
-      sql`select pool, currency, (-sum(balance))::text as total from ledger_accounts where kind = 'position' group by pool, currency`,
-    ),
+    // Kept per pool and currency with every change of a position (0021), never a sum over the positions.
+    rows<{ pool: string; currency: string; total: string }>(db, sql`select pool, currency, (-balance)::text as total from pool_totals`),
     currencyDecimals(db),
   ]);
   const price = await prices.usdPrices([...decimals.keys()]);
@@ -85,32 +85,30 @@ export async function portfolioSummary(db: Db, prices: PriceSource, userId: stri
   const asOf = await asOfDay(db, now);
   const lastDay = addDays(asOf, -1);
   const monthFrom = addDays(asOf, -30);
-  const [poolRows, apys, flows, interest, tvl, dec, started, revision] = await Promise.all([
+  const [poolRows, apys, flows, tvl, dec, started, revision] = await Promise.all([
     poolList(db),
     apysOn(db, asOf),
-    rows<{ pool: string; currency: string; balance: string; deposited: string; withdrawn: string }>(
+    // All-time figures kept beside each balance; the last day's and month's interest from the
+    // account's own postings in that window (interest of day D is dated the end of D).
+    rows<{ pool: string; currency: string; balance: string; deposited: string; withdrawn: string; all: string; day: string; month: string }>(
       db,
-      sql`select a.pool, a.currency, (-a.balance)::text as balance,
-            coalesce(sum(-p.amount) filter (where t.kind = ${'deposit' satisfies TransactionKind}), 0)::text as deposited,
-            coalesce(sum(p.amount) filter (where t.kind in ('withdrawal_reserve', 'withdrawal_return')), 0)::text as withdrawn
+      sql`select a.pool, a.currency, (-a.balance)::text as balance, a.deposited::text as deposited, a.withdrawn::text as withdrawn, a.interest::text as all,
+            coalesce(w.day, 0)::text as day, coalesce(w.month, 0)::text as month
           from ledger_accounts a
-          left join ledger_postings p on p.account_id = a.id
-          left join ledger_transactions t on t.id = p.transaction_id
-          where a.kind = 'position' and a.user_id = ${userId}
-          group by a.pool, a.currency, a.balance`,
-    ),
-    rows<{ pool: string; currency: string; all: string; day: string; month: string }>(
-      db,
-      sql`select pool, currency, sum(amount)::text as all,
-            coalesce(sum(amount) filter (where day = ${lastDay}::date), 0)::text as day,
-            coalesce(sum(amount) filter (where day >= ${monthFrom}::date), 0)::text as month
-          from interest_accruals where user_id = ${userId} group by pool, currency`,
+          left join lateral (
+            select sum(-p.amount) filter (where p.at = ${dayStart(asOf)}) as day, sum(-p.amount) as month
+            from ledger_postings p join ledger_transactions t on t.id = p.transaction_id
+            where p.account_id = a.id and p.at >= ${dayStart(addDays(monthFrom, 1))} and t.kind = ${'interest' satisfies TransactionKind}
+          ) w on true
+          where a.kind = 'position' and a.user_id = ${userId}`,
     ),
     poolsTvl(db, prices),
     currencyDecimals(db),
     rows<{ n: number }>(db, sql`select count(*)::int as n from deposits where user_id = ${userId}`),
     cabinetRevision(db, userId),
   ]);
+  // A position that has earned interest, as the interest lines read it.
+  const interest = flows.filter((f) => f.all !== '0');
   const price = await prices.usdPrices([...dec.keys()]);
   const cents = (units: bigint, currency: string) => unitsToCents(units, price.get(currency) ?? '0', dec.get(currency) ?? 18);
 
@@ -201,13 +199,14 @@ export async function portfolioSummary(db: Db, prices: PriceSource, userId: stri
 
 /**
  * Moves whenever something the cabinet shows changes for the user: a posting on their positions, a
- * deposit's or a withdrawal's progress.
+ * deposit's or a withdrawal's progress. Read from the user's own rows, never their postings.
  */
 export async function cabinetRevision(db: Db, userId: string): Promise<string> {
   const [r] = await rows<{ postings: string | null; deposits: string | null; withdrawals: string | null }>(
     db,
     sql`select
-          (select (count(*) || ':' || coalesce(max(p.transaction_id), 0))::text from ledger_postings p join ledger_accounts a on a.id = p.account_id where a.kind = 'position' and a.user_id = ${userId}) as postings,
+          -- Every posting on a position moves its balance or one of its all-time figures (a withdrawal and its return put the balance back, not the figures' history: the withdrawal's row moves).
+          (select md5(coalesce(string_agg(concat_ws(':', a.id, a.balance, a.deposited, a.withdrawn, a.interest), ',' order by a.id), '')) from ledger_accounts a where a.kind = 'position' and a.user_id = ${userId}) as postings,
           (select (count(*) || ':' || coalesce(sum(confirmations), 0) || ':' || coalesce(max(updated_at)::text, ''))::text from deposits where user_id = ${userId}) as deposits,
           (select (count(*) || ':' || coalesce(sum(confirmations), 0) || ':' || coalesce(max(updated_at)::text, ''))::text from withdrawals where user_id = ${userId}) as withdrawals`,
   );
@@ -243,13 +242,40 @@ function toItem(r: ActivityRow, required: { deposit: number; withdrawal: number 
   };
 }
 
-/** Deposits, daily interest and withdrawals, newest first, one page at a time. */
-export async function activityPage(db: Db, userId: string, q: { page: number; size: number; pool?: string }, required: { deposit: number; withdrawal: number }) {
+/**
+ * Deposits, daily interest and withdrawals, newest first, one page at a time: from the cursor of
+ * the page before (`after`, keyset: the rows after it in the list's order, however deep), else
+ * from the page number. Answers the next page's cursor.
+ */
+export async function activityPage(
+  db: Db,
+  userId: string,
+  q: { page: number; size: number; pool?: string; after?: string },
+  required: { deposit: number; withdrawal: number },
+) {
+  // The list's order: at desc, kind, id desc (interest, with none, last), pool, currency; "after the cursor" spelled out in it.
+  const after = q.after?.split('~');
+  const from = after
+    ? sql`where (at < ${after[0]}::timestamptz or (at = ${after[0]}::timestamptz and (kind > ${after[1]} or (kind = ${after[1]} and (n < ${after[2]}::bigint
+          or (n = ${after[2]}::bigint and (pool > ${after[3]} or (pool = ${after[3]} and currency > ${after[4]}))))))))`
+    : sql``;
   const [list, count] = await Promise.all([
-    rows<ActivityRow>(db, sql`select * from (${activitySql(userId, q.pool)}) m order by at desc, kind, id desc nulls last, pool, currency limit ${q.size} offset ${(q.page - 1) * q.size}`),
+    rows<ActivityRow & { cursor: string }>(
+      db,
+      sql`select *, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '~' || kind || '~' || n || '~' || pool || '~' || currency as cursor
+          from (select *, coalesce(id::bigint, 0) as n from (${activitySql(userId, q.pool)}) u) m ${from}
+          order by at desc, kind, n desc, pool, currency limit ${q.size + 1} ${after ? sql`` : sql`offset ${(q.page - 1) * q.size}`}`,
+    ),
     rows<{ n: number }>(db, sql`select count(*)::int as n from (${activitySql(userId, q.pool)}) m`),
   ]);
-  return { items: list.map((r) => toItem(r, required)), page: q.page, size: q.size, total: count[0]?.n ?? 0 };
+  const page = list.slice(0, q.size);
+  return {
+    items: page.map((r) => toItem(r, required)),
+    page: q.page,
+    size: q.size,
+    total: count[0]?.n ?? 0,
+    next: list.length > q.size ? page[page.length - 1]!.cursor : null,
+  };
 }
 
 const csvCell = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);

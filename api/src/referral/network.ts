@@ -24,24 +24,27 @@ const capitalOf = (prices: SQL, user: SQL) => sql`coalesce((
 
 /**
  * Members per level (1 … depth) and the US-dollar value of their current positions (net of
- * withdrawals: a requested withdrawal has left the position), at the price source's prices.
+ * withdrawals: a requested withdrawal has left the position), at the price source's prices. Read
+ * from the figures kept per referrer (0022): a few rows whatever the size of the downline.
  */
 export async function downline(db: Db, prices: SQL, userId: string, depth: number) {
   const found = await rows<{ level: number; members: string; capital: string }>(
     db,
-    sql`select t.level, count(*)::text as members, coalesce(sum(${capitalOf(prices, sql`t.user_id`)}), 0)::text as capital
-        from referral_tree t where t.ancestor_id = ${userId} and t.level <= ${depth}
-        group by t.level order by t.level`,
+    sql`select m.level, m.members::text as members,
+          coalesce((select sum(-c.balance * pr.usd / power(10::numeric, pr.decimals)) from referral_capital c join ${prices} pr on pr.currency = c.currency
+                    where c.ancestor_id = m.ancestor_id and c.level = m.level), 0)::text as capital
+        from referral_members m where m.ancestor_id = ${userId} and m.level <= ${depth} and m.members > 0
+        order by m.level`,
   );
   return found.map((r) => ({ level: Number(r.level), members: Number(r.members), capital: r.capital }));
 }
 
-/** The USD value of a user's rewards in every currency they were paid in, at current prices. */
+/** The USD value of a user's rewards in every currency they were paid in, at current prices, from their kept totals (0022). */
 export async function rewardsUsd(db: Db, prices: SQL, userId: string): Promise<string> {
   const [r] = await rows<{ usd: string }>(
     db,
     sql`select coalesce(sum(x.amount * pr.usd / power(10::numeric, pr.decimals)), 0)::text as usd
-        from (select currency, sum(amount) as amount from referral_rewards where user_id = ${userId} and status <> 'forfeited' group by currency) x
+        from (select currency, sum(amount) as amount from referral_reward_totals where user_id = ${userId} and status <> 'forfeited' group by currency) x
         join ${prices} pr on pr.currency = x.currency`,
   );
   return r?.usd ?? '0';

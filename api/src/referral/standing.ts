@@ -4,7 +4,7 @@ import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { AffiliateSort } from '@app/contracts';
 import { decimalsOfCurrency } from '../db/currencies';
 import type { Db } from '../db/client';
-import { currencies, referralRewards, users } from '../db/schema';
+import { currencies, referralRewards, referralRewardTotals, users } from '../db/schema';
 import { utcDay } from '../interest';
 import type { PriceSource } from '../pricing';
 import { claimRewards, latestClaim } from './claims';
@@ -46,12 +46,12 @@ export async function referralOverview(db: Db, source: PriceSource, user: { id: 
 export async function harvest(db: Db, userId: string) {
   const config = await configInForce(db, utcDay(new Date()));
   // Every currency the user's rewards were ever paid in: an earlier payout currency stays visible and claimable.
+  // The totals kept per currency and status (0022), not the rewards themselves.
   const found = await db
-    .select({ currency: referralRewards.currency, decimals: currencies.decimals, status: referralRewards.status, total: sql<string>`sum(${referralRewards.amount})::text` })
-    .from(referralRewards)
-    .leftJoin(currencies, eq(currencies.code, referralRewards.currency))
-    .where(and(eq(referralRewards.userId, userId), ne(referralRewards.status, 'forfeited')))
-    .groupBy(referralRewards.currency, currencies.decimals, referralRewards.status);
+    .select({ currency: referralRewardTotals.currency, decimals: currencies.decimals, status: referralRewardTotals.status, total: sql<string>`${referralRewardTotals.amount}::text` })
+    .from(referralRewardTotals)
+    .leftJoin(currencies, eq(currencies.code, referralRewardTotals.currency))
+    .where(and(eq(referralRewardTotals.userId, userId), ne(referralRewardTotals.status, 'forfeited'), ne(referralRewardTotals.amount, '0')));
   const by = (currency: string, status: string) => String(found.find((r) => r.currency === currency && r.status === status)?.total ?? '0');
   const decimals = await decimalsOfCurrency(db, config.currency);
   const [available, inPayment, paid] = [by(config.currency, 'earned'), by(config.currency, 'in_payment'), by(config.currency, 'paid')].map(BigInt) as [bigint, bigint, bigint];

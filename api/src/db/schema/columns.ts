@@ -12,3 +12,6 @@ export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array 
   dataType: () => 'bytea',
   fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
 });
+
+/** A database transaction id (xid8), as text. */
+export const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });

@@ -1,5 +1,6 @@
-import { bigint, bigserial, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { ts, created, baseUnits } from './columns';
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ts, created, baseUnits, xid8 } from './columns';
 
 /**
  * Ledger accounts (see `src/ledger/README.md`). `balance` is the signed sum of the account's
@@ -18,9 +19,17 @@ export const ledgerAccounts = pgTable(
     pool: text('pool'),
     address: text('address'),
     balance: baseUnits('balance').notNull().default('0'),
+    /** A position's all-time figures (0021), natural like the user reads them, moved with the balance: deposits, withdrawals requested less returned, interest. */
+    deposited: baseUnits('deposited').notNull().default('0'),
+    withdrawn: baseUnits('withdrawn').notNull().default('0'),
+    interest: baseUnits('interest').notNull().default('0'),
     createdAt: created(),
   },
-  (t) => [uniqueIndex('ledger_accounts_key').on(t.key), index('ledger_accounts_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('ledger_accounts_key').on(t.key),
+    index('ledger_accounts_user_idx').on(t.userId),
+    index('ledger_accounts_books_idx').on(t.kind, t.currency).where(sql`${t.kind} <> 'position'`),
+  ],
 );
 
 /** A balanced set of postings with a unique idempotency reference; never updated or deleted. */
@@ -33,9 +42,15 @@ export const ledgerTransactions = pgTable(
     /** When the movement takes effect (interest of day D: the end of D). */
     at: ts('at').notNull().defaultNow(),
     detail: jsonb('detail'),
+    /** The database transaction that wrote it (0021; null before): what the incremental check has seen. */
+    writtenBy: xid8('written_by').default(sql`pg_current_xact_id()`),
     createdAt: created(),
   },
-  (t) => [uniqueIndex('ledger_transactions_reference').on(t.reference), index('ledger_transactions_at_idx').on(t.at)],
+  (t) => [
+    uniqueIndex('ledger_transactions_reference').on(t.reference),
+    index('ledger_transactions_at_idx').on(t.at),
+    index('ledger_transactions_written_by_idx').on(t.writtenBy),
+  ],
 );
 
 /** One leg per transaction and account (0013). Its transaction and account are checked once per inserting statement by a trigger (0010), not per row by foreign keys. */
@@ -50,4 +65,46 @@ export const ledgerPostings = pgTable(
     at: ts('at').notNull(),
   },
   (t) => [index('ledger_postings_account_idx').on(t.accountId, t.at), primaryKey({ name: 'ledger_postings_once', columns: [t.transactionId, t.accountId] })],
+);
+
+/** Each pool's positions' signed total per currency (0021), moved by a trigger with every change of a position's balance: the TVL. */
+export const poolTotals = pgTable(
+  'pool_totals',
+  {
+    pool: text('pool').notNull(),
+    currency: text('currency').notNull(),
+    balance: baseUnits('balance').notNull().default('0'),
+  },
+  (t) => [primaryKey({ name: 'pool_totals_pk', columns: [t.pool, t.currency] })],
+);
+
+/** Where the incremental ledger check stopped (0021): every transaction written below the horizon is in the checked sums. */
+export const ledgerCheckpoint = pgTable(
+  'ledger_checkpoint',
+  {
+    id: integer('id').primaryKey().default(1),
+    horizon: xid8('horizon').notNull(),
+    checkedAt: ts('checked_at').notNull().defaultNow(),
+  },
+  (t) => [check('ledger_checkpoint_id_check', sql`${t.id} = 1`)],
+);
+
+/** Per account, the sums of its postings below the checkpoint's horizon. */
+export const ledgerCheckedAccounts = pgTable('ledger_checked_accounts', {
+  accountId: bigint('account_id', { mode: 'number' }).primaryKey(),
+  entries: baseUnits('entries').notNull(),
+  deposited: baseUnits('deposited').notNull(),
+  withdrawn: baseUnits('withdrawn').notNull(),
+  interest: baseUnits('interest').notNull(),
+});
+
+/** Per pool and currency, the sum of its positions' postings below the checkpoint's horizon. */
+export const ledgerCheckedPools = pgTable(
+  'ledger_checked_pools',
+  {
+    pool: text('pool').notNull(),
+    currency: text('currency').notNull(),
+    entries: baseUnits('entries').notNull(),
+  },
+  (t) => [primaryKey({ name: 'ledger_checked_pools_pk', columns: [t.pool, t.currency] })],
 );

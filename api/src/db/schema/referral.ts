@@ -122,3 +122,38 @@ export const referralRewards = pgTable(
     index('referral_rewards_claimable_idx').on(t.userId, t.currency, t.status),
   ],
 );
+
+/** Members per referrer and level (0022), moved with the tree. */
+export const referralMembers = pgTable(
+  'referral_members',
+  {
+    ancestorId: uuid('ancestor_id').notNull(),
+    level: integer('level').notNull(),
+    members: bigint('members', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'referral_members_pk', columns: [t.ancestorId, t.level] })],
+);
+
+/** What a referrer's members hold per level and currency (0022), signed like the balances, moved with every change of a member's position. */
+export const referralCapital = pgTable(
+  'referral_capital',
+  {
+    ancestorId: uuid('ancestor_id').notNull(),
+    level: integer('level').notNull(),
+    currency: text('currency').notNull(),
+    balance: baseUnits('balance').notNull().default('0'),
+  },
+  (t) => [primaryKey({ name: 'referral_capital_pk', columns: [t.ancestorId, t.level, t.currency] })],
+);
+
+/** A referrer's rewards per currency and status (0022), moved with every reward written or changing state. */
+export const referralRewardTotals = pgTable(
+  'referral_reward_totals',
+  {
+    userId: uuid('user_id').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull(),
+    amount: baseUnits('amount').notNull().default('0'),
+  },
+  (t) => [primaryKey({ name: 'referral_reward_totals_pk', columns: [t.userId, t.currency, t.status] })],
+);

@@ -67,10 +67,18 @@ export const cabinetSummaryResponseSchema = z
   .register(z.globalRegistry, { id: 'CabinetSummary' });
 export type CabinetSummary = z.infer<typeof cabinetSummaryResponseSchema>;
 
+/**
+ * Where a page of activity starts (keyset pagination): the `next` of the page before. Its time to
+ * the microsecond (UTC), kind, id (0 for interest), pool and currency, joined by '~'.
+ */
+export const ACTIVITY_CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z~(deposit|interest|withdrawal)~\d{1,19}~[a-z]{1,20}~[A-Z]{1,10}$/;
+
 export const activityQuerySchema = z.object({
   page: pageNumber(100_000, 1),
   size: pageNumber(100, 20),
   pool: z.optional(poolNameSchema),
+  /** Start after this cursor instead of at `page` (which then only labels the answer). */
+  after: z.optional(z.string({ error: M.invalidValue }).check(z.regex(ACTIVITY_CURSOR, M.invalidValue))),
 });
 
 export const activityItemSchema = z.object({
@@ -91,7 +99,14 @@ export const activityItemSchema = z.object({
 export type ActivityItem = z.infer<typeof activityItemSchema>;
 
 export const activityResponseSchema = z
-  .object({ items: z.array(activityItemSchema), page: z.int(), size: z.int(), total: z.int() })
+  .object({
+    items: z.array(activityItemSchema),
+    page: z.int(),
+    size: z.int(),
+    total: z.int(),
+    /** The cursor of the next page (`after`), null on the last page. */
+    next: z.optional(z.nullable(z.string())),
+  })
   .register(z.globalRegistry, { id: 'Activity' });
 export type ActivityResponse = z.infer<typeof activityResponseSchema>;
 

@@ -1,0 +1,271 @@
+#!/usr/bin/env node
+// npm run bench:scale (issue 23): the product at a million investors. A throwaway PostgreSQL
+// cluster and the API on it (each stopped at the end, scripts/processes.mjs); users, a three-level
+// referral network and one deposit per user seeded with set-based SQL (generate_series); DAYS days
+// accrued by the engine itself (each timed), the last day's referral step (timed); then, with 10
+// connections (autocannon, as bench:api), p50, p99 and req/s of each cabinet, pool, referral and
+// DAO read for an ordinary user (and the top referrer, whose downline is everyone), and the ratio
+// to GET /profile's req/s in the same run; bytes per position-day of the interest postings; the
+// referral rows and bytes of a day; the incremental and the full ledger check.
+// Env: BENCH_USERS (1000000), BENCH_DAYS (30), BENCH_DURATION (s per route, 5), BENCH_CONNECTIONS (10),
+// BENCH_REFERRAL_DAYS (1: the referral step runs for the last so many days).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { startProcess } from './processes.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const self = fileURLToPath(import.meta.url);
+// The engine is TypeScript: run under tsx.
+if (!process.env.BENCH_SCALE_TSX) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', self], { cwd: root, stdio: 'inherit', env: { ...process.env, BENCH_SCALE_TSX: '1' } });
+  process.exit(r.status ?? 1);
+}
+
+const N = Number(process.env.BENCH_USERS ?? 1_000_000);
+const DAYS = Number(process.env.BENCH_DAYS ?? 30);
+const REFERRAL_DAYS = Number(process.env.BENCH_REFERRAL_DAYS ?? 1);
+const duration = Number(process.env.BENCH_DURATION ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const apiRequire = createRequire(path.join(root, 'api/package.json'));
+const { sql } = apiRequire('drizzle-orm');
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+const seconds = (t0) => Number(process.hrtime.bigint() - t0) / 1e9;
+const log = (m) => console.error(`[bench:scale ${new Date().toISOString().slice(11, 19)}] ${m}`);
+const addDays = (day, n) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+const children = [];
+const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-scale-'));
+const asRoot = process.getuid?.() === 0;
+const asPg = (cmd, args) => execFileSync(asRoot ? 'runuser' : cmd, asRoot ? ['-u', 'postgres', '--', cmd, ...args] : args, { stdio: 'ignore' });
+try {
+  const bin = readdirSync('/usr/lib/postgresql').sort().map((v) => `/usr/lib/postgresql/${v}/bin`).pop();
+  if (!bin) throw new Error('no PostgreSQL binaries (/usr/lib/postgresql/*/bin)');
+  if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
+  asPg(`${bin}/initdb`, ['-D', `${dir}/data`, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const pgPort = await freePort();
+  const pgArgs = ['-D', `${dir}/data`, '-p', String(pgPort), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'shared_buffers=256MB', '-c', 'max_wal_size=4GB'];
+  const pg = startProcess(asRoot ? 'runuser' : `${bin}/postgres`, asRoot ? ['-u', 'postgres', '--', `${bin}/postgres`, ...pgArgs] : pgArgs, { stdio: 'ignore' });
+  children.push(pg);
+  const url = `postgres://postgres@127.0.0.1:${pgPort}/postgres`;
+  const { Client } = apiRequire('pg');
+  for (let i = 0; ; i++) {
+    const c = new Client({ connectionString: url });
+    try {
+      await c.connect();
+      await c.end();
+      break;
+    } catch (err) {
+      if (i > 100) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  // The API first: it migrates and seeds the catalogue.
+  const apiPort = await freePort();
+  const api = `http://127.0.0.1:${apiPort}`;
+  const server = startProcess(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      API_PORT: String(apiPort),
+      API_HOST: '127.0.0.1',
+      DATA_DIR: path.join(dir, 'api'),
+      DATABASE_URL: url,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MULTIPLIER: '1000000',
+      DEPOSIT_JOB_INTERVAL_MS: '0',
+      MONEY_JOBS_INTERVAL_MS: '0',
+      // The local pool addresses and prices (the referral step and the dollar figures need prices).
+      LOCAL_CHAIN: 'true',
+      // No chain: the reserves read answers "unknown" on chain at once.
+      RPC_URL: `http://127.0.0.1:${await freePort()}`,
+    },
+  });
+  children.push(server);
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${api}/api/health`)).ok) break;
+    } catch {
+      /* not yet */
+    }
+    if (i > 1200) throw new Error('the API did not come up');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const register = async (login) => {
+    const r = await fetch(`${api}/api/v1/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, password: 'Bench!pass1' }) });
+    if (!r.ok) throw new Error(`register: ${r.status} ${await r.text()}`);
+    return (await r.json()).token;
+  };
+  const [userToken, topToken] = [await register('ordinary@example.com'), await register('top@example.com')];
+
+  const { openDatabase } = await import('../api/src/db/client.ts');
+  const { accrueDay } = await import('../api/src/interest/accrual.ts');
+  const { rewardDay } = await import('../api/src/referral/rewards.ts');
+  const { tablePriceSource } = await import('../api/src/pricing/prices.ts');
+  const { checkLedger, checkLedgerIncremental } = await import('../api/src/ledger/index.ts');
+  const database = await openDatabase({ kind: 'postgres', url });
+  const db = database.db;
+  const one = async (q) => (await db.execute(q)).rows[0];
+  try {
+    const first = addDays(new Date().toISOString().slice(0, 10), -DAYS - 1);
+    log(`seeding ${N} users`);
+    const t0 = process.hrtime.bigint();
+    // The top referrer has the second layer under it, so its downline of three levels is everyone.
+    await db.execute(sql`update users set role = 'user' where email in ('ordinary@example.com', 'top@example.com')`);
+    const [l2, l1] = [100, 10].map((k) => Math.max(1, Math.floor(N / k)));
+    // The tree is written per user by a row trigger, as sign-ups come one at a time; a million at
+    // once are written in one set-based statement instead (as migration 0009 did).
+    await db.execute(sql`alter table users disable trigger referral_tree_add`);
+    const layer = (tag, count, parent) =>
+      db.execute(sql`insert into users (id, email, role, referral_code, referrer_id)
+        select ('00000000-0000-4000-' || ${tag} || '-' || lpad(to_hex(g), 12, '0'))::uuid, ${tag} || '.' || g || '@example.com', 'user', ${tag} || g, ${parent}
+        from generate_series(1, ${count}) g`);
+    await layer('9002', l2, sql`(select id from users where email = 'top@example.com')`);
+    await layer('9001', l1, sql`('00000000-0000-4000-9002-' || lpad(to_hex(g % ${l2} + 1), 12, '0'))::uuid`);
+    await db.execute(sql`insert into users (id, email, role, referral_code, referrer_id)
+      select ('00000000-0000-4000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'bench' || g || '@example.com', 'user', 'b' || g,
+             ('00000000-0000-4000-9001-' || lpad(to_hex(g % ${l1} + 1), 12, '0'))::uuid
+      from generate_series(1, ${N - 1}) g`);
+    await db.execute(sql`alter table users enable trigger referral_tree_add`);
+    await db.execute(sql`insert into referral_tree (user_id, level, ancestor_id)
+      with recursive up (user_id, level, ancestor_id) as (
+        select id, 1, referrer_id from users where referrer_id is not null and email not in ('ordinary@example.com', 'top@example.com')
+        union all
+        select up.user_id, up.level + 1, u.referrer_id from up join users u on u.id = up.ancestor_id where u.referrer_id is not null and up.level < 10
+      )
+      select user_id, level, ancestor_id from up`);
+    // One deposit transaction for every position (the ordinary user's among them), at the first instant of the first day.
+    await db.execute(sql`insert into ledger_accounts (key, kind, currency, user_id, pool, balance, deposited)
+      select 'position:coin:ETH:' || id, 'position', 'ETH', id, 'coin', -d, d
+      from (select id, 1000000000000000000::numeric + (row_number() over ())::numeric * 1000003 as d from users where email like 'bench%' or email = 'ordinary@example.com') u`);
+    await db.execute(sql`insert into ledger_accounts (key, kind, currency, pool, address, balance)
+      select 'reserves:1:0x9586a4833970847aef259ad5bfb7aa8901ddf746:ETH', 'reserves', 'ETH', 'coin', '0x9586a4833970847aef259ad5bfb7aa8901ddf746', -sum(balance) from ledger_accounts where kind = 'position'`);
+    await db.execute(sql`insert into ledger_transactions (reference, kind, at) values ('bench:deposits', 'deposit', ${`${first}T00:00:00Z`}::timestamptz)`);
+    await db.execute(sql`insert into ledger_postings (transaction_id, account_id, currency, amount, at)
+      select (select id from ledger_transactions where reference = 'bench:deposits'), id, currency, balance, ${`${first}T00:00:00Z`}::timestamptz from ledger_accounts`);
+    await db.execute(sql`vacuum analyze`);
+    const seedSeconds = seconds(t0);
+    log(`seeded in ${seedSeconds.toFixed(1)} s; accruing ${DAYS} days`);
+    const size = async () => Number((await one(sql`select pg_total_relation_size('ledger_postings') + pg_total_relation_size('ledger_transactions') as b`)).b);
+    const days = [];
+    const prices = tablePriceSource(db, 'local');
+    const postingsBefore = await size();
+    for (let d = 0; d < DAYS; d++) {
+      const day = addDays(first, d);
+      const sizeBefore = await size();
+      const ta = process.hrtime.bigint();
+      const r = await accrueDay(db, 'coin', day, '0.08');
+      const accrual = seconds(ta);
+      const sizeAfter = await size();
+      let referral = null;
+      let referralRows = null;
+      let referralBytes = null;
+      if (d >= DAYS - REFERRAL_DAYS) {
+        const rb = Number((await one(sql`select pg_total_relation_size('referral_rewards') as b`)).b);
+        const rc = Number((await one(sql`select count(*) as n from referral_rewards`)).n);
+        const tr = process.hrtime.bigint();
+        await rewardDay(db, prices, 'coin', day);
+        referral = seconds(tr);
+        referralRows = Number((await one(sql`select count(*) as n from referral_rewards`)).n) - rc;
+        referralBytes = Number((await one(sql`select pg_total_relation_size('referral_rewards') as b`)).b) - rb;
+      }
+      days.push({ day, positions: r.positions, accrual, bytesPerPosition: (sizeAfter - sizeBefore) / Math.max(1, r.positions), referral, referralRows, referralBytes });
+      log(`${day}: accrual ${accrual.toFixed(2)} s${referral === null ? '' : `, referral ${referral.toFixed(2)} s`}`);
+    }
+    const positionDays = days.reduce((n, d) => n + d.positions, 0);
+    const bytesPerPositionDay = ((await size()) - postingsBefore) / Math.max(1, positionDays);
+    await db.execute(sql`vacuum analyze`);
+
+    // The ledger checks: the first incremental run reads everything once (no checkpoint yet), then
+    // one more day's worth, then nothing new; the full check reads everything.
+    const timed = async (f) => {
+      const t = process.hrtime.bigint();
+      const r = await f();
+      return { s: seconds(t), ok: r.ok, transactions: r.transactions };
+    };
+    const checks = [];
+    checks.push({ name: 'incremental, first run (no checkpoint)', ...(await timed(() => checkLedgerIncremental(db))) });
+    const extra = addDays(first, DAYS);
+    const te = process.hrtime.bigint();
+    await accrueDay(db, 'coin', extra, '0.08');
+    const extraAccrual = seconds(te);
+    checks.push({ name: `incremental after a day of ${N} positions`, ...(await timed(() => checkLedgerIncremental(db))) });
+    checks.push({ name: 'incremental, nothing new', ...(await timed(() => checkLedgerIncremental(db))) });
+    checks.push({ name: 'full (--full)', ...(await timed(() => checkLedger(db))) });
+    const nextDayProbe = await timed(async () => {
+      await one(sql`select day from interest_days where pool = 'coin' order by day desc limit 1`);
+      return { ok: true, transactions: 0 };
+    });
+
+    // The reads, 10 connections, /profile first and last (its mean is the reference).
+    const run = (opts) => new Promise((resolve, reject) => autocannon({ duration, connections, ...opts }, (err, r) => (err ? reject(err) : resolve(r))));
+    const auth = (token) => ({ authorization: `Bearer ${token}` });
+    const routes = [
+      ['GET /profile', '/api/v1/profile', userToken],
+      ['GET /cabinet/summary', '/api/v1/cabinet/summary', userToken],
+      ['GET /cabinet/activity', '/api/v1/cabinet/activity?page=1&size=20', userToken],
+      ['GET /cabinet/revision', '/api/v1/cabinet/revision', userToken],
+      ['GET /dashboard/pools/coin', '/api/v1/dashboard/pools/coin', userToken],
+      ['GET /referrals (ordinary user)', '/api/v1/referrals', userToken],
+      ['GET /referrals (top referrer)', '/api/v1/referrals', topToken],
+      ['GET /dao/personal', '/api/v1/dao/personal', userToken],
+      ['GET /pools/coin/reserves', '/api/v1/pools/coin/reserves', null],
+      ['GET /profile', '/api/v1/profile', userToken],
+    ];
+    const measured = [];
+    for (const [name, route, token] of routes) {
+      const opts = { url: `${api}${route}`, headers: token ? auth(token) : {} };
+      await run({ ...opts, duration: 1 });
+      const r = await run(opts);
+      measured.push({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts });
+      log(`${name}: ${r.requests.average.toFixed(0)} req/s`);
+    }
+    const profiles = measured.filter((m) => m.name === 'GET /profile');
+    const profile = profiles.reduce((a, m) => a + m.rps, 0) / profiles.length;
+    const rows = [{ ...profiles[0], rps: profile, p50: (profiles[0].p50 + profiles[1].p50) / 2, p99: (profiles[0].p99 + profiles[1].p99) / 2, bad: profiles[0].bad + profiles[1].bad }, ...measured.filter((m) => m.name !== 'GET /profile')];
+
+    const totalSize = Number((await one(sql`select pg_database_size(current_database()) as b`)).b);
+    const refDay = days.filter((d) => d.referral !== null);
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    const out = [];
+    out.push(`npm run bench:scale — ${N} users × ${DAYS} days on PostgreSQL 15, ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(1)}, ${new Date().toISOString().slice(0, 10)}`);
+    out.push('');
+    out.push(`seeded in ${seedSeconds.toFixed(1)} s; database ${(totalSize / 2 ** 20).toFixed(0)} MiB after ${DAYS + 1} days`);
+    out.push('');
+    out.push(`| route (${connections} connections, ${duration} s) | p50 ms | p99 ms | req/s | ÷ /profile | non-2xx |`);
+    out.push('|---|---:|---:|---:|---:|---:|');
+    for (const r of rows) out.push(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${(r.rps / profile).toFixed(2)} | ${r.bad} |`);
+    out.push('');
+    out.push('| storage and the day\'s jobs | measured |');
+    out.push('|---|---|');
+    out.push(`| interest postings, heap and indexes (ledger_postings + ledger_transactions), per position-day | ${bytesPerPositionDay.toFixed(0)} B |`);
+    out.push(`| accrual of one day, mean of ${DAYS} (first / last) | ${mean(days.map((d) => d.accrual)).toFixed(2)} s (${days[0].accrual.toFixed(2)} / ${days.at(-1).accrual.toFixed(2)}) |`);
+    out.push(`| referral step of one day (mean of ${refDay.length}) | ${mean(refDay.map((d) => d.referral)).toFixed(2)} s, ${mean(refDay.map((d) => d.referralRows)).toFixed(0)} rows, ${(mean(refDay.map((d) => d.referralBytes)) / 2 ** 20).toFixed(1)} MiB |`);
+    out.push(`| the interest job's next-day lookup (its markers) | ${(nextDayProbe.s * 1000).toFixed(2)} ms |`);
+    for (const c of checks) out.push(`| ledger check, ${c.name} | ${c.s.toFixed(2)} s, ${c.transactions} transactions read, ${c.ok ? 'OK' : 'FAILED'} |`);
+    out.push(`| (the day accrued before the second incremental check) | ${extraAccrual.toFixed(2)} s |`);
+    console.log(`\n${out.join('\n')}`);
+  } finally {
+    await database.close();
+  }
+} finally {
+  for (const c of children.reverse()) await c.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
