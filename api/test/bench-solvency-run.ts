@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client';
 import { rows } from '../src/db/rows';
+import { seed } from '../src/db/seed';
 import type { ChainReader } from '../src/chain';
 import { proofOf, takeSnapshot } from '../src/solvency';
 
@@ -20,6 +21,7 @@ const chain = {
 
 async function main() {
   const { db, close } = await openDatabase({ kind: 'postgres', url });
+  await seed(db);
   const seedStart = performance.now();
   await db.execute(sql`insert into users (id, email, referral_code, role)
     select gen_random_uuid(), 'bench' || i || '@example.com', 'b' || i, 'user' from generate_series(1, ${users}) i`);

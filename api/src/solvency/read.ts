@@ -62,9 +62,11 @@ export async function proofOf(db: Pick<Db, 'execute'>, userId: string, snapshot?
       : sql`select id, header, signature, leaf_count::text from solvency_snapshots where id = ${snapshot}`,
   );
   if (!s) throw new ApiError(404, snapshot === undefined ? M.solvencyNoSnapshot : M.solvencyUnknownSnapshot, snapshot === undefined ? 'SOLVENCY_NO_SNAPSHOT' : 'SOLVENCY_UNKNOWN_SNAPSHOT');
-  const parts = await rows<{ part: number; leaf_index: string }>(
+  // A user in the snapshot has had a nonce since it was taken: read with the parts, never written here.
+  const parts = await rows<{ part: number; leaf_index: string; nonce: string }>(
     db,
-    sql`select part, leaf_index::text from solvency_parts where snapshot_id = ${s.id} and user_id = ${userId} order by part`,
+    sql`select p.part, p.leaf_index::text, encode(n.nonce, 'hex') as nonce from solvency_parts p join solvency_nonces n on n.user_id = p.user_id
+        where p.snapshot_id = ${s.id} and p.user_id = ${userId} order by p.part`,
   );
   if (!parts.length) throw new ApiError(404, M.solvencyNotIncluded, 'SOLVENCY_NOT_INCLUDED');
   const leafCount = Number(s.leaf_count);
@@ -90,7 +92,7 @@ export async function proofOf(db: Pick<Db, 'execute'>, userId: string, snapshot?
     header: JSON.parse(s.header) as SolvencyHeader,
     signature: s.signature,
     userId,
-    nonce: await nonceOf(db, userId),
+    nonce: `0x${parts[0]!.nonce}`,
     parts: parts.map((p) => {
       const leafIndex = Number(p.leaf_index);
       return {
