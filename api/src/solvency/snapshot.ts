@@ -300,20 +300,20 @@ async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number,
     nodes.push({ l: level, i: index, h: Buffer.from(node.hash).toString('hex'), s: node.sums.join(',') });
   });
   let leafIndex = 0;
-  for (let last = ''; ; ) {
-    const batch = await rows<{ k: string; u: string; p: number; h: string; s: string }>(
-      tx,
-      sql`select encode(sort_key, 'hex') as k, user_id::text as u, part as p, encode(hash, 'hex') as h, array_to_string(sums, ',') as s
-          from solvency_shuffle where snapshot_id = ${id} and sort_key > decode(${last}, 'hex') order by sort_key limit ${page}`,
-    );
+  // One sort of the shuffle table, read a page at a time through a cursor of this transaction.
+  await tx.execute(sql`declare solvency_in_order no scroll cursor for
+    select user_id::text as u, part as p, encode(hash, 'hex') as h, array_to_string(sums, ',') as s
+    from solvency_shuffle where snapshot_id = ${id} order by sort_key`);
+  for (;;) {
+    const batch = await rows<{ u: string; p: number; h: string; s: string }>(tx, sql`fetch forward ${sql.raw(String(Math.trunc(page)))} from solvency_in_order`);
     if (!batch.length) break;
     const placed = batch.map((b) => ({ u: b.u, p: b.p, i: leafIndex++ }));
     for (const b of batch) tree.push({ hash: Buffer.from(b.h, 'hex'), sums: b.s.split(',').map(BigInt) });
     await tx.execute(sql`insert into solvency_parts (snapshot_id, user_id, part, leaf_index)
       select ${id}, x.u, x.p, x.i from json_to_recordset(${JSON.stringify(placed)}::json) as x(u uuid, p int, i bigint)`);
     if (nodes.length >= page) await flush();
-    last = batch.at(-1)!.k;
   }
+  await tx.execute(sql`close solvency_in_order`);
   // Padding leaves stream through the same flushes: a tree padded to twice its parts stays flat too.
   for (const zero = Array.from({ length: width }, () => 0n); leafIndex < leafCount; leafIndex++) {
     tree.push({ hash: paddingLeafHash(id, leafIndex), sums: zero });
