@@ -31,6 +31,7 @@ import { cabinetRoutes } from './routes/cabinet';
 import { reservesRoutes } from './routes/reserves';
 import { defineJobs } from './jobs';
 import { settingsRoutes } from './routes/settings';
+import { solvencyRoutes } from './routes/solvency';
 import { createServices, type Services } from './services';
 import './zod-english';
 
@@ -150,6 +151,7 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
       operatorRoutes(v1, services);
       reservesRoutes(v1, services);
       cabinetRoutes(v1, services);
+      solvencyRoutes(v1, services);
     },
     { prefix: apiBasePath },
   );

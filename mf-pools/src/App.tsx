@@ -2,6 +2,7 @@ import { Navigate, Route, Routes, useParams } from '@app/singletons/router';
 import { isPoolName } from '@app/contracts';
 import { PoolsOverview } from './insight';
 import { PoolPage } from './pool';
+import { SolvencyPage } from './solvency/SolvencyPage';
 
 function PoolRoute() {
   const { name } = useParams();
@@ -15,6 +16,7 @@ export function App() {
     <Routes>
       <Route path="/cabinet/pools" element={<PoolsOverview />} />
       <Route path="/cabinet/pools/:name" element={<PoolRoute />} />
+      <Route path="/solvency" element={<SolvencyPage />} />
     </Routes>
   );
 }

@@ -7,6 +7,7 @@ import { ConfigError, type ConfigDoc } from './fields';
 import { mailConfig, mailDocs, mailEnv, mailProblems, type MailConfig } from './mail';
 import { moneyConfig, moneyDocs, moneyEnv, moneyProblems, type MoneyConfig } from './money';
 import { operatorConfig, operatorDocs, operatorEnv, operatorProblems, type OperatorConfig } from './operator';
+import { solvencyConfig, solvencyDocs, solvencyEnv, solvencyProblems, type SolvencyConfig } from './solvency';
 import { readBrands, serverConfig, serverDocs, serverEnv, serverProblems, type ServerConfig } from './server';
 import '../zod-english';
 
@@ -28,12 +29,13 @@ export const envSchema = z.object({
   ...chainEnv.shape,
   ...moneyEnv.shape,
   ...operatorEnv.shape,
+  ...solvencyEnv.shape,
 });
 export type Env = z.input<typeof envSchema>;
 export type EnvValues = z.output<typeof envSchema>;
 
 /** The rows of the configuration table in api/README.md, in its order. */
-export const configDocs: ConfigDoc[] = [...serverDocs, ...databaseDocs, ...authDocs, ...mailDocs, ...chainDocs, ...moneyDocs, ...operatorDocs];
+export const configDocs: ConfigDoc[] = [...serverDocs, ...databaseDocs, ...authDocs, ...mailDocs, ...chainDocs, ...moneyDocs, ...operatorDocs, ...solvencyDocs];
 
 export type AppConfig = ServerConfig &
   DatabaseConfig &
@@ -41,7 +43,8 @@ export type AppConfig = ServerConfig &
   MailConfig &
   ChainConfig &
   MoneyConfig &
-  OperatorConfig & {
+  OperatorConfig &
+  SolvencyConfig & {
     /** LOCAL_CHAIN=true: the test keys, the local pool addresses and prices, the fast defaults. */
     localChain: boolean;
     /** DATA_DIR: the local stack writes its own operators' credentials there. */
@@ -74,6 +77,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         ...operatorProblems(e),
       ]
     : [];
+  // The roles of the keys stay apart everywhere, not only in production.
+  problems.push(...solvencyProblems(e, production));
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `✖ ${p}`).join('\n')}`);
 
   return {
@@ -86,6 +91,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ...moneyConfig(e, local),
     ...operatorConfig(e),
     dataDir,
+    ...solvencyConfig(e, local),
   };
 }
 

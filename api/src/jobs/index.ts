@@ -1,6 +1,7 @@
 import { utcDay } from '../interest';
 import { checkLedgerIncremental } from '../ledger';
 import { accrueAndReward } from '../referral';
+import { dailySnapshot } from '../solvency';
 import type { Services } from '../services';
 
 export { createJobRunner, type JobRunner } from './runner';
@@ -23,8 +24,9 @@ export function defineJobs(s: Services) {
     leaseSeconds: 120,
     run: async ({ renew }) => {
       const r = await accrueAndReward(s.db, s.prices, lastClosedDay(), renew);
-      // The day's interest is owed on chain now: fund it.
+      // The day's interest is owed on chain now: fund it; and the day's books can be proved.
       jobs.kick('treasury');
+      jobs.kick('solvency');
       return r;
     },
   });
@@ -64,6 +66,15 @@ export function defineJobs(s: Services) {
       if (r.newlyWaiting) jobs.kick('treasury');
       return r;
     },
+  });
+  // The daily proof of solvency, once the last closed day's interest has run (a no-op when taken).
+  jobs.define({
+    name: 'solvency',
+    exclusive: true,
+    intervalMs: config.money.jobsIntervalMs && Math.max(config.money.jobsIntervalMs, 60_000),
+    // One transaction builds the whole tree, so the lease covers the longest build rather than being renewed.
+    leaseSeconds: 1800,
+    run: () => dailySnapshot(s, lastClosedDay()),
   });
   // Reserves ≥ liabilities at every paying address: funded from the treasury, or alerted.
   jobs.define({ name: 'treasury', exclusive: true, intervalMs: config.money.jobsIntervalMs && Math.max(config.money.jobsIntervalMs, 60_000), leaseSeconds: 60, run: () => s.treasury.run() });

@@ -41,6 +41,9 @@ const USAGE = `usage: npm run operator -- <command> [--api URL]   (as OPERATOR_K
   unclaimed assign <id> <login-or-user-id> <pool> --message-file FILE --signature 0x…
                                                  assign it, with that message signed by the sender
   reconcile                                      on-chain balances against the ledger's reserves
+  solvency snapshot                              take a proof-of-solvency snapshot now (docs/proof-of-solvency.md)
+  solvency list                                  the snapshots, newest first
+  solvency show <id>                             one snapshot: its header, reserves and declared addresses
   referral show                                  the programme's configuration in force and its history
   referral levels set <bps> [<bps> …] [--from YYYY-MM-DD]
                                                  rates of level 1, 2, …, e.g. referral levels set 1000 300 200
@@ -115,6 +118,21 @@ function showReferral(out: Output, c: ReferralConfigShown, when: string) {
   out(table(c.levels));
   out(table(c.ranks));
 }
+
+type SnapshotShown = {
+  header: { snapshotId: number; takenAt: string; blockNumber: number; blockHash: string; currencies: string[]; decimals: number[]; root: string; sums: string[]; leafCount: number };
+  signer: string;
+  reserves: { address: string; currency: string; balance: string }[];
+};
+
+const snapshotLine = (r: SnapshotShown) => ({
+  id: r.header.snapshotId,
+  takenAt: r.header.takenAt,
+  block: r.header.blockNumber,
+  leaves: r.header.leafCount,
+  liabilities: r.header.currencies.map((c, i) => `${r.header.sums[i]} ${c}`).join(', '),
+  root: r.header.root,
+});
 
 /** Runs one command; answers the exit code. With --json it prints the API's answer, not tables. */
 export async function runOperator(argv: string[], send: Transport, print: Output): Promise<number> {
@@ -346,6 +364,29 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
       out(off.length ? `${off.length} difference(s) reported; nothing was changed` : 'reserves match the books');
       const short = items.filter((i) => i.covered === false);
       out(short.length ? `${short.length} pool address(es) hold less than the books owe (npm run operator -- treasury)` : 'reserves cover the liabilities');
+      return 0;
+    }
+    case 'solvency snapshot': {
+      const r = await call('POST', '/solvency/snapshot');
+      out(`snapshot #${r.id} at block ${r.blockNumber}: ${r.users} user(s), ${r.leafCount} leaves, root ${r.root} (${r.seconds} s)`);
+      out(table((r.currencies as string[]).map((currency, i) => ({ currency, liabilities: (r.sums as string[])[i] }))));
+      return 0;
+    }
+    case 'solvency list': {
+      const r = await call('GET', '/solvency');
+      out(table((r.items as SnapshotShown[]).map(snapshotLine)));
+      return 0;
+    }
+    case 'solvency show': {
+      const r = (await call('GET', `/solvency/${id(rest[0])}`)) as unknown as SnapshotShown & { signature: string; addresses: { address: string; role: string; pool: string | null; message: string; signature: string }[] };
+      const h = r.header;
+      out(`snapshot #${h.snapshotId} taken ${h.takenAt} at block ${h.blockNumber} (${h.blockHash})`);
+      out(`root ${h.root}, ${h.leafCount} leaves, signed by ${r.signer}: ${r.signature}`);
+      out(table(h.currencies.map((currency, i) => {
+        const held = r.reserves.filter((x) => x.currency === currency).reduce((sum, x) => sum + BigInt(x.balance), 0n);
+        return { currency, decimals: h.decimals[i], liabilities: h.sums[i], reserves: String(held) };
+      })));
+      out(table(r.addresses.map((a) => ({ address: a.address, role: a.role, pool: a.pool, signature: a.signature }))));
       return 0;
     }
     default:

@@ -25,6 +25,8 @@ import { checkLedger, checkLedgerIncremental, reconcile } from '../ledger';
 import type { Services } from '../services';
 import { assignUnclaimed, claimMessage, listUnclaimed } from '../watcher';
 import { listAlerts } from '../db/alerts';
+import { ApiError } from '../http/errors';
+import { listSnapshots, snapshotById, snapshotSettings, takeSnapshot, type SnapshotTaken } from '../solvency';
 import { operatorGuard } from './auth';
 import { auditEntries, verifyAuditChain } from './audit-log';
 import { endOperatorSession, signInOperator } from './identity';
@@ -122,6 +124,17 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
   });
 
   referralOperatorRoutes(app, s.db, opts, actor);
+
+  // Proof of solvency: a snapshot on demand under the daily job's lease, so two never build at once.
+  r.post('/operator/solvency/snapshot', opts, async (req) => {
+    const result = (await s.jobs.runNow('solvency', () => takeSnapshot(s.db, s.chain, snapshotSettings(s), { actor: actor(req) }))) as
+      | SnapshotTaken
+      | { skipped: string };
+    if ('skipped' in result) throw new ApiError(409, result.skipped, 'SOLVENCY_BUSY');
+    return result;
+  });
+  r.get('/operator/solvency', opts, async () => ({ items: await listSnapshots(s.db) }));
+  r.get('/operator/solvency/:id', { ...opts, schema: { ...schema, params: idParams } }, async (req) => snapshotById(s.db, req.params.id));
 
   r.get('/operator/reconcile', opts, async () => ({ items: await reconcile(s.db, s.chain, s.config.deposits.chainId) }));
 

@@ -9,7 +9,8 @@ const LOCAL_POOL_INDEXES = [100, 101, 102];
 const LOCAL_TREASURY_INDEX = 103;
 
 let local: string[] | null = null;
-const localKey = (i: number) => HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(TEST_MNEMONIC), `m/44'/60'/0'/0/${i}`).privateKey;
+/** Key `i` of the public test mnemonic (the local stack's addresses). */
+export const localKey = (i: number) => HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(TEST_MNEMONIC), `m/44'/60'/0'/0/${i}`).privateKey;
 
 /** The local stack's hot wallet keys: the keys of the local pools' receiving addresses. */
 export function localHotWalletKeys(): string[] {

@@ -1,5 +1,5 @@
 export { approveWithdrawal, cancelWithdrawal, operatorWithdrawals, rejectWithdrawal } from './approvals';
-export { hotWallets, localHotWalletKeys, localTreasuryKey } from './hot-wallets';
+export { hotWallets, localHotWalletKeys, localKey, localTreasuryKey } from './hot-wallets';
 export { createPayoutJob, type PayoutJob, type PayoutResult, type PayoutSettings } from './job';
 export { mailReturned, type ReturnNotice } from './notice';
 export {

@@ -9,6 +9,7 @@ import { Tutorial } from './Tutorial';
 
 const BalanceHistory = lazy(() => import(/* webpackChunkName: "balance-history" */ './BalanceHistory').then((m) => ({ default: m.BalanceHistory })));
 const Activity = lazy(() => import(/* webpackChunkName: "activity" */ './Activity').then((m) => ({ default: m.Activity })));
+const SolvencyCheck = lazy(() => import(/* webpackChunkName: "solvency-check" */ './SolvencyCheck').then((m) => ({ default: m.SolvencyCheck })));
 const Faq = lazy(() => import(/* webpackChunkName: "faq" */ './Faq').then((m) => ({ default: m.Faq })));
 
 /** What the user has and earns; figures follow the server within seconds, without a reload. */
@@ -25,6 +26,10 @@ export function Dashboard() {
       <Panel id="totals" title={t('totals.title')} state={state} onRetry={reload}>
         {(s) => <Totals summary={s} />}
       </Panel>
+      {/* The user's proof of solvency, checked in this browser; its own chunk carries the verifier. */}
+      <Deferred name="solvency-check" minHeight={48}>
+        <SolvencyCheck />
+      </Deferred>
       <Panel id="pools" title={t('cards.title')} state={state} onRetry={reload}>
         {(s) => <PoolCards summary={s} />}
       </Panel>

@@ -6,9 +6,10 @@ import { AvatarSection } from './AvatarSection';
 import { PersonalInfo } from './PersonalInfo';
 import { PreferencesSection } from './PreferencesSection';
 import { SecuritySection } from './SecuritySection';
+import { SolvencySection } from './SolvencySection';
 import { WalletSection } from './WalletSection';
 
-/** /cabinet/settings: avatar, personal info, wallets, security, preferences. */
+/** /cabinet/settings: avatar, personal info, wallets, security, preferences, proof of solvency. */
 export function SettingsPage() {
   const { t, i18n } = useTranslation();
   const { api } = useRemote();
@@ -48,6 +49,7 @@ export function SettingsPage() {
           <WalletSection profile={profile} onChanged={() => void load()} />
           <SecuritySection onChanged={() => void load()} />
           <PreferencesSection profile={profile} onSaved={setProfile} />
+          <SolvencySection />
         </div>
       )}
     </Page>

@@ -14,3 +14,4 @@ export * from './dao';
 export * from './ledger';
 export * from './operator';
 export * from './watcher';
+export * from './solvency';

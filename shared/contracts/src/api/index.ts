@@ -10,5 +10,6 @@ export * from './referrals';
 export * from './dao';
 export * from './settings';
 export * from './cabinet';
+export * from './solvency';
 export * from './routes';
 export * from './operator';

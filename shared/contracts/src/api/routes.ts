@@ -8,6 +8,7 @@ import * as I from './invest';
 import * as R from './referrals';
 import * as D from './dao';
 import * as S from './settings';
+import * as V from './solvency';
 import { cabinetRoutes } from './cabinet-routes';
 
 export { apiBasePath, sessionMarkerCookie } from './session-constants';
@@ -62,6 +63,11 @@ export const apiRoutes = {
   dashboardWithdrawRules: route({ method: 'GET', path: '/dashboard/withdraw/rules', auth: true, summary: 'The smallest withdrawal and the fee per currency, and the request limits', response: I.withdrawRulesResponseSchema }),
   dashboardWithdrawQuote: route({ method: 'GET', path: '/dashboard/withdraw/quote', auth: true, summary: 'The fee and the amount received for a withdrawal, before it is requested', query: I.withdrawQuoteQuerySchema, response: I.withdrawQuoteResponseSchema }),
   poolReserves: route({ method: 'GET', path: '/pools/:pool/reserves', auth: false, summary: "The pool's reserves per currency, on chain and on the books", params: I.poolParamsSchema, response: I.poolReservesResponseSchema }),
+  solvencyList: route({ method: 'GET', path: '/solvency', auth: false, summary: 'Proof of solvency: the latest snapshots with their signed headers, declared addresses and reserves', response: V.solvencyListResponseSchema }),
+  solvencySigner: route({ method: 'GET', path: '/solvency/signer', auth: false, summary: "The address that signs the solvency headers", response: V.solvencySignerResponseSchema }),
+  solvencyProof: route({ method: 'GET', path: '/solvency/proof', auth: true, summary: "The user's proof of inclusion in a snapshot (the latest by default)", query: V.solvencyProofQuerySchema, response: V.solvencyProofSchema }),
+  solvencyMine: route({ method: 'GET', path: '/solvency/mine', auth: true, summary: "The account's solvency nonce and the snapshots its balances are in", response: V.solvencyMineResponseSchema }),
+  solvencySnapshot: route({ method: 'GET', path: '/solvency/:id', auth: false, summary: 'One solvency snapshot', params: V.solvencyIdParamsSchema, response: V.solvencySnapshotSchema }),
   currencies: route({ method: 'GET', path: '/currencies', auth: false, summary: 'Payment currencies and token addresses', response: C.currenciesResponseSchema }),
   systemRegexp: route({ method: 'GET', path: '/system/regexp', auth: false, summary: 'Validation patterns', response: C.systemRegexpResponseSchema }),
   poolAssets: route({ method: 'GET', path: '/pools/:pool/assets', auth: false, summary: 'Pool assets', params: I.poolParamsSchema, response: I.poolAssetsResponseSchema }),

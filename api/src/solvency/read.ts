@@ -1,0 +1,106 @@
+// Reading snapshots back: the public list and one snapshot, and a user's proof (their parts' paths
+// from the stored nodes, one indexed query).
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { apiMessages as M, type DeclaredAddress, type SolvencyHeader, type SolvencyProof, type SolvencySnapshot } from '@app/contracts';
+import { pathIndices } from '@app/solvency';
+import type { Db } from '../db/client';
+import { rows } from '../db/rows';
+import { ApiError } from '../http/errors';
+
+/** How many snapshots the public list carries, newest first. */
+const HISTORY = 30;
+
+type SnapshotRow = { id: number; header: string; signature: string; signer: string; addresses: DeclaredAddress[]; reserves: SolvencySnapshot['reserves'] };
+
+const asSnapshot = (r: SnapshotRow): SolvencySnapshot => ({
+  // The stored text is what was signed; parsing it keeps its key order.
+  header: JSON.parse(r.header) as SolvencyHeader,
+  signature: r.signature,
+  signer: r.signer,
+  addresses: r.addresses,
+  reserves: r.reserves,
+});
+
+const columns = sql`id, header, signature, signer, addresses, reserves`;
+
+export async function listSnapshots(db: Pick<Db, 'execute'>, limit = HISTORY): Promise<SolvencySnapshot[]> {
+  return (await rows<SnapshotRow>(db, sql`select ${columns} from solvency_snapshots order by id desc limit ${limit}`)).map(asSnapshot);
+}
+
+export async function snapshotById(db: Pick<Db, 'execute'>, id: number): Promise<SolvencySnapshot> {
+  const [r] = await rows<SnapshotRow>(db, sql`select ${columns} from solvency_snapshots where id = ${id}`);
+  if (!r) throw new ApiError(404, M.solvencyUnknownSnapshot, 'SOLVENCY_UNKNOWN_SNAPSHOT');
+  return asSnapshot(r);
+}
+
+/** The account's nonce for life, made on first read (the snapshot job makes it too, whichever comes first). */
+export async function nonceOf(db: Pick<Db, 'execute'>, userId: string): Promise<string> {
+  await db.execute(sql`insert into solvency_nonces (user_id, nonce) values (${userId}, decode(${randomBytes(32).toString('hex')}, 'hex')) on conflict (user_id) do nothing`);
+  const [r] = await rows<{ nonce: string }>(db, sql`select encode(nonce, 'hex') as nonce from solvency_nonces where user_id = ${userId}`);
+  return `0x${r!.nonce}`;
+}
+
+/** The nonce and the snapshots the account is in, newest first. */
+export async function mine(db: Pick<Db, 'execute'>, userId: string) {
+  const nonce = await nonceOf(db, userId);
+  const snapshots = await rows<{ snapshotId: number; blockNumber: number; takenAt: string }>(
+    db,
+    sql`select s.id as "snapshotId", s.block_number::int as "blockNumber", to_char(s.taken_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "takenAt"
+        from solvency_snapshots s where exists (select 1 from solvency_parts p where p.snapshot_id = s.id and p.user_id = ${userId})
+        order by s.id desc limit ${HISTORY}`,
+  );
+  return { nonce, snapshots };
+}
+
+/** A user's proof in a snapshot (the latest when none is named). */
+export async function proofOf(db: Pick<Db, 'execute'>, userId: string, snapshot?: number): Promise<SolvencyProof> {
+  const [s] = await rows<{ id: number; header: string; signature: string; leaf_count: string }>(
+    db,
+    snapshot === undefined
+      ? sql`select id, header, signature, leaf_count::text from solvency_snapshots order by id desc limit 1`
+      : sql`select id, header, signature, leaf_count::text from solvency_snapshots where id = ${snapshot}`,
+  );
+  if (!s) throw new ApiError(404, snapshot === undefined ? M.solvencyNoSnapshot : M.solvencyUnknownSnapshot, snapshot === undefined ? 'SOLVENCY_NO_SNAPSHOT' : 'SOLVENCY_UNKNOWN_SNAPSHOT');
+  // A user in the snapshot has had a nonce since it was taken: read with the parts, never written here.
+  const parts = await rows<{ part: number; leaf_index: string; nonce: string }>(
+    db,
+    sql`select p.part, p.leaf_index::text, encode(n.nonce, 'hex') as nonce from solvency_parts p join solvency_nonces n on n.user_id = p.user_id
+        where p.snapshot_id = ${s.id} and p.user_id = ${userId} order by p.part`,
+  );
+  if (!parts.length) throw new ApiError(404, M.solvencyNotIncluded, 'SOLVENCY_NOT_INCLUDED');
+  const leafCount = Number(s.leaf_count);
+  const wanted = parts.flatMap((p) => {
+    const leaf = Number(p.leaf_index);
+    return [{ level: 0, index: leaf }, ...pathIndices(leaf, leafCount)];
+  });
+  const nodes = await rows<{ level: number; idx: string; hash: string; sums: string }>(
+    db,
+    sql`select level, idx::text, encode(hash, 'hex') as hash, array_to_string(sums, ',') as sums from solvency_nodes
+        where snapshot_id = ${s.id} and (level, idx) in (${sql.join(
+          wanted.map((w) => sql`(${w.level}::smallint, ${w.index}::bigint)`),
+          sql`, `,
+        )})`,
+  );
+  const at = new Map(nodes.map((n) => [`${n.level}:${n.idx}`, { hash: `0x${n.hash}`, sums: n.sums.split(',') }]));
+  const node = (level: number, index: number) => {
+    const n = at.get(`${level}:${index}`);
+    if (!n) throw new Error(`snapshot ${s.id} lacks node ${level}:${index}`);
+    return n;
+  };
+  return {
+    header: JSON.parse(s.header) as SolvencyHeader,
+    signature: s.signature,
+    userId,
+    nonce: `0x${parts[0]!.nonce}`,
+    parts: parts.map((p) => {
+      const leafIndex = Number(p.leaf_index);
+      return {
+        part: p.part,
+        sums: node(0, leafIndex).sums,
+        leafIndex,
+        path: pathIndices(leafIndex, leafCount).map(({ level, index, side }) => ({ ...node(level, index), side })),
+      };
+    }),
+  };
+}

@@ -1,0 +1,264 @@
+// Proof of solvency (issue 24) against the real API, database and anvil: investors deposit,
+// interest accrues, one asks for a withdrawal, a referrer earns rewards; a snapshot is taken and
+// every user's proof verifies, the tree rebuilds from the stored leaves with an implementation of
+// the format written here on node:crypto, and the reserves are the chain's at the snapshot block.
+import { createHash, createHmac } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { Contract, Wallet, verifyMessage } from 'ethers';
+import { apiMessages as M, apiMessagesRu as R } from '@app/contracts';
+import { verifyProof, type Proof } from '@app/solvency';
+import { ERC20_ABI, TOKENS } from '@app/web3';
+import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
+import { rows } from '../src/db/rows';
+import { checkLedger } from '../src/ledger';
+import { rpcChainReader } from '../src/chain';
+import { dailySnapshot, snapshotSettings, takeSnapshot } from '../src/solvency';
+import { call, register, siweSign } from './helpers';
+import { providerFor, sendEth, sendToken, userWithWallet } from './deposit-helpers';
+import { ETH, USDT, addDays, expectLedgerBalanced, independentEarned, moneyStack, operator, today } from './money-helpers';
+
+jest.setTimeout(180_000);
+const stack = moneyStack();
+const app = () => stack.t.app;
+
+type Investor = Awaited<ReturnType<typeof userWithWallet>>;
+
+async function investor(funding: { eth: string; tokens?: Record<string, string> }): Promise<Investor> {
+  const wallet = new Wallet(Wallet.createRandom().privateKey, providerFor(stack.chain.rpcUrl));
+  await stack.chain.fund(wallet.address, funding);
+  return userWithWallet(app(), wallet);
+}
+
+async function deposit(u: Investor, pool: 'stable' | 'coin', currency: 'USDT' | 'ETH', amount: bigint) {
+  const tx = currency === 'ETH' ? await sendEth(u.wallet, LOCAL_POOL_ADDRESSES[pool], amount) : await sendToken(u.wallet, 'USDT', LOCAL_POOL_ADDRESSES[pool], amount);
+  const r = await call(app(), 'POST', '/api/v1/dashboard/deposit', { token: u.token, body: { pool, currency, amount: String(amount), transaction: tx } });
+  expect(r.status).toBe(200);
+  await app().services.depositJob.tick();
+}
+
+// ---- The format on node:crypto, written from docs/proof-of-solvency.md, not from @app/solvency ----
+const be = (v: bigint, bytes: number) => Buffer.from(v.toString(16).padStart(bytes * 2, '0'), 'hex');
+const sha = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
+const subOf = (nonce: Buffer, snapshotId: number, userId: string) => sha(Buffer.from('pol-v1/sub'), nonce, be(BigInt(snapshotId), 8), Buffer.from(userId.replace(/-/g, ''), 'hex'));
+const leafOf = (sub: Buffer, part: number, sums: bigint[]) =>
+  createHmac('sha256', sub).update(Buffer.concat([Buffer.from('pol-v1/leaf'), be(BigInt(part), 4), ...sums.map((v) => be(v, 32))])).digest();
+const padOf = (snapshotId: number, index: number) => sha(Buffer.from('pol-v1/pad'), be(BigInt(snapshotId), 8), be(BigInt(index), 8));
+type N = { hash: Buffer; sums: bigint[] };
+const nodeOf = (l: N, r: N): N => ({
+  hash: sha(Buffer.from('pol-v1/node'), l.hash, ...l.sums.map((v) => be(v, 32)), r.hash, ...r.sums.map((v) => be(v, 32))),
+  sums: l.sums.map((v, i) => v + r.sums[i]!),
+});
+
+let signer: string;
+let day0: string;
+let alice: Investor;
+let bob: Investor;
+let carol: Investor;
+let referrer: { id: string; token: string };
+const expected = new Map<string, Record<string, bigint>>();
+let snapshotId: number;
+
+const proofFor = async (token: string, query = '', lang?: string) =>
+  call(app(), 'GET', `/api/v1/solvency/proof${query}`, { token, ...(lang ? { headers: { 'accept-language': lang } } : {}) });
+
+beforeAll(async () => {
+  day0 = today();
+  expect(await operator(app(), 'apy', 'set', 'stable', '0.05', '--from', day0)).toMatchObject({ code: 0 });
+  expect(await operator(app(), 'apy', 'set', 'coin', '0.05', '--from', day0)).toMatchObject({ code: 0 });
+  alice = await investor({ eth: '1', tokens: { USDT: '1000' } });
+  bob = await investor({ eth: '3' });
+  const r = await register(app());
+  referrer = { id: (r.user as { id: string }).id, token: r.token };
+  const [code] = await rows<{ code: string }>(app().services.db, sql`select referral_code as code from users where id = ${referrer.id}`);
+  // Carol came through the referrer's invite: her interest earns the referrer rewards.
+  const carolWallet = new Wallet(Wallet.createRandom().privateKey, providerFor(stack.chain.rpcUrl));
+  await stack.chain.fund(carolWallet.address, { eth: '1', tokens: { USDT: '500' } });
+  const carolReg = await register(app(), undefined, { invite: code!.code });
+  const carolId = (carolReg.user as { id: string }).id;
+  expect((await call(app(), 'POST', '/api/v1/connect-mm', { token: carolReg.token, body: { id: carolId, metaMaskAddress: carolWallet.address, ...(await siweSign(app(), carolWallet)) } })).status).toBe(200);
+  carol = { ...carolReg, id: carolId, wallet: carolWallet } as unknown as Investor;
+
+  await deposit(alice, 'stable', 'USDT', 1000n * USDT);
+  await deposit(bob, 'coin', 'ETH', 2n * ETH);
+  await deposit(carol, 'stable', 'USDT', 500n * USDT);
+  expect(await operator(app(), 'accrue', '--until', addDays(day0, 3))).toMatchObject({ code: 0 });
+  // Bob asks for part of his ETH: it is in flight (the payout job does not run here), still owed to him.
+  const w = await call(app(), 'POST', '/api/v1/dashboard/withdraw', { token: bob.token, body: { pool: 'coin', currency: 'ETH', amount: String(ETH / 2n) } });
+  expect(w.status).toBe(200);
+  await expectLedgerBalanced(app());
+
+  // What each is owed, computed here: principal plus three days of 5 % a year, by the documented formula.
+  expected.set(alice.id, { USDT: 1000n * USDT + independentEarned(1000n * USDT, 5n, 100n, 3) });
+  expected.set(bob.id, { ETH: 2n * ETH + independentEarned(2n * ETH, 5n, 100n, 3) });
+  expected.set(carol.id, { USDT: 500n * USDT + independentEarned(500n * USDT, 5n, 100n, 3) });
+  const rewards = await rows<{ amount: string }>(app().services.db, sql`select coalesce(sum(amount), 0)::text as amount from referral_rewards where user_id = ${referrer.id} and currency = 'USDT'`);
+  expect(BigInt(rewards[0]!.amount)).toBeGreaterThan(0n);
+  expected.set(referrer.id, { USDT: BigInt(rewards[0]!.amount) });
+
+  signer = (await call(app(), 'GET', '/api/v1/solvency/signer')).body.address as string;
+  const taken = await operator(app(), 'solvency', 'snapshot');
+  if (taken.code !== 0) throw new Error(`solvency snapshot failed: ${taken.out}`);
+  snapshotId = Number(/snapshot #(\d+)/.exec(taken.out)![1]);
+});
+
+describe('proof of solvency', () => {
+  it('every user\'s proof verifies, with the signer published apart, and adds up to what the test computed they are owed', async () => {
+    expect(signer).toBe(new Wallet(app().services.config.solvencyKey!).address);
+    for (const { id, token } of [alice, bob, carol, referrer]) {
+      const r = await proofFor(token);
+      expect(r.status).toBe(200);
+      const proof = r.body as unknown as Proof;
+      expect(proof.header.snapshotId).toBe(snapshotId);
+      expect(proof.parts.length).toBeGreaterThanOrEqual(2);
+      const owed = expected.get(id)!;
+      const verdict = verifyProof(JSON.parse(JSON.stringify(proof)), {
+        signer,
+        expectedBalances: proof.header.currencies.map((c) => owed[c] ?? 0n),
+      });
+      expect(verdict.checks.filter((c) => !c.ok)).toEqual([]);
+    }
+  });
+
+  it('the header\'s sums are the ledger\'s liabilities (positions, in flight, referral rewards payable) per currency', async () => {
+    const { header } = (await call(app(), 'GET', `/api/v1/solvency/${snapshotId}`)).body as { header: Proof['header'] };
+    const ledger = await checkLedger(app().services.db);
+    const owed = new Map(ledger.currencies.map((c) => [c.currency, BigInt(c.positions) + BigInt(c.inFlight) + BigInt(c.referralPayable)]));
+    expect([...header.currencies].sort()).toEqual(['ETH', 'USDT']);
+    header.currencies.forEach((c, i) => expect(BigInt(header.sums[i]!)).toBe(owed.get(c)));
+    // And the same total is what the test computed each user is owed.
+    header.currencies.forEach((c, i) => expect(BigInt(header.sums[i]!)).toBe([...expected.values()].reduce((s, v) => s + (v[c] ?? 0n), 0n)));
+  });
+
+  it('the tree rebuilds from the stored leaves with an independent implementation (node:crypto), leaves recomputed from each nonce', async () => {
+    const db = app().services.db;
+    const { header } = (await call(app(), 'GET', `/api/v1/solvency/${snapshotId}`)).body as { header: Proof['header'] };
+    const leaves = await rows<{ i: string; hash: string; sums: string }>(
+      db,
+      sql`select idx::text as i, encode(hash, 'hex') as hash, array_to_string(sums, ',') as sums from solvency_nodes where snapshot_id = ${snapshotId} and level = 0 order by idx`,
+    );
+    expect(leaves.map((l) => Number(l.i))).toEqual([...Array(header.leafCount).keys()]);
+    const parts = await rows<{ user_id: string; part: number; leaf_index: string; nonce: string }>(
+      db,
+      sql`select p.user_id::text, p.part, p.leaf_index::text, encode(n.nonce, 'hex') as nonce from solvency_parts p join solvency_nonces n using (user_id) where p.snapshot_id = ${snapshotId}`,
+    );
+    const level: N[] = leaves.map((l) => ({ hash: Buffer.from(l.hash, 'hex'), sums: l.sums.split(',').map(BigInt) }));
+    const real = new Set<number>();
+    for (const p of parts) {
+      const i = Number(p.leaf_index);
+      real.add(i);
+      expect(leafOf(subOf(Buffer.from(p.nonce, 'hex'), snapshotId, p.user_id), p.part, level[i]!.sums).equals(level[i]!.hash)).toBe(true);
+    }
+    level.forEach((l, i) => {
+      if (real.has(i)) return;
+      expect(l.hash.equals(padOf(snapshotId, i))).toBe(true);
+      expect(l.sums.every((v) => v === 0n)).toBe(true);
+    });
+    let nodes = level;
+    while (nodes.length > 1) nodes = nodes.flatMap((_, i) => (i % 2 ? [] : [nodeOf(nodes[i]!, nodes[i + 1]!)]));
+    expect(`0x${nodes[0]!.hash.toString('hex')}`).toBe(header.root);
+    expect(nodes[0]!.sums.map(String)).toEqual(header.sums);
+    // Four users, each split in two or three parts.
+    expect(new Set(parts.map((p) => p.user_id)).size).toBe(4);
+    expect(parts.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('the public snapshot: signed header, reserves equal to the chain\'s at the snapshot block, each address proving control; no user named', async () => {
+    const list = await call(app(), 'GET', '/api/v1/solvency');
+    expect(list.status).toBe(200);
+    const snap = (list.body.items as { header: Proof['header']; signature: string; signer: string; addresses: { address: string; role: string; message: string; signature: string }[]; reserves: { address: string; currency: string; balance: string }[] }[])[0]!;
+    expect(snap.header.snapshotId).toBe(snapshotId);
+    expect(verifyMessage(JSON.stringify(snap.header), snap.signature)).toBe(signer);
+    const title = app().services.config.brands.defaultTitle;
+    expect(snap.addresses.map((a) => a.address.toLowerCase()).sort()).toEqual([...Object.values(LOCAL_POOL_ADDRESSES), new Wallet(app().services.config.money.treasuryKey!).address.toLowerCase()].sort());
+    for (const a of snap.addresses) {
+      expect(a.message).toBe(`${title} solvency: ${a.address} belongs to the operator at snapshot ${snapshotId}`);
+      expect(verifyMessage(a.message, a.signature)).toBe(a.address);
+    }
+    const provider = providerFor(stack.chain.rpcUrl);
+    const block = snap.header.blockNumber;
+    expect(block).toBeLessThanOrEqual((await provider.getBlockNumber()) - app().services.config.deposits.confirmations);
+    expect((await provider.getBlock(block))!.hash).toBe(snap.header.blockHash);
+    for (const r of snap.reserves) {
+      const onChain =
+        r.currency === 'ETH'
+          ? await provider.getBalance(r.address, block)
+          : ((await new Contract(TOKENS[1][r.currency as 'USDT']!.address, ERC20_ABI, provider).getFunction('balanceOf')(r.address, { blockTag: block })) as bigint);
+      expect(r.balance).toBe(String(onChain));
+    }
+    const text = JSON.stringify(list.body);
+    for (const u of [alice, bob, carol]) {
+      expect(text).not.toContain(u.id);
+      expect(text).not.toContain(u.email);
+      expect(text.toLowerCase()).not.toContain(u.wallet.address.toLowerCase());
+    }
+    expect(text).not.toContain(referrer.id);
+  });
+
+  it('bad input: an unknown snapshot, a user not in it, a malformed number: a clear error in English and Russian, never a 500', async () => {
+    const unknown = await proofFor(alice.token, '?snapshot=999');
+    expect(unknown).toMatchObject({ status: 404, body: { message: M.solvencyUnknownSnapshot } });
+    expect((await proofFor(alice.token, '?snapshot=999', 'ru')).body.message).toBe(R.solvencyUnknownSnapshot);
+    expect((await call(app(), 'GET', '/api/v1/solvency/999')).body.message).toBe(M.solvencyUnknownSnapshot);
+    const fresh = await register(app());
+    expect(await proofFor(fresh.token)).toMatchObject({ status: 404, body: { message: M.solvencyNotIncluded } });
+    expect((await proofFor(fresh.token, '', 'ru')).body.message).toBe(R.solvencyNotIncluded);
+    for (const q of ['?snapshot=abc', '?snapshot=-1', '?snapshot=0', '?snapshot=1.5', '?snapshot=99999999999999999999']) {
+      expect((await proofFor(alice.token, q)).status).toBe(400);
+    }
+    expect((await call(app(), 'GET', '/api/v1/solvency/abc')).status).toBe(400);
+    expect((await call(app(), 'GET', '/api/v1/solvency/proof')).status).toBe(401);
+    // The user's nonce is theirs for life and the same in every proof.
+    const mine = await call(app(), 'GET', '/api/v1/solvency/mine', { token: alice.token });
+    expect(mine.body.nonce).toBe((await proofFor(alice.token)).body.nonce);
+    expect(mine.body.snapshots).toEqual([expect.objectContaining({ snapshotId })]);
+  });
+
+  it('a snapshot while the chain is unreachable is refused and stores nothing', async () => {
+    const db = app().services.db;
+    const count = async () => (await rows<{ s: number; n: number }>(db, sql`select (select count(*)::int from solvency_snapshots) as s, (select count(*)::int from solvency_nodes) as n`))[0];
+    const before = await count();
+    const dead = rpcChainReader('http://127.0.0.1:9', 2000);
+    await expect(takeSnapshot(db, dead, snapshotSettings(app().services), { actor: 'test' })).rejects.toMatchObject({ statusCode: 503, message: M.solvencyChainUnreachable });
+    expect(await count()).toEqual(before);
+    const [refused] = await rows<{ after: { reason: string } }>(db, sql`select after from operator_audit where action = 'solvency.refused' order by id desc limit 1`);
+    expect(refused!.after.reason).toContain('chain unreachable');
+  });
+
+  it('a negative liability, or liabilities that do not add up to the ledger\'s, abort the snapshot and store nothing', async () => {
+    const db = app().services.db;
+    const count = async () => (await rows<{ n: number }>(db, sql`select count(*)::int as n from solvency_snapshots`))[0]!.n;
+    const before = await count();
+    const attempt = async (amount: bigint, code: string) => {
+      // A row no ledger posting backs: what a fault in the books would look like to the snapshot.
+      await db.execute(sql`insert into referral_rewards (user_id, from_user_id, level, currency, amount, status) values (${referrer.id}, ${carol.id}, 1, 'USDT', ${String(amount)}, 'earned')`);
+      try {
+        await expect(takeSnapshot(db, app().services.chain, snapshotSettings(app().services), { actor: 'test' })).rejects.toMatchObject({ code });
+      } finally {
+        await db.execute(sql`delete from referral_rewards where user_id = ${referrer.id} and level = 1 and pool is null`);
+      }
+    };
+    await attempt(-(expected.get(referrer.id)!.USDT! + 5n), 'SOLVENCY_NEGATIVE');
+    await attempt(-5n, 'SOLVENCY_UNBALANCED');
+    await attempt(5n, 'SOLVENCY_UNBALANCED');
+    expect(await count()).toBe(before);
+    expect((await rows<{ n: number }>(db, sql`select count(*)::int as n from solvency_shuffle`))[0]!.n).toBe(0);
+  });
+
+  it('the daily snapshot runs once per day, however often and wherever it is run, and only after that day\'s interest', async () => {
+    const s = app().services;
+    expect(await dailySnapshot(s, addDays(day0, 10))).toEqual({ skipped: expect.stringContaining('interest') });
+    const day = addDays(day0, 3);
+    const runs = await Promise.allSettled([dailySnapshot(s, day), dailySnapshot(s, day)]);
+    expect(runs.filter((r) => r.status === 'fulfilled' && 'id' in r.value)).toHaveLength(1);
+    expect(await dailySnapshot(s, day)).toEqual({ skipped: expect.stringContaining('taken') });
+    const [n] = await rows<{ n: number }>(s.db, sql`select count(*)::int as n from solvency_snapshots where day = ${day}`);
+    expect(n!.n).toBe(1);
+    const listed = await operator(app(), 'solvency', 'list');
+    expect(listed.code).toBe(0);
+    const shown = await operator(app(), 'solvency', 'show', String(snapshotId));
+    expect(shown.out).toContain(`snapshot #${snapshotId}`);
+    expect((await operator(app(), 'solvency', 'show', '999')).out).toContain(M.solvencyUnknownSnapshot);
+    const steps = await rows<{ action: string }>(s.db, sql`select distinct action from operator_audit where action like 'solvency.%' order by 1`);
+    expect(steps.map((r) => r.action)).toEqual(['solvency.liabilities', 'solvency.refused', 'solvency.snapshot', 'solvency.tree']);
+  });
+});
