@@ -5,7 +5,7 @@ import { langOf } from '../http/lang';
 import { addRoute } from '../http/route';
 import { balanceHistory } from '../portfolio';
 import { requestWithdrawal, withdrawalAccepted, withdrawalList, withdrawalQuote, withdrawRules } from '../payouts';
-import { dashboardPool, poolAssetsOf, poolGraph, poolRow, poolStrategy, yieldOf } from '../pools';
+import { dashboardPool, poolAssetsOf, poolGraph, poolRow, poolsOverview, poolStrategy, yieldOf } from '../pools';
 import type { Services } from '../services';
 import { heldUntil } from '../settings';
 
@@ -55,6 +55,8 @@ export function investRoutes(app: FastifyInstance, s: Services) {
     items: await s.deposits.list(auth.user.id, query),
     confirmationsRequired: s.config.deposits.confirmations,
   }));
+
+  addRoute(app, apiRoutes.poolsOverview, async ({ req }) => poolsOverview(db, s.prices, langOf(req)));
 
   addRoute(app, apiRoutes.poolAssets, async ({ params }) => poolAssetsOf(db, chainId, params.pool));
 

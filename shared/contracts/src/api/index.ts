@@ -10,4 +10,5 @@ export * from './referrals';
 export * from './dao';
 export * from './settings';
 export * from './cabinet';
+export * from './home';
 export * from './routes';

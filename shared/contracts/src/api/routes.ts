@@ -9,6 +9,7 @@ import * as R from './referrals';
 import * as D from './dao';
 import * as S from './settings';
 import { cabinetRoutes } from './cabinet-routes';
+import { homeRoutes } from './home-routes';
 
 export { apiBasePath, sessionMarkerCookie } from './session-constants';
 
@@ -68,6 +69,7 @@ export const apiRoutes = {
   poolStrategy: route({ method: 'GET', path: '/pools/:pool/strategy', auth: false, summary: 'Pool strategy', params: I.poolParamsSchema, response: I.poolStrategyResponseSchema }),
   poolGraph: route({ method: 'GET', path: '/pools/:pool/graph', auth: false, summary: 'Pool history from its books (APY and TVL per accrued day)', params: I.poolParamsSchema, query: I.poolGraphQuerySchema, response: I.poolGraphResponseSchema }),
   ...cabinetRoutes,
+  ...homeRoutes,
   daoPersonal: route({ method: 'GET', path: '/dao/personal', auth: true, summary: 'The user in the DAO', response: D.daoPersonalResponseSchema }),
   daoPools: route({ method: 'GET', path: '/dao/pools', auth: true, summary: 'DAO pools', response: D.daoPoolsResponseSchema }),
   daoValues: route({ method: 'GET', path: '/dao/values', auth: true, summary: 'DAO parameters', response: D.daoValuesResponseSchema }),
