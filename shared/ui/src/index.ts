@@ -9,3 +9,4 @@ export { useServerData, useCabinetRevision, LIVE_POLL_MS, type Loadable } from '
 export { Panel, type PanelTexts } from './components/Panel';
 export { TxLink } from './components/TxLink';
 export { Field, FieldNotes, FormSummary, describedInput, fieldClass, type FieldProps } from './components/Field';
+export { TableScroll } from './components/TableScroll';
