@@ -138,6 +138,8 @@ test('a new user deposits 1 ETH and 100 USDT, 30 days accrue: the dashboard, cha
   const withdraw = page.getByRole('tabpanel', { name: 'Withdraw' });
   await withdraw.getByLabel('Amount in ETH').fill('0.5');
   await withdraw.getByRole('button', { name: 'Request withdrawal' }).click();
+  // The quote comes first (issue 27): the request goes once it is confirmed.
+  await withdraw.getByRole('button', { name: 'Confirm withdrawal' }).click();
   await expect(notification(page, /Withdrawal request/)).toBeVisible();
   const withdrawal = page.getByTestId('withdrawal-row').first();
   await expect(withdrawal).toBeVisible({ timeout: 10_000 });

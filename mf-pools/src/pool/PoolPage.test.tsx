@@ -284,6 +284,7 @@ describe('withdraw', () => {
     expect(page.calls.map((c) => c.name)).not.toContain('dashboardWithdraw');
     typeAmount('Amount in ETH', '0.001');
     await submit('Request withdrawal');
+    await submit('Confirm withdrawal');
     expect(page.calls.find((c) => c.name === 'dashboardWithdraw')?.request).toEqual({ body: { pool: 'coin', amount: (ETH / 1000n).toString(), currency: 'ETH' } });
   });
 
@@ -302,6 +303,7 @@ describe('withdraw', () => {
     const page = await openWithdraw(async () => ({ ...movement, message: 'Withdrawal request has been successfully sent! Payment will be processed soon.', status: 'requested' }));
     fireEvent.click(screen.getByRole('button', { name: 'Max' }));
     await submit('Request withdrawal');
+    await submit('Confirm withdrawal');
     expect(page.calls.find((c) => c.name === 'dashboardWithdraw')?.request).toEqual({ body: { pool: 'coin', amount: (ETH / 10n).toString(), currency: 'ETH' } });
     expect(page.notifications()).toEqual([{ kind: 'success', message: 'Withdrawal request has been successfully sent! Payment will be processed soon.' }]);
   });
@@ -310,6 +312,7 @@ describe('withdraw', () => {
     const page = await openWithdraw(async () => Promise.reject(shellApiError(400, 'You have not replenished this pool yet')));
     fireEvent.change(screen.getByLabelText('Amount in ETH'), { target: { value: '0.05' } });
     await submit('Request withdrawal');
+    await submit('Confirm withdrawal');
     expect(page.notifications()).toEqual([{ kind: 'warning', message: 'You have not replenished this pool yet' }]);
     expect(describedBy(screen.getByLabelText('Amount in ETH'))).toContain('You have not replenished this pool yet');
   });
@@ -318,7 +321,47 @@ describe('withdraw', () => {
     const page = await openWithdraw(async () => Promise.reject(shellApiError(0, 'Something went wrong. Please try again later.')));
     fireEvent.change(screen.getByLabelText('Amount in ETH'), { target: { value: '0.05' } });
     await submit('Request withdrawal');
+    await submit('Confirm withdrawal');
     expect(page.notifications()).toEqual([{ kind: 'error', message: 'Failed to send withdrawal request. Please try again.' }]);
+  });
+});
+
+describe('withdrawal quote (issue 27, finding 5)', () => {
+  const held = '2026-02-01T10:30:00.000Z';
+  async function quoted(answer: { fee: string; receive: string; approvalRequired: boolean; heldUntil?: string }, lang?: 'ru') {
+    const api = {
+      dashboardPool: async () => ({ ...coinPool, deposited: { ETH: (ETH / 10n).toString() } }),
+      dashboardWithdraw: async () => ({ ...movement, status: 'requested' }),
+      dashboardWithdrawQuote: async () => answer,
+    };
+    const page = await openPool({ api, lang });
+    fireEvent.click(screen.getByRole('tab', { name: lang === 'ru' ? 'Вывести' : 'Withdraw' }));
+    typeAmount(lang === 'ru' ? 'Сумма в ETH' : 'Amount in ETH', '0.05');
+    await submit(lang === 'ru' ? 'Запросить вывод' : 'Request withdrawal');
+    return page;
+  }
+
+  it('finding 5: before anything is requested the form shows the amount, the fee, what arrives and that an approval comes first', async () => {
+    // 0.05 ETH less a fee of 0.000123456789012345 ETH: 0.049876543210987655 ETH, every digit shown.
+    const fee = 123456789012345n;
+    const page = await quoted({ fee: String(fee), receive: String(ETH / 20n - fee), approvalRequired: true });
+    expect(page.calls.find((c) => c.name === 'dashboardWithdrawQuote')?.request).toMatchObject({ query: { pool: 'coin', currency: 'ETH', amount: String(ETH / 20n) } });
+    expect(page.calls.map((c) => c.name)).not.toContain('dashboardWithdraw');
+    expect(screen.getByTestId('quote-amount').textContent).toBe('0.05\u00a0ETH');
+    expect(screen.getByTestId('quote-fee').textContent).toBe('0.000123456789012345\u00a0ETH');
+    expect(screen.getByTestId('quote-receive').textContent).toBe('0.049876543210987655\u00a0ETH');
+    expect(screen.getByTestId('quote-next').textContent).toBe('Above the approval limit: an operator approves it before it is sent.');
+    // Change goes back to the amount; nothing was requested.
+    await submit('Change');
+    expect(screen.queryByTestId('withdraw-quote')).toBeNull();
+    expect(page.calls.map((c) => c.name)).not.toContain('dashboardWithdraw');
+  });
+
+  it('finding 5: a hold after an account change is said with its end, in Russian too', async () => {
+    await quoted({ fee: '0', receive: String(ETH / 20n), approvalRequired: false, heldUntil: held }, 'ru');
+    expect(screen.getByTestId('quote-receive').textContent).toBe('0,05\u00a0ETH');
+    expect(screen.getByTestId('quote-next').textContent).toContain('ждёт до');
+    expect(screen.getByTestId('quote-next').textContent).toContain('UTC');
   });
 });
 

@@ -78,7 +78,7 @@ const cabinetRoutes = retryingOnce(() => import(/* webpackChunkName: "cabinet-sc
 const SESSION_CALLS: Record<keyof typeof sessionRoutes, true> = { logout: true, refresh: true };
 const CABINET_CALLS: Record<CabinetRouteName, true> = { cabinetSummary: true, cabinetActivity: true, cabinetActivityExport: true, cabinetTutorial: true, cabinetRevision: true };
 const homeSchemas = retryingOnce(() => import(/* webpackChunkName: "home-schemas" */ './api/home-routes').then((m) => m.homeRoutes));
-const HOME_CALLS: Record<HomeRouteName, true> = { poolsOverview: true };
+const HOME_CALLS: Record<HomeRouteName, true> = { poolsOverview: true, poolReserves: true };
 
 function routeOf(name: ApiRouteName): Promise<AnyRoute> {
   if (name in SESSION_CALLS) return sessionSchemas().then((m) => m.sessionRoutes[name as keyof typeof sessionRoutes]);

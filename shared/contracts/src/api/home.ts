@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { baseUnitsSchema, poolNameSchema } from './common';
+import { baseUnitsSchema, isoDateTime, poolNameSchema, signedBaseUnitsSchema } from './common';
 
 const usd = z.string().register(z.globalRegistry, { description: 'US dollars, exact decimal string with 2 places', example: '1234.56' });
 const fraction = z.string().register(z.globalRegistry, { description: 'Decimal fraction, 0.05 = 5 %', example: '0.05' });
@@ -38,3 +38,14 @@ export const poolsOverviewResponseSchema = z
   })
   .register(z.globalRegistry, { id: 'PoolsOverview' });
 export type PoolsOverviewResponse = z.infer<typeof poolsOverviewResponseSchema>;
+
+/** A pool's reserves per currency: on chain and on the books (public; the home page shows them). */
+export const poolReservesResponseSchema = z
+  .object({
+    pool: poolNameSchema,
+    // Signed: the books of an address can hold less than nothing (gas paid from money the books never
+    // recorded), and the difference goes either way. A public page never fails on a value the ledger can hold.
+    items: z.array(z.object({ currency: z.string(), address: z.string(), onChain: z.nullable(baseUnitsSchema), books: signedBaseUnitsSchema, difference: z.nullable(signedBaseUnitsSchema) })),
+    checkedAt: isoDateTime,
+  })
+  .register(z.globalRegistry, { id: 'PoolReserves' });

@@ -62,7 +62,6 @@ export const apiRoutes = {
   dashboardWithdrawals: route({ method: 'GET', path: '/dashboard/withdrawals', auth: true, summary: "The user's withdrawals with their progress (newest first)", query: I.withdrawalsQuerySchema, response: I.withdrawalsResponseSchema }),
   dashboardWithdrawRules: route({ method: 'GET', path: '/dashboard/withdraw/rules', auth: true, summary: 'The smallest withdrawal and the fee per currency, and the request limits', response: I.withdrawRulesResponseSchema }),
   dashboardWithdrawQuote: route({ method: 'GET', path: '/dashboard/withdraw/quote', auth: true, summary: 'The fee and the amount received for a withdrawal, before it is requested', query: I.withdrawQuoteQuerySchema, response: I.withdrawQuoteResponseSchema }),
-  poolReserves: route({ method: 'GET', path: '/pools/:pool/reserves', auth: false, summary: "The pool's reserves per currency, on chain and on the books", params: I.poolParamsSchema, response: I.poolReservesResponseSchema }),
   currencies: route({ method: 'GET', path: '/currencies', auth: false, summary: 'Payment currencies and token addresses', response: C.currenciesResponseSchema }),
   systemRegexp: route({ method: 'GET', path: '/system/regexp', auth: false, summary: 'Validation patterns', response: C.systemRegexpResponseSchema }),
   poolAssets: route({ method: 'GET', path: '/pools/:pool/assets', auth: false, summary: 'Pool assets', params: I.poolParamsSchema, response: I.poolAssetsResponseSchema }),
