@@ -27,9 +27,11 @@ export function investRoutes(app: FastifyInstance, s: Services) {
 
   addRoute(app, apiRoutes.dashboardWithdraw, async ({ body, auth }) => {
     await poolRow(db, body.pool);
-    const w = await requestWithdrawal(db, auth.user.id, body);
+    const until = heldUntil(auth.user);
+    const w = await requestWithdrawal(db, auth.user.id, body, until ? { until, notice: s.returnNotice } : undefined);
     s.jobs.kick('payouts');
-    return withdrawalAccepted(w, heldUntil(auth.user));
+    if (until) void s.mailer.poll();
+    return withdrawalAccepted(w, until);
   });
 
   addRoute(app, apiRoutes.dashboardWithdrawals, async ({ query, auth }) =>
