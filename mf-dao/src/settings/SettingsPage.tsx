@@ -48,8 +48,8 @@ export function SettingsPage() {
           <PersonalInfo key={`${profile.email}:${profile.pendingEmail}`} profile={profile} onSaved={setProfile} />
           <WalletSection profile={profile} onChanged={() => void load()} />
           <SecuritySection onChanged={() => void load()} />
-          <PreferencesSection profile={profile} onSaved={setProfile} />
           <MailSection />
+          <PreferencesSection profile={profile} onSaved={setProfile} />
         </div>
       )}
     </Page>

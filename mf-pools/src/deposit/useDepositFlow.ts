@@ -141,9 +141,9 @@ export function useDepositFlow({ pool, onChanged, sleep = wait }: DepositFlowDep
   );
 
   const submit = useCallback(
-    async (wallet: WalletState, usd: string, coin: PoolCoin): Promise<boolean> => {
+    async (wallet: WalletState, usd: string, coin: PoolCoin, exact: bigint | null = null): Promise<boolean> => {
       if (inFlight.current) return false;
-      const check = checkDeposit(wallet, usd, coin);
+      const check = checkDeposit(wallet, usd, coin, exact);
       if (!check.ok) {
         setRefusal(check);
         if (check.reason === 'notConnected') notify({ kind: 'warning', message: t('deposit.notConnected') });

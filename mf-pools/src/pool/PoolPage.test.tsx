@@ -103,6 +103,19 @@ describe('a deposit', () => {
     expect((screen.getByLabelText('Amount in US dollars') as HTMLInputElement).value).toBe('$ 50');
   });
 
+  it('finding 4: a coin amount typed beside the dollars is sent exactly, and the dollar field follows it', async () => {
+    const sendTransfer = jest.fn(async () => ({ hash: HASH }));
+    await openPool({ wallet: ready, walletApi: { sendTransfer }, api: { dashboardDeposit: async () => recorded(depositStatus('pending', 0)) } });
+    typeAmount('Or the amount in ETH', '1');
+    // 1 ETH at the pool's price of $3000, to the spec's precision of one place.
+    expect((screen.getByLabelText('Amount in US dollars') as HTMLInputElement).value).toBe('$ 3000');
+    await submit();
+    expect(sendTransfer).toHaveBeenCalledWith({ currency: 'ETH', to: POOL_ETH, units: (10n ** 18n).toString() });
+    // Dollars typed again drive the coin amount.
+    typeAmount('Amount in US dollars', '100');
+    expect((screen.getByLabelText('Or the amount in ETH') as HTMLInputElement).value).toBe('0.033333333333333334');
+  });
+
   it('sends ETH rounded up, notifies the hash with an explorer link, records it and follows it to credited', async () => {
     const transfer = deferred<{ hash: string }>();
     const sendTransfer = jest.fn(() => transfer.promise);
@@ -363,6 +376,18 @@ describe('withdrawal quote (issue 27, finding 5)', () => {
     expect(screen.getByTestId('quote-next').textContent).toContain('ждёт до');
     expect(screen.getByTestId('quote-next').textContent).toContain('UTC');
   });
+});
+
+it("finding 9: the pool page shows the interest the user earned in that pool beside the position", async () => {
+  const summary = await insightAnswers.cabinetSummary();
+  const withEarned = {
+    ...summary,
+    pools: summary.pools.map((p) => (p.pool === 'coin' ? { ...p, positions: [{ currency: 'ETH', balance: '1001234500000000000', earned: '1234500000000000', valueUsd: '3003.70' }], valueUsd: '3003.70' } : p)),
+  };
+  await openPool({ api: { cabinetSummary: async () => withEarned } });
+  const earned = await screen.findByTestId('figure-earned');
+  await waitFor(() => expect(earned.textContent).toContain('0.001234 ETH'));
+  expect(earned.textContent).toContain('Interest earned here');
 });
 
 it('moves between the tabs with the arrow keys', async () => {

@@ -6,14 +6,8 @@ import { useNotify, useRemote, useServerData } from '@app/ui';
 import { isApiError } from '../errors';
 import type { PoolCoin } from '../pool/poolCoins';
 import { depositDecimals, formatCoin } from '../deposit';
+import { parseCoinInput } from './parseCoinInput';
 
-/** Digits and one point, the fraction cut to the coin's decimals. */
-export function parseCoinInput(text: string, decimals: number): string {
-  const cleaned = text.replace(/[^0-9.]/g, '');
-  const point = cleaned.indexOf('.');
-  if (point < 0) return cleaned;
-  return `${cleaned.slice(0, point)}.${cleaned.slice(point + 1).replace(/\./g, '').slice(0, decimals)}`;
-}
 
 type Quote = { currency: PoolCoin['currency']; amount: bigint; fee: bigint; receive: bigint; approvalRequired: boolean; heldUntil: string | null };
 
