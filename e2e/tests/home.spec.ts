@@ -42,7 +42,14 @@ async function overview(page: Page, locale: Locale): Promise<Overview> {
 
 /** Each pool card shows the API's figures; read again until both agree (other tests deposit meanwhile). */
 async function expectFiguresOfApi(page: Page, locale: Locale) {
+  let first = true;
   await expect(async () => {
+    // Another test may deposit meanwhile: a second try reads the page afresh, then the API.
+    if (!first) {
+      await page.reload();
+      await expectRemoteReady(page, text(locale, 'home.title'));
+    }
+    first = false;
     const api = await overview(page, locale);
     expect(api.pools.map((p) => p.pool)).toEqual(['stable', 'coin', 'dex']);
     for (const p of api.pools) {

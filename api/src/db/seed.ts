@@ -60,7 +60,7 @@ const faqRows = [
   { id: 1, lang: 'en', sort: 1, question: 'What is a pool?', answer: 'A pool invests deposits in one strategy: stable, coin or dex. Interest compounds once a day.' },
   { id: 2, lang: 'en', sort: 2, question: 'How do I deposit?', answer: 'Connect your wallet on network 1, pick a pool and a currency and confirm the transaction in the wallet.' },
   { id: 3, lang: 'en', sort: 3, question: 'How do referral rewards work?', answer: 'Invite friends with your link and earn up to 18% additional rewards over several levels.' },
-  { id: 4, lang: 'ru', sort: 1, question: 'Что такое пул?', answer: 'Пул вкладывает депозиты в одну стратегию: stable, coin или dex. Проценты начисляются раз в день.' },
+  { id: 4, lang: 'ru', sort: 1, question: 'Что такое пул?', answer: 'Пул вкладывает депозиты в одну стратегию: стабильную, монетную или биржевую (DEX). Проценты начисляются раз в день.' },
   { id: 5, lang: 'ru', sort: 2, question: 'Как сделать депозит?', answer: 'Подключите кошелёк в сети 1, выберите пул и валюту и подтвердите транзакцию в кошельке.' },
   { id: 6, lang: 'ru', sort: 3, question: 'Как работают реферальные награды?', answer: 'Приглашайте друзей по своей ссылке и получайте до 18% дополнительных наград на нескольких уровнях.' },
 ];

@@ -1,6 +1,7 @@
 /** @jest-environment jsdom */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { WalletState } from '@app/contracts';
+import { earned as independentEarned } from '@app/web3/testing';
 import { deferred, insightAnswers, poolAnswer, renderPool, shellApiError } from '../testing/renderPool';
 import { PoolPage } from './PoolPage';
 
@@ -388,6 +389,21 @@ it("finding 9: the pool page shows the interest the user earned in that pool bes
   const earned = await screen.findByTestId('figure-earned');
   await waitFor(() => expect(earned.textContent).toContain('0.001234 ETH'));
   expect(earned.textContent).toContain('Interest earned here');
+});
+
+it('finding 4: the ROI calculator starts from the user\'s position, says its unit, and shows a figure by magnitude with the exact one on demand', async () => {
+  await openPool({ api: { dashboardPool: async () => ({ ...coinPool, deposited: { ETH: (ETH / 2n).toString() } }) } });
+  const amount = (await screen.findByLabelText('Amount to project, in ETH')) as HTMLInputElement;
+  expect(amount.value).toBe('0.5');
+  const earned = await screen.findByTestId('roi-earned-amount');
+  // 0.5 ETH for 30 days at 8 % (the test's own compounding): exact to the wei on demand, shown to six
+  // significant digits (0.00dddddd) rounded half up.
+  const wei = independentEarned(ETH / 2n, 8n, 100n, 30);
+  const decimal = (units: bigint, places: number) => `0.${String(units).padStart(places, '0')}`.replace(/0+$/, '');
+  expect(wei < 10n ** 16n && wei >= 10n ** 15n).toBe(true);
+  expect(earned.textContent).toBe(`${decimal((wei + 5n * 10n ** 9n) / 10n ** 10n, 8)}\u00a0ETH`);
+  fireEvent.click(earned);
+  expect(earned.textContent).toBe(`${decimal(wei, 18)}\u00a0ETH`);
 });
 
 it('moves between the tabs with the arrow keys', async () => {

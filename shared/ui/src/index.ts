@@ -10,3 +10,4 @@ export { Panel, type PanelTexts } from './components/Panel';
 export { TxLink } from './components/TxLink';
 export { Field, FieldNotes, FormSummary, describedInput, fieldClass, type FieldProps } from './components/Field';
 export { TableScroll } from './components/TableScroll';
+export { Amount } from './components/Amount';
