@@ -165,6 +165,11 @@ export function DepositForm({ coins, flow }: Props) {
           </button>
         </div>
       ) : null}
+      {refusal?.reason === 'noGas' || refusal?.reason === 'walletFailed' ? (
+        <div className="alert alert--warning pool-form__alert" role="alert" data-testid="deposit-wallet-error">
+          {t(`deposit.${refusal.reason === 'noGas' ? 'noGas' : refusal.failure}`)}
+        </div>
+      ) : null}
       {refusal?.reason === 'unsupportedNetwork' ? (
         <div className="alert alert--warning pool-form__alert" role="alert">
           {t('deposit.unsupportedNetwork', { id: refusal.chainId ?? '?' })}

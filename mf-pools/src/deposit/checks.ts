@@ -9,7 +9,11 @@ export type DepositRefusal =
   | { reason: 'unsupportedNetwork'; chainId: number | null }
   | { reason: 'amountRequired' }
   | { reason: 'coinUnavailable'; coin: string }
-  | { reason: 'notEnoughMoney'; coin: string };
+  | { reason: 'notEnoughMoney'; coin: string }
+  /** A token deposit with no ETH in the wallet to pay the network fee: refused before anything is sent. */
+  | { reason: 'noGas'; coin: string }
+  /** The wallet or node refused the transaction; said in the product's words beside the form. */
+  | { reason: 'walletFailed'; failure: import('../errors').WalletFailure };
 
 export type DepositCheck = { ok: true; units: bigint } | ({ ok: false } & DepositRefusal);
 
@@ -28,5 +32,7 @@ export function checkDeposit(wallet: WalletState, usd: string, coin: PoolCoin, e
   const units = exact ?? depositUnits(usd, coin);
   if (units === null) return { ok: false, reason: 'coinUnavailable', coin: coin.currency };
   if (units > walletBalance(wallet, coin.currency)) return { ok: false, reason: 'notEnoughMoney', coin: coin.currency };
+  // A token transfer's fee is paid in ETH: with none, the wallet would fail it after asking.
+  if (coin.currency !== 'ETH' && walletBalance(wallet, 'ETH') <= 0n) return { ok: false, reason: 'noGas', coin: coin.currency };
   return { ok: true, units };
 }

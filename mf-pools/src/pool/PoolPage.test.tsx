@@ -221,12 +221,29 @@ describe('a deposit', () => {
     expect((screen.getByRole('button', { name: 'Deposit' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it('warns with the wallet’s message when the transaction fails', async () => {
-    const failure = Object.assign(new Error('long text'), { shortMessage: 'insufficient funds for intrinsic transaction cost' });
+  it.each([
+    ['insufficient funds for intrinsic transaction cost', undefined, 'Your wallet has no ETH to pay the network fee for this transaction. Add a little ETH to the wallet and try again.'],
+    ['replacement transaction underpriced', 'REPLACEMENT_UNDERPRICED', 'The network fee offered was too low for the network now. Try again: your wallet will offer a current fee.'],
+    ['nonce too low', undefined, "Your wallet's transaction count is out of step with the network. Reset the account's activity in the wallet (MetaMask: Settings → Advanced → Clear activity tab data) and try again."],
+    ['execution reverted: 0xdeadbeef', undefined, 'The wallet could not send the transaction.'],
+  ])('finding 6: a wallet or node failure (%s) is said in the product’s words, beside the form and in a warning; the raw text never shows', async (raw, code, said) => {
+    const failure = Object.assign(new Error(`long text: ${raw}`), { shortMessage: raw, ...(code ? { code } : {}) });
     const page = await openPool({ wallet: ready, walletApi: { sendTransfer: async () => Promise.reject(failure) } });
     typeAmount('Amount in US dollars', '100');
     await submit();
-    expect(page.notifications()).toEqual([{ kind: 'warning', message: 'insufficient funds for intrinsic transaction cost' }]);
+    expect(page.notifications()).toEqual([{ kind: 'warning', message: said }]);
+    expect(screen.getByTestId('deposit-wallet-error').textContent).toBe(said);
+    expect(document.body.textContent).not.toContain(raw);
+  });
+
+  it('finding 6: a token deposit with no ETH for the network fee is refused before anything is sent', async () => {
+    const sendTransfer = jest.fn();
+    const page = await openPool({ pool: 'stable', wallet: { ...ready, balances: { ...ready.balances, ETH: '0' } }, walletApi: { sendTransfer } });
+    typeAmount('Amount in US dollars', '10');
+    await submit();
+    expect(sendTransfer).not.toHaveBeenCalled();
+    expect(page.notifications()).toEqual([{ kind: 'warning', message: 'Your wallet has no ETH to pay the network fee for this transaction. Add a little ETH to the wallet and try again.' }]);
+    expect(screen.getByTestId('deposit-wallet-error')).toBeTruthy();
   });
 
   it('warns with the server’s message when the record fails, and can record again', async () => {
