@@ -34,7 +34,7 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     returnNotice,
     chain,
     deposits: createDeposits(db, chain, config.deposits),
-    depositJob: createDepositJob(db, chain, config.deposits, log),
+    depositJob: createDepositJob(db, chain, config.deposits, log, returnNotice),
     prices: tablePriceSource(db, config.priceSource),
     jobs: createJobRunner(db, log),
     watcher: createWatcher(

@@ -6,7 +6,7 @@ import { referralRewards, users, withdrawals } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { rows } from '../src/db/rows';
 import { rewardDay } from '../src/referral/rewards';
-import { call, register, siweSign, uniqueEmail } from './helpers';
+import { call, lastMail, register, siweSign, uniqueEmail } from './helpers';
 import { devWallet, sendEth, sendToken, tokenContract } from './deposit-helpers';
 import { ETH, USDT, addDays, expectLedgerBalanced, independentEarned, moneyStack, operator, today } from './money-helpers';
 
@@ -249,6 +249,13 @@ describe('claims', () => {
     const paid = (await get(A, '/harvest')) as Json;
     expect(paid).toMatchObject({ alreadyPaid: String(available), inPayment: '0', availableToClaim: '0', claimInProgress: false, claim: { status: 'paid', transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
     await expectLedgerBalanced(app());
+    // Finding 11 (issue 27): the paid claim is mailed once, with its transaction's explorer link, however often the job runs.
+    await payAll();
+    const mail = await lastMail(app(), A.email, 'claim-paid');
+    const hash = (paid.claim as Json).transaction as string;
+    expect(mail?.text).toContain(`Your claim of ${available / USDT}.${String(available % USDT).padStart(6, '0').replace(/0+$/, '') || '0'} USDT in referral rewards is paid to your wallet.`);
+    expect(mail?.text).toContain(`https://etherscan.io/tx/${hash}`);
+    expect((await stack.t.mail.mailsTo(A.email)).filter((m) => m.headers?.['x-mail-kind'] === 'claim-paid')).toHaveLength(1);
 
     const nothing = await claim(A);
     expect([nothing.status, nothing.body.code, nothing.body.message]).toEqual([400, 'NOTHING_TO_CLAIM', M.nothingToClaim]);

@@ -168,7 +168,7 @@ describe('proof of solvency', () => {
     const snap = (list.body.items as { header: Proof['header']; signature: string; signer: string; addresses: { address: string; role: string; message: string; signature: string }[]; reserves: { address: string; currency: string; balance: string }[] }[])[0]!;
     expect(snap.header.snapshotId).toBe(snapshotId);
     expect(verifyMessage(JSON.stringify(snap.header), snap.signature)).toBe(signer);
-    const title = app().services.config.brands.defaultTitle;
+    const title = app().services.config.brands.defaultBrand.title;
     expect(snap.addresses.map((a) => a.address.toLowerCase()).sort()).toEqual([...Object.values(LOCAL_POOL_ADDRESSES), new Wallet(app().services.config.money.treasuryKey!).address.toLowerCase()].sort());
     for (const a of snap.addresses) {
       expect(a.message).toBe(`${title} solvency: ${a.address} belongs to the operator at snapshot ${snapshotId}`);

@@ -42,7 +42,7 @@ function route(path: string, remote: string, layout: 'auth' | 'inner', heading: 
 
 /** Every route of spec §2, with the h1 its remote shows. */
 export const routes: RouteCase[] = [
-  route('/', 'mf-cabinet', 'inner', (l) => title('mf-cabinet', l, 'dashboard.title'), '/cabinet/dashboard'),
+  route('/', 'mf-auth', 'auth', (l) => title('mf-auth', l, 'home.title')),
   route('/sign-in', 'mf-auth', 'auth', (l) => title('mf-auth', l, 'signIn.title')),
   route('/sign-up', 'mf-auth', 'auth', (l) => title('mf-auth', l, 'signUp.title')),
   route('/password-recovery', 'mf-auth', 'auth', (l) => title('mf-auth', l, 'recovery.title')),

@@ -1,25 +1,10 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
 import { brandURL } from '../stack.config';
-import { seriousViolations } from '../support/axe';
+import { expectAccessibleInBothThemes, seriousViolations } from '../support/axe';
 import { expectRemoteReady, heading } from '../support/page';
 import { routes, shellText } from '../support/routes';
 
 test.describe.configure({ mode: 'parallel' });
-
-/**
- * The page as it is, in the light theme and then in the dark one. The theme choice is
- * "system", so switching the emulated OS scheme re-themes the page without loading it again.
- */
-async function expectAccessibleInBothThemes(page: Page) {
-  const found: string[] = [];
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-    found.push(...(await seriousViolations(page)).map((v) => `${theme}: ${v}`));
-  }
-  expect(found).toEqual([]);
-}
 
 test.beforeEach(async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });

@@ -130,7 +130,10 @@ test('a new user deposits 1 ETH and 100 USDT, 30 days accrue: the dashboard, cha
   await roi.getByLabel('Amount to project').fill('1');
   await roi.getByLabel('Period, days').fill('30');
   await expect(roi.getByTestId('roi-held')).toContainText('each UTC day earns on the lowest balance held during that day');
-  await expect(roi.getByTestId('roi-earned')).toContainText(`${whole(ethOver(30), 18, 18)} ETH`);
+  // It starts from the user's position, in its coin (issue 27); 1 ETH typed over it.
+  // The short figure by magnitude; pressed, the exact one.
+  await roi.getByTestId('roi-earned-amount').click();
+  await expect(roi.getByTestId('roi-earned')).toContainText(`${whole(ethOver(30), 18, 18)}\u00a0ETH`);
 
   // A withdrawal: requested, then paid with an explorer link, without a reload.
   await dismissNotices(page);
@@ -138,6 +141,8 @@ test('a new user deposits 1 ETH and 100 USDT, 30 days accrue: the dashboard, cha
   const withdraw = page.getByRole('tabpanel', { name: 'Withdraw' });
   await withdraw.getByLabel('Amount in ETH').fill('0.5');
   await withdraw.getByRole('button', { name: 'Request withdrawal' }).click();
+  // The quote comes first (issue 27): the request goes once it is confirmed.
+  await withdraw.getByRole('button', { name: 'Confirm withdrawal' }).click();
   await expect(notification(page, /Withdrawal request/)).toBeVisible();
   const withdrawal = page.getByTestId('withdrawal-row').first();
   await expect(withdrawal).toBeVisible({ timeout: 10_000 });

@@ -67,6 +67,8 @@ test.describe('deposit', () => {
     await expect(withdraw.getByText('The smallest withdrawal of ETH is 0.001 ETH')).toBeVisible();
     await withdraw.getByLabel('Amount in ETH').fill('0.001');
     await withdraw.getByRole('button', { name: 'Request withdrawal' }).click();
+    // The quote comes first (issue 27): the request goes once it is confirmed.
+    await withdraw.getByRole('button', { name: 'Confirm withdrawal' }).click();
     await expect(notification(page, 'You have not replenished this pool yet')).toBeVisible();
     await expect(withdraw.getByText('You have not replenished this pool yet')).toBeVisible();
 
@@ -81,6 +83,8 @@ test.describe('deposit', () => {
     await expect(withdraw.getByText(/^In this pool: 0\.0\d+ ETH$/)).toBeVisible();
     await withdraw.getByRole('button', { name: 'Max' }).click();
     await withdraw.getByRole('button', { name: 'Request withdrawal' }).click();
+    // The quote comes first (issue 27): the request goes once it is confirmed.
+    await withdraw.getByRole('button', { name: 'Confirm withdrawal' }).click();
     await expect(notification(page, 'Withdrawal request has been successfully sent! Payment will be processed soon.')).toBeVisible();
     await expect(withdraw.getByText('In this pool: 0 ETH')).toBeVisible();
   });

@@ -292,6 +292,8 @@ test('the referral programme: link, sign-up, rewards by level, claim paid on cha
   await withdraw.getByLabel('Currency').selectOption('USDT');
   await withdraw.getByRole('button', { name: 'Max' }).click();
   await withdraw.getByRole('button', { name: 'Request withdrawal' }).click();
+  // The quote comes first (issue 27): the request goes once it is confirmed.
+  await withdraw.getByRole('button', { name: 'Confirm withdrawal' }).click();
   await expect(notification(B.page, 'Withdrawal request has been successfully sent! Payment will be processed soon.')).toBeVisible();
   await expect.poll(capital).not.toBe(capitalBefore);
   const capitalAfter = await capital();

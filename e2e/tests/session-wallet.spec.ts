@@ -95,6 +95,8 @@ test.describe('wallet', () => {
     await expect(page.getByTestId('linked-wallet')).toBeVisible();
     await wallet.switchChain(56);
     await expect(notification(page, 'Network id 56 is not supported now. Work is in progress.')).toBeVisible();
+    // The way back is in the header's wallet menu (issue 27).
+    await page.getByTestId('linked-wallet').click();
     await page.getByRole('button', { name: 'Switch to Ethereum' }).click();
     await expect(page.getByRole('button', { name: 'Switch to Ethereum' })).toBeHidden();
     expect(wallet.calls).toContain('wallet_switchEthereumChain');
@@ -124,6 +126,8 @@ test('under /ru the wallet speaks Russian: linking, a declined request, another 
   await expect(notification(page, 'Metamask успешно привязан к аккаунту!')).toBeVisible();
   await wallet.switchChain(137);
   await expect(notification(page, 'Сеть с id 137 пока не поддерживается. Работа над этим идёт.')).toBeVisible();
+  // The way back is in the header's wallet menu (issue 27).
+  await page.getByTestId('linked-wallet').click();
   await page.getByRole('button', { name: 'Переключиться на Ethereum' }).click();
   await wallet.changeAccount(Wallet.createRandom().privateKey);
   await expect(page).toHaveURL(/\/ru\/sign-in$/);

@@ -105,3 +105,17 @@ test('on a wide window the page content is at most 1240 px wide', async ({ page,
   await expectRemoteReady(page, title('/cabinet/dashboard'));
   await expect.poll(async () => (await page.getByRole('main').boundingBox())?.width).toBe(1240);
 });
+
+test('finding 10: DAO and Affiliates are in the sidebar, and the page the user is on is marked as the current item', async ({ page, signIn }) => {
+  await signIn();
+  await page.goto('/cabinet/dashboard');
+  await expectRemoteReady(page, title('/cabinet/dashboard'));
+  const menu = sidebar(page).getByRole('navigation');
+  await expect(menu.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+  for (const [name, path] of [['DAO', '/cabinet/dao'], ['Affiliates', '/cabinet/affiliates']] as const) {
+    await menu.getByRole('link', { name, exact: true }).click();
+    await expectRemoteReady(page, title(path));
+    await expect(menu.getByRole('link', { name, exact: true })).toHaveAttribute('aria-current', 'page');
+    await expect(menu.locator('[aria-current="page"]')).toHaveCount(1);
+  }
+});

@@ -25,9 +25,9 @@ const addressRows = Object.entries(TOKENS).flatMap(([chainId, tokens]) =>
 );
 
 const poolRows = [
-  { name: 'stable', title: 'Stable pool', riskLevel: 'low', sort: 0, description: 'Stablecoins lent to over-collateralised lending markets.' },
-  { name: 'coin', title: 'Coin pool', riskLevel: 'medium', sort: 1, description: 'ETH and large coins staked and lent.' },
-  { name: 'dex', title: 'DEX pool', riskLevel: 'high', sort: 2, description: 'Liquidity provided to decentralised exchanges.' },
+  { name: 'stable', title: 'Stable pool', riskLevel: 'low', riskReason: "Loans in stablecoins backed by more collateral than they lend; the risks are a lending market failing or a stablecoin losing its peg to the dollar.", sort: 0, description: 'Stablecoins lent to over-collateralised lending markets.' },
+  { name: 'coin', title: 'Coin pool', riskLevel: 'medium', riskReason: "Coins whose prices move: the pool earns in ETH, BNB and SOL, so its value in dollars rises and falls with them; staking adds the risk of a validator's penalty.", sort: 1, description: 'ETH and large coins staked and lent.' },
+  { name: 'dex', title: 'DEX pool', riskLevel: 'high', riskReason: "Liquidity on exchanges loses against holding when prices diverge (impermanent loss), and each exchange's contracts can fail.", sort: 2, description: 'Liquidity provided to decentralised exchanges.' },
 ];
 
 /** Each pool's starting APY, the rate its interest is paid at until the operator sets another (`apy set`). */
@@ -39,9 +39,9 @@ const startingApy = [
 
 /** The pools' titles and strategy texts in Russian (English is in poolRows). */
 const poolTextRows = [
-  { pool: 'stable', lang: 'ru', title: 'Стабильный пул', description: 'Стейблкоины, выданные в долг на рынках кредитования с избыточным залогом.' },
-  { pool: 'coin', lang: 'ru', title: 'Пул монет', description: 'ETH и крупные монеты в стейкинге и в займах.' },
-  { pool: 'dex', lang: 'ru', title: 'DEX-пул', description: 'Ликвидность, предоставленная децентрализованным биржам.' },
+  { pool: 'stable', lang: 'ru', title: 'Стабильный пул', description: 'Стейблкоины, выданные в долг на рынках кредитования с избыточным залогом.', riskReason: 'Займы в стейблкоинах под залог больше суммы займа; риски — сбой рынка кредитования или потеря стейблкоином привязки к доллару.' },
+  { pool: 'coin', lang: 'ru', title: 'Пул монет', description: 'ETH и крупные монеты в стейкинге и в займах.', riskReason: 'Цены монет меняются: пул приносит доход в ETH, BNB и SOL, и его стоимость в долларах растёт и падает вместе с ними; стейкинг добавляет риск штрафа валидатора.' },
+  { pool: 'dex', lang: 'ru', title: 'DEX-пул', description: 'Ликвидность, предоставленная децентрализованным биржам.', riskReason: 'Ликвидность на биржах проигрывает простому хранению при расхождении цен (непостоянные потери), а контракты каждой биржи могут дать сбой.' },
 ];
 
 const assetRows = [
@@ -60,7 +60,7 @@ const faqRows = [
   { id: 1, lang: 'en', sort: 1, question: 'What is a pool?', answer: 'A pool invests deposits in one strategy: stable, coin or dex. Interest compounds once a day.' },
   { id: 2, lang: 'en', sort: 2, question: 'How do I deposit?', answer: 'Connect your wallet on network 1, pick a pool and a currency and confirm the transaction in the wallet.' },
   { id: 3, lang: 'en', sort: 3, question: 'How do referral rewards work?', answer: 'Invite friends with your link and earn up to 18% additional rewards over several levels.' },
-  { id: 4, lang: 'ru', sort: 1, question: 'Что такое пул?', answer: 'Пул вкладывает депозиты в одну стратегию: stable, coin или dex. Проценты начисляются раз в день.' },
+  { id: 4, lang: 'ru', sort: 1, question: 'Что такое пул?', answer: 'Пул вкладывает депозиты в одну стратегию: стабильную, монетную или биржевую (DEX). Проценты начисляются раз в день.' },
   { id: 5, lang: 'ru', sort: 2, question: 'Как сделать депозит?', answer: 'Подключите кошелёк в сети 1, выберите пул и валюту и подтвердите транзакцию в кошельке.' },
   { id: 6, lang: 'ru', sort: 3, question: 'Как работают реферальные награды?', answer: 'Приглашайте друзей по своей ссылке и получайте до 18% дополнительных наград на нескольких уровнях.' },
 ];

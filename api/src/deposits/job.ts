@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { deposits } from '../db/schema';
 import { post } from '../ledger';
+import { mailMoney, type MoneyNotice } from '../mail';
 import type { ChainReader } from '../chain';
 import { depositTransaction, type CreditableDeposit } from './credit';
 import { stillCredits } from './verify';
@@ -38,7 +39,7 @@ type Claimed = CreditableDeposit & {
  * if two replicas somehow read it at once. State lives only in the database, so pending deposits
  * survive restarts. On PGlite (one process) the same statements run unchanged.
  */
-export function createDepositJob(db: Db, chain: ChainReader, settings: JobSettings, log: FastifyBaseLogger) {
+export function createDepositJob(db: Db, chain: ChainReader, settings: JobSettings, log: FastifyBaseLogger, notice?: MoneyNotice) {
   const owner = randomUUID();
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<TickResult> | null = null;
@@ -135,9 +136,24 @@ export function createDepositJob(db: Db, chain: ChainReader, settings: JobSettin
             .returning({ id: deposits.id });
           if (!done.length) return false;
           await post(tx, depositTransaction({ ...row, log_index: logIndex }));
+          if (notice) {
+            await mailMoney(tx, notice, {
+              userId: row.user_id,
+              kind: 'deposit-credited',
+              event: `deposit-credited:${row.id}`,
+              amount: row.amount,
+              currency: row.currency,
+              pool: row.pool,
+              page: '/cabinet/dashboard',
+              txHash: row.tx_hash,
+            });
+          }
           return true;
         });
-        if (credited) result.credited++;
+        if (credited) {
+          result.credited++;
+          if (notice) void notice.mailer.poll();
+        }
       } else {
         await db.update(deposits).set({ ...release, ...block }).where(mine(row.id));
         result.waiting++;

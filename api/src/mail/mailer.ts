@@ -97,18 +97,20 @@ export function createMailer(db: Db, opts: MailerOptions) {
   return {
     /**
      * Queues a mail. Given the caller's database transaction (`tx`), the mail is queued with what it
-     * tells of, or not at all; the next poll (after the commit) sends it.
+     * tells of, or not at all; the next poll (after the commit) sends it. `eventKey` names the event
+     * the mail tells of: a second mail for the same event is not queued.
      */
-    async send(to: string, lang: Lang, kind: MailKind, vars: MailVars, tx?: Pick<Db, 'insert'>) {
+    async send(to: string, lang: Lang, kind: MailKind, vars: MailVars, tx?: Pick<Db, 'insert'>, eventKey?: string) {
       const r = renderMail(kind, lang, vars);
       const conn = tx ?? db;
       if (!transport) {
         // Development without SMTP_URL: nothing can carry the mail, so no body is kept either.
         opts.log.warn({ kind }, 'SMTP_URL is not set: mail not sent');
-        await conn.insert(outbox).values({ to, subject: r.subject, lang, kind, status: 'unsent', ...redacted });
+        await conn.insert(outbox).values({ to, subject: r.subject, lang, kind, status: 'unsent', eventKey, ...redacted }).onConflictDoNothing();
         return;
       }
-      await conn.insert(outbox).values({ to, fromAddress: vars.brand?.from ?? null, subject: r.subject, text: r.text, html: r.html, lang, kind, status: 'pending' });
+      // An event already mailed (its job ran again) is not mailed twice.
+      await conn.insert(outbox).values({ to, fromAddress: vars.brand?.from ?? null, subject: r.subject, text: r.text, html: r.html, lang, kind, status: 'pending', eventKey }).onConflictDoNothing();
       if (!tx) void kick();
     },
     /** One pass over pending mail (the job runner calls it): mail left by a crash or another replica, and old rows purged. */

@@ -9,8 +9,9 @@ export type MailKind =
   | 'email-changed'
   | 'owner-code'
   | 'wallet-changed'
-  | 'withdrawal-returned'
-  | 'claim-returned';
+  | MoneyMailKind;
+/** Mails about money, each of which the user can switch off (security notices cannot be). */
+export type MoneyMailKind = 'deposit-credited' | 'withdrawal-paid' | 'withdrawal-returned' | 'claim-paid' | 'claim-returned' | 'withdrawal-held';
 /** Why a withdrawal came back to the balance (the part of `withdrawals.reason` before any ':'). */
 export type ReturnReason = 'PAYOUT_REVERTED' | 'PAYOUT_DROPPED' | 'PAYOUT_RECIPIENT_REVERTS' | 'PAYOUT_CANCELLED' | 'REJECTED';
 /**
@@ -36,6 +37,8 @@ export type MailVars = {
   currency?: string;
   pool?: string;
   reason?: ReturnReason;
+  /** A payout's transaction on the block explorer. */
+  explorer?: string;
 };
 
 const returnReasons: Record<'en' | 'ru', Record<ReturnReason, string>> = {
@@ -59,6 +62,10 @@ type Rendered = { subject: string; text: string };
 const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 const enHold = (v: MailVars) => (v.heldUntil ? `\n\nWithdrawals wait until ${utc(v.heldUntil)}, so that money cannot leave before you can react.` : '');
 const ruHold = (v: MailVars) => (v.heldUntil ? `\n\nВыводы средств ждут до ${utc(v.heldUntil)}, чтобы деньги не ушли раньше, чем вы успеете вмешаться.` : '');
+
+// Mails about money say where to switch them off.
+const enSwitch = (v: MailVars) => `\n\nYou can switch these mails off in the settings (${v.link?.replace(/\/cabinet\/.*$/, '') ?? ''}/cabinet/settings).`;
+const ruSwitch = (v: MailVars) => `\n\nЭти письма можно отключить в настройках (${v.link?.replace(/\/cabinet\/.*$/, '') ?? ''}/cabinet/settings).`;
 
 const enSessions: Record<SessionsEnded, string> = {
   all: 'Every session was signed out.',
@@ -104,6 +111,22 @@ const en: Record<MailKind, (v: MailVars) => Rendered> = {
     subject: `${v.title}: your withdrawal was returned`,
     text: `Your withdrawal of ${v.amount} ${v.currency} from the ${v.pool} pool was not paid: ${returnReasons.en[v.reason ?? 'PAYOUT_REVERTED']}.\n\nThe whole amount is back in your balance and earns interest again. You can request the withdrawal again at ${v.link}.`,
   }),
+  'deposit-credited': (v) => ({
+    subject: `${v.title}: your deposit is credited`,
+    text: `Your deposit of ${v.amount} ${v.currency} to the ${v.pool} pool is credited and earns interest from today.\n\nSee your balance at ${v.link}.${enSwitch(v)}`,
+  }),
+  'withdrawal-paid': (v) => ({
+    subject: `${v.title}: your withdrawal is paid`,
+    text: `Your withdrawal of ${v.amount} ${v.currency} from the ${v.pool} pool is paid to your wallet.\n\nThe transaction: ${v.explorer}\n\nYour withdrawals: ${v.link}.${enSwitch(v)}`,
+  }),
+  'claim-paid': (v) => ({
+    subject: `${v.title}: your referral rewards are paid`,
+    text: `Your claim of ${v.amount} ${v.currency} in referral rewards is paid to your wallet.\n\nThe transaction: ${v.explorer}\n\nYour rewards: ${v.link}.${enSwitch(v)}`,
+  }),
+  'withdrawal-held': (v) => ({
+    subject: `${v.title}: your withdrawal waits until ${utc(v.heldUntil ?? '')}`,
+    text: `Your withdrawal of ${v.amount} ${v.currency} from the ${v.pool} pool is requested. The e-mail, password or wallet of your account changed recently, so it waits until ${utc(v.heldUntil ?? '')} before it is sent: money cannot leave before you can react.\n\nIf you did not change them, change your password at ${v.link} at once.${enSwitch(v)}`,
+  }),
   'claim-returned': (v) => ({
     subject: `${v.title}: your referral reward claim was returned`,
     text: `Your claim of ${v.amount} ${v.currency} in referral rewards was not paid: ${returnReasons.en[v.reason ?? 'PAYOUT_REVERTED']}.\n\nThe whole amount is available to claim again at ${v.link}.`,
@@ -142,6 +165,22 @@ const ru: Record<MailKind, (v: MailVars) => Rendered> = {
   'withdrawal-returned': (v) => ({
     subject: `${v.title}: вывод средств возвращён`,
     text: `Ваш вывод ${v.amount} ${v.currency} из пула ${v.pool} не выплачен: ${returnReasons.ru[v.reason ?? 'PAYOUT_REVERTED']}.\n\nВся сумма вернулась на ваш баланс и снова приносит проценты. Запросить вывод ещё раз можно здесь: ${v.link}.`,
+  }),
+  'deposit-credited': (v) => ({
+    subject: `${v.title}: депозит зачислен`,
+    text: `Ваш депозит ${v.amount} ${v.currency} в пул ${v.pool} зачислен и приносит проценты с сегодняшнего дня.\n\nВаш баланс: ${v.link}.${ruSwitch(v)}`,
+  }),
+  'withdrawal-paid': (v) => ({
+    subject: `${v.title}: вывод средств выплачен`,
+    text: `Ваш вывод ${v.amount} ${v.currency} из пула ${v.pool} выплачен на ваш кошелёк.\n\nТранзакция: ${v.explorer}\n\nВаши выводы: ${v.link}.${ruSwitch(v)}`,
+  }),
+  'claim-paid': (v) => ({
+    subject: `${v.title}: реферальные вознаграждения выплачены`,
+    text: `Ваша выплата ${v.amount} ${v.currency} реферальных вознаграждений отправлена на ваш кошелёк.\n\nТранзакция: ${v.explorer}\n\nВаши вознаграждения: ${v.link}.${ruSwitch(v)}`,
+  }),
+  'withdrawal-held': (v) => ({
+    subject: `${v.title}: вывод ждёт до ${utc(v.heldUntil ?? '')}`,
+    text: `Ваш вывод ${v.amount} ${v.currency} из пула ${v.pool} запрошен. В аккаунте недавно сменили e-mail, пароль или кошелёк, поэтому он ждёт до ${utc(v.heldUntil ?? '')}, затем отправляется: деньги не уйдут раньше, чем вы успеете вмешаться.\n\nЕсли это были не вы, срочно смените пароль: ${v.link}.${ruSwitch(v)}`,
   }),
   'claim-returned': (v) => ({
     subject: `${v.title}: выплата реферальных вознаграждений возвращена`,

@@ -134,7 +134,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     return result;
   });
   r.get('/operator/solvency', opts, async () => ({ items: await listSnapshots(s.db) }));
-  r.get('/operator/solvency/:id', { ...opts, schema: { ...schema, params: idParams } }, async (req) => snapshotById(s.db, req.params.id));
+  r.get('/operator/solvency/:id', { ...opts, schema: { ...schema, params: operatorIdParams } }, async (req) => snapshotById(s.db, req.params.id));
 
   r.get('/operator/reconcile', opts, async () => ({ items: await reconcile(s.db, s.chain, s.config.deposits.chainId) }));
 

@@ -7,7 +7,7 @@ import type { ChainReader } from '../chain';
 import { post, type LedgerTransaction } from '../ledger';
 import { raiseAlert, resolveAlert } from '../db/alerts';
 import { balanceOf, estimateGas, feeCaps, maxCost, nextNonce, transactionAtNonce, transferOf, type RawReceipt } from './chain-tx';
-import type { ReturnNotice } from './notice';
+import { mailPaid, type ReturnNotice } from './notice';
 import { returnWithdrawal, type WithdrawalRow } from './requests';
 
 export type PayoutSettings = {
@@ -281,6 +281,7 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
       if (!done.length) return;
       await post(tx, paidTransaction(w));
       if (gas > 0n) await post(tx, gasTransaction(w, w.txHash!, gas));
+      await mailPaid(tx, notice, w);
       // The payout won the race against its cancel.
       if (w.cancelHash) await resolveAlert(tx, `payout-cancelled:${w.id}`);
       result.paid++;
@@ -366,7 +367,7 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
     }
     await recheck();
     // A return queued its mail inside the transaction: send it now rather than at the next poll.
-    if (result.returned) void notice.mailer.poll();
+    if (result.returned || result.paid) void notice.mailer.poll();
     return result;
   }
 

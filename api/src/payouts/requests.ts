@@ -6,7 +6,7 @@ import { users, withdrawals } from '../db/schema';
 import { badRequest } from '../http/errors';
 import { rows } from '../db/rows';
 import { InsufficientBalance, post, type AccountRef, type Conn, type LedgerTransaction } from '../ledger';
-import { mailReturned, type ReturnNotice } from './notice';
+import { mailHeld, mailReturned, type ReturnNotice } from './notice';
 import { checkAmount, checkRequestCounts, lockAccount, lockDestination, recentWithdrawals } from './limits';
 import { payoutRules, quote, ruleFor, withdrawalLimits } from './settings';
 
@@ -72,9 +72,10 @@ export async function returnWithdrawal(conn: Conn, w: WithdrawalRow, reason: str
  * not-overdrawn constraint lets exactly as many through as the balance covers. The payout goes to
  * the linked wallet. The currency's rule sets the smallest amount; the account's request counts and
  * the approval threshold's rolling sums are read under the account's lock (`limits.ts`), so two
- * requests at once, on two replicas, are counted and summed one after the other.
+ * requests at once, on two replicas, are counted and summed one after the other. `held`: the
+ * account's payouts are held until then (a recent change of a credential), and the user is mailed so.
  */
-export async function requestWithdrawal(db: Db, userId: string, req: WithdrawalRequest): Promise<WithdrawalRow> {
+export async function requestWithdrawal(db: Db, userId: string, req: WithdrawalRequest, held?: { until: string; notice: ReturnNotice }): Promise<WithdrawalRow> {
   const amount = BigInt(req.amount);
   const [position] = await rows<{ id: string }>(
     db,
@@ -111,6 +112,8 @@ export async function requestWithdrawal(db: Db, userId: string, req: WithdrawalR
         .returning();
       if (!row) throw new Error('withdrawal not stored');
       await post(tx, reserveTransaction({ ...row, amount: String(row.amount) }, row.createdAt));
+      // A recent change of a credential holds the payout: the user hears of it at once, with its end.
+      if (held) await mailHeld(tx, held.notice, row, held.until);
       return row;
     });
   } catch (err) {

@@ -1,13 +1,14 @@
 // The pools as the investor sees them: their texts, assets, receiving addresses, the user's
 // position in each, and their history from the books.
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { apiMessages as M, type DashboardPoolResponse, type Lang, type PoolName } from '@app/contracts';
+import { apiMessages as M, SUPPORTED_CHAIN_ID, type DashboardPoolResponse, type Lang, type PoolName, type PoolsOverviewResponse } from '@app/contracts';
 import type { Db } from '../db/client';
 import { currencies, currencyAddresses, ledgerAccounts, poolAddresses, poolAssets, pools, poolTexts } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { apyBps, apysOn, poolHistory } from '../interest';
 import { positionsOf } from '../ledger';
-import { asOfDay, currencyDecimals, usd, valueCents } from '../portfolio';
+import { withdrawRules } from '../payouts';
+import { aprOf, asOfDay, currencyDecimals, poolsTvl, usd, valueCents } from '../portfolio';
 import type { PriceSource } from '../pricing';
 
 /** How many days each range of the pool graph keeps (0: all). */
@@ -88,6 +89,51 @@ export async function yieldOf(db: Db, userId: string) {
       apyBps: apyBps(apys.get(a.pool) ?? '0'),
       earned: earned.get(`${a.pool}:${a.currency}`) ?? '0',
     })),
+  };
+}
+
+/**
+ * The pools as a visitor sees them (the public home page): today's APY and the APR behind it,
+ * the value their positions hold on the books at today's prices, the risk and its reason and
+ * the strategy text in the caller's language (English where a language has none), and the fees.
+ */
+export async function poolsOverview(db: Db, prices: PriceSource, lang: Lang): Promise<PoolsOverviewResponse> {
+  const asOf = await asOfDay(db);
+  const [list, texts, accepted, apys, tvl, decimals, rules] = await Promise.all([
+    db.select().from(pools).orderBy(asc(pools.sort)),
+    lang === 'en' ? [] : db.select().from(poolTexts).where(eq(poolTexts.lang, lang)),
+    db
+      .select({ pool: poolAddresses.pool, currency: poolAddresses.currency })
+      .from(poolAddresses)
+      .innerJoin(currencies, eq(currencies.code, poolAddresses.currency))
+      .where(eq(poolAddresses.chainId, SUPPORTED_CHAIN_ID))
+      .orderBy(asc(currencies.sort)),
+    apysOn(db, asOf),
+    poolsTvl(db, prices),
+    currencyDecimals(db),
+    withdrawRules(db),
+  ]);
+  const textOf = new Map(texts.map((t) => [t.pool, t]));
+  return {
+    asOf,
+    pools: list.map((p) => {
+      const text = textOf.get(p.name);
+      const apy = apys.get(p.name) ?? '0';
+      return {
+        pool: p.name as PoolName,
+        title: text?.title ?? p.title,
+        description: text?.description ?? p.description,
+        riskLevel: p.riskLevel,
+        riskReason: text?.riskReason || p.riskReason,
+        apy,
+        apr: aprOf(apy),
+        tvlUsd: usd(tvl.get(p.name) ?? 0n),
+        currencies: accepted.filter((a) => a.pool === p.name).map((a) => a.currency),
+      };
+    }),
+    depositFee: '0',
+    withdrawal: rules.currencies,
+    decimals: Object.fromEntries(decimals),
   };
 }
 

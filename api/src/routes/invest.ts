@@ -5,7 +5,7 @@ import { langOf } from '../http/lang';
 import { addRoute } from '../http/route';
 import { balanceHistory } from '../portfolio';
 import { requestWithdrawal, withdrawalAccepted, withdrawalList, withdrawalQuote, withdrawRules } from '../payouts';
-import { dashboardPool, poolAssetsOf, poolGraph, poolRow, poolStrategy, yieldOf } from '../pools';
+import { dashboardPool, poolAssetsOf, poolGraph, poolRow, poolsOverview, poolStrategy, yieldOf } from '../pools';
 import type { Services } from '../services';
 import { heldUntil } from '../settings';
 
@@ -27,9 +27,11 @@ export function investRoutes(app: FastifyInstance, s: Services) {
 
   addRoute(app, apiRoutes.dashboardWithdraw, async ({ body, auth }) => {
     await poolRow(db, body.pool);
-    const w = await requestWithdrawal(db, auth.user.id, body);
+    const until = heldUntil(auth.user);
+    const w = await requestWithdrawal(db, auth.user.id, body, until ? { until, notice: s.returnNotice } : undefined);
     s.jobs.kick('payouts');
-    return withdrawalAccepted(w, heldUntil(auth.user));
+    if (until) void s.mailer.poll();
+    return withdrawalAccepted(w, until);
   });
 
   addRoute(app, apiRoutes.dashboardWithdrawals, async ({ query, auth }) =>
@@ -55,6 +57,8 @@ export function investRoutes(app: FastifyInstance, s: Services) {
     items: await s.deposits.list(auth.user.id, query),
     confirmationsRequired: s.config.deposits.confirmations,
   }));
+
+  addRoute(app, apiRoutes.poolsOverview, async ({ req }) => poolsOverview(db, s.prices, langOf(req)));
 
   addRoute(app, apiRoutes.poolAssets, async ({ params }) => poolAssetsOf(db, chainId, params.pool));
 

@@ -11,6 +11,8 @@ import {
   endOtherSessions,
   listSessions,
   mailOwnerCode,
+  mailPreferencesOf,
+  setMailPreferences,
   replaceWallet,
   toProfile,
   unlinkWallet,
@@ -20,6 +22,9 @@ import {
 const proofLimit = { max: 30, timeWindow: '15 minutes' };
 
 export function settingsRoutes(app: FastifyInstance, s: Services) {
+  addRoute(app, apiRoutes.settingsMail, async ({ auth }) => mailPreferencesOf(s.db, auth.user.id));
+  addRoute(app, apiRoutes.settingsMailUpdate, async ({ body, auth }) => setMailPreferences(s.db, auth.user.id, body));
+
   addRoute(app, apiRoutes.settingsAvatar, async ({ body, auth }) => {
     const user = await saveAvatar(s.db, auth.user.id, body.image);
     s.sessions.forgetUser(auth.user.id);

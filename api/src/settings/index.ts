@@ -15,3 +15,4 @@ export {
   updateProfile,
   type OwnerProof,
 } from './account';
+export { mailPreferencesOf, setMailPreferences } from './mail';

@@ -16,7 +16,7 @@ export function snapshotSettings(s: Pick<Services, 'config'>): SnapshotSettings 
     chainId: c.deposits.chainId,
     confirmations: c.deposits.confirmations,
     solvencyKey: c.solvencyKey,
-    brandTitle: c.brands.defaultTitle,
+    brandTitle: c.brands.defaultBrand.title,
     hotWalletKeys: c.money.hotWalletKeys,
     treasuryKey: c.money.treasuryKey,
   };

@@ -32,3 +32,21 @@ describe('the DAO page', () => {
     expect(screen.getByRole('cell', { name: tvl })).toBeTruthy();
   });
 });
+
+describe('DAO values in words (issue 27, finding 10)', () => {
+  it.each([
+    ['en', 'Quorum', '20 % of all voting power must vote', '7 days', '1,000\u00a0IPT', 'Coin pool', '8 %'],
+    ['ru', 'Кворум', 'должны проголосовать 20 % всей силы голосов', '7 дн.', '1\u00a0000\u00a0IPT', 'Пул монет', '8 %'],
+  ] as const)('finding 10: no raw keys and no wei: quorum, period, threshold and pools in words and units (%s)', async (lang, quorum, share, period, threshold, pool, apy) => {
+    const values = { quorumBps: '2000', votingPeriodDays: '7', proposalThreshold: '1000000000000000000000', governanceToken: 'IPT' };
+    renderRemote(<DaoPage />, { namespace: 'dao', strings: { en, ru }, path: '/cabinet/dao', lang, api: { ...api, daoValues: async () => ({ values }) } });
+    const q = await screen.findByTestId('dao-value-quorumBps');
+    expect(q.querySelector('dt')!.textContent).toBe(quorum);
+    expect(q.querySelector('dd')!.textContent).toBe(share);
+    expect(screen.getByTestId('dao-value-votingPeriodDays').querySelector('dd')!.textContent).toBe(period);
+    expect(screen.getByTestId('dao-value-proposalThreshold').querySelector('dd')!.textContent).toBe(threshold);
+    expect(screen.getByText(pool)).toBeTruthy();
+    expect(screen.getByText(apy)).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/quorumBps|votingPeriodDays|proposalThreshold|governanceToken/);
+  });
+});

@@ -2,8 +2,20 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { DaoPersonalResponse, DaoPoolsResponse, DaoRewardsResponse, DaoValuesResponse, ProposalsResponse } from '@app/contracts';
 import { Page, useRemote } from '@app/ui';
-import { formatCoinUnits, formatUsd } from '@app/web3';
+import { formatCoinUnits, formatPercent, formatUnits, formatUsd } from '@app/web3';
 import { useLocaleLink } from './links';
+
+/**
+ * A governance value in people's words and units: the quorum as a share of the voting power, the
+ * period in days, the proposal threshold in whole tokens (its base units have 18 decimals).
+ */
+function valueText(key: string, value: string, all: Record<string, string>, lang: string, t: (k: string, o?: Record<string, unknown>) => string): string {
+  const token = all.governanceToken ?? '';
+  if (key === 'quorumBps' && /^\d+$/.test(value)) return t('dao.values.quorumText', { share: formatPercent(formatUnits(BigInt(value), 4), lang) });
+  if (key === 'votingPeriodDays' && /^\d+$/.test(value)) return t('dao.values.days', { n: value });
+  if (key === 'proposalThreshold' && /^\d+$/.test(value)) return `${formatCoinUnits(value, 18, lang)}\u00a0${token}`;
+  return value;
+}
 
 type Overview = { personal: DaoPersonalResponse; rewards: DaoRewardsResponse; pools: DaoPoolsResponse; values: DaoValuesResponse; proposals: ProposalsResponse };
 
@@ -84,8 +96,8 @@ export function DaoPage() {
                 <tbody>
                   {data.pools.items.map((p) => (
                     <tr key={p.pool}>
-                      <td>{p.title}</td>
-                      <td>{(p.apyBps / 100).toFixed(2)} %</td>
+                      <td>{t(`dao.pools.kinds.${p.pool}`, { defaultValue: p.title })}</td>
+                      <td>{formatPercent(formatUnits(BigInt(p.apyBps), 4), i18n.language)}</td>
                       <td>{usd(p.tvlUsd)}</td>
                     </tr>
                   ))}
@@ -95,9 +107,9 @@ export function DaoPage() {
             <h3>{t('dao.values.title')}</h3>
             <dl className="settings__facts">
               {Object.entries(data.values.values).map(([k, v]) => (
-                <div key={k} className="dao__value">
-                  <dt>{k}</dt>
-                  <dd>{v}</dd>
+                <div key={k} className="dao__value" data-testid={`dao-value-${k}`}>
+                  <dt>{t(`dao.values.names.${k}`, { defaultValue: k })}</dt>
+                  <dd>{valueText(k, v, data.values.values, i18n.language, t)}</dd>
                 </div>
               ))}
             </dl>

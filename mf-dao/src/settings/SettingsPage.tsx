@@ -4,6 +4,7 @@ import type { Profile } from '@app/contracts';
 import { Page, useRemote } from '@app/ui';
 import { AvatarSection } from './AvatarSection';
 import { PersonalInfo } from './PersonalInfo';
+import { MailSection } from './MailSection';
 import { PreferencesSection } from './PreferencesSection';
 import { SecuritySection } from './SecuritySection';
 import { SolvencySection } from './SolvencySection';
@@ -48,6 +49,7 @@ export function SettingsPage() {
           <PersonalInfo key={`${profile.email}:${profile.pendingEmail}`} profile={profile} onSaved={setProfile} />
           <WalletSection profile={profile} onChanged={() => void load()} />
           <SecuritySection onChanged={() => void load()} />
+          <MailSection />
           <PreferencesSection profile={profile} onSaved={setProfile} />
           <SolvencySection />
         </div>

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { type WalletState, SUPPORTED_CHAIN_ID } from '@app/contracts';
-import { USD_INPUT_PREFIX, unitsToUsd } from '@app/web3';
+import { USD_INPUT_PREFIX, formatUnits, parseUnits, unitsToUsd } from '@app/web3';
+import { parseCoinInput } from '../withdraw/parseCoinInput';
 import { useObservable, useRemote } from '@app/ui';
 import { isDepositable, type PoolCoin } from '../pool/poolCoins';
 import { ETH_GAS_RESERVE, depositDecimals, depositUnits, formatCoin, formatUsd, maxUsd, parseUsdInput, usdInputText } from './amounts';
@@ -24,7 +25,11 @@ export function DepositForm({ coins, flow }: Props) {
   const wallet = useObservable(bus.wallet$, disconnected);
   const [currency, setCurrency] = useState(coins[0]!.currency);
   const [usd, setUsd] = useState('');
+  /** The coin amount as typed, when the user gives the amount in coins (it then drives the dollars). */
+  const [coinText, setCoinText] = useState<string | null>(null);
   const coin = coins.find((c) => c.currency === currency) ?? coins[0]!;
+  const decimals = depositDecimals(coin.currency);
+  const exact = coinText !== null && /[1-9]/.test(coinText) ? parseUnits(coinText, decimals, 'down') : coinText !== null ? 0n : null;
   const { refusal, clearRefusal } = flow;
 
   // A coin list that changed (the pool loaded) keeps the choice when it still exists.
@@ -34,7 +39,9 @@ export function DepositForm({ coins, flow }: Props) {
   // A warning about the wallet goes once the wallet is fixed.
   useEffect(() => clearRefusal(), [wallet.connected, wallet.chainId]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const units = useMemo(() => (isDepositable(coin) ? depositUnits(usd, coin) : null), [usd, coin]);
+  const units = useMemo(() => (exact !== null ? (exact > 0n ? exact : null) : isDepositable(coin) ? depositUnits(usd, coin) : null), [exact, usd, coin]);
+  // The dollars a typed coin amount is worth, to the spec's precision (the dollar field shows them).
+  const usdShown = exact !== null ? (exact > 0n && /[1-9]/.test(coin.toFiat) ? unitsToUsd(exact, coin.toFiat, decimals) : '') : usd;
   const onSupportedChain = wallet.connected && wallet.chainId === SUPPORTED_CHAIN_ID;
   const balance = walletBalance(wallet, coin.currency);
   // Like a vault page: an amount over the balance is said beside the field as it is typed.
@@ -48,12 +55,18 @@ export function DepositForm({ coins, flow }: Props) {
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (await flow.submit(wallet, usd, coin)) setUsd('');
+    if (await flow.submit(wallet, usdShown, coin, exact)) {
+      setUsd('');
+      setCoinText(null);
+    }
   };
 
+  // On another network the coin's balance there says nothing of the money on Ethereum: no "0" that reads as funds gone.
   const balanceText = !wallet.connected
     ? t('deposit.noWallet')
-    : /[1-9]/.test(coin.toFiat) && onSupportedChain
+    : !onSupportedChain
+      ? t('deposit.balanceOtherNetwork')
+      : /[1-9]/.test(coin.toFiat)
       ? t('deposit.balanceUsd', { amount: formatCoin(balance, coin.currency), usd: formatUsd(unitsToUsd(balance, coin.toFiat, depositDecimals(coin.currency)), i18n.language) })
       : t('deposit.balance', { amount: formatCoin(balance, coin.currency) });
 
@@ -69,6 +82,7 @@ export function DepositForm({ coins, flow }: Props) {
           value={coin.currency}
           onChange={(e) => {
             setCurrency(e.target.value as PoolCoin['currency']);
+            setCoinText(null);
             clearRefusal();
           }}
         >
@@ -90,6 +104,7 @@ export function DepositForm({ coins, flow }: Props) {
             disabled={!onSupportedChain || !isDepositable(coin) || busy}
             onClick={() => {
               setUsd(maxUsd(balance, coin));
+              setCoinText(null);
               clearRefusal();
             }}
           >
@@ -102,11 +117,29 @@ export function DepositForm({ coins, flow }: Props) {
           inputMode="decimal"
           autoComplete="off"
           placeholder={`${USD_INPUT_PREFIX}0.0`}
-          value={usdInputText(usd)}
+          value={usdInputText(usdShown)}
           aria-invalid={amountError ? true : undefined}
           aria-describedby={describedBy}
           onChange={(e) => {
             setUsd(parseUsdInput(e.target.value));
+            setCoinText(null);
+            clearRefusal();
+          }}
+        />
+        <label htmlFor="deposit-coin-amount" className="pool-form__coin-label">
+          {t('deposit.coinAmount', { coin: coin.currency })}
+        </label>
+        <input
+          id="deposit-coin-amount"
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="0.0"
+          value={coinText ?? (units !== null ? formatUnits(units, decimals) : '')}
+          aria-invalid={amountError ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(e) => {
+            setCoinText(parseCoinInput(e.target.value, decimals));
             clearRefusal();
           }}
         />
@@ -130,6 +163,11 @@ export function DepositForm({ coins, flow }: Props) {
           <button type="button" className="btn btn--primary btn--sm" onClick={() => bus.send({ type: 'wallet/connect' })}>
             {t('deposit.connect')}
           </button>
+        </div>
+      ) : null}
+      {refusal?.reason === 'noGas' || refusal?.reason === 'walletFailed' ? (
+        <div className="alert alert--warning pool-form__alert" role="alert" data-testid="deposit-wallet-error">
+          {t(`deposit.${refusal.reason === 'noGas' ? 'noGas' : refusal.failure}`)}
         </div>
       ) : null}
       {refusal?.reason === 'unsupportedNetwork' ? (

@@ -5,7 +5,7 @@ import { useTranslation } from '@app/singletons/react-i18n';
 import { type DepositStatus, type WalletState, SUPPORTED_CHAIN_ID, type PoolName } from '@app/contracts';
 import { explorerTxUrl, isCurrency } from '@app/web3';
 import { useNotify, useRemote } from '@app/ui';
-import { errorMessage, isApiError, isUserRejection } from '../errors';
+import { errorMessage, isApiError, isUserRejection, walletFailure } from '../errors';
 import type { PoolCoin } from '../pool/poolCoins';
 import { fetchDepositStatus } from '../pool/server';
 import { checkDeposit, type DepositRefusal } from './checks';
@@ -141,14 +141,15 @@ export function useDepositFlow({ pool, onChanged, sleep = wait }: DepositFlowDep
   );
 
   const submit = useCallback(
-    async (wallet: WalletState, usd: string, coin: PoolCoin): Promise<boolean> => {
+    async (wallet: WalletState, usd: string, coin: PoolCoin, exact: bigint | null = null): Promise<boolean> => {
       if (inFlight.current) return false;
-      const check = checkDeposit(wallet, usd, coin);
+      const check = checkDeposit(wallet, usd, coin, exact);
       if (!check.ok) {
         setRefusal(check);
         if (check.reason === 'notConnected') notify({ kind: 'warning', message: t('deposit.notConnected') });
         else if (check.reason === 'unsupportedNetwork') notify({ kind: 'warning', message: t('deposit.unsupportedNetwork', { id: check.chainId ?? '?' }) });
         else if (check.reason === 'notEnoughMoney') notify({ kind: 'warning', message: t('deposit.notEnoughMoney', { coin: check.coin }) });
+        else if (check.reason === 'noGas') notify({ kind: 'warning', message: t('deposit.noGas') });
         return false;
       }
       setRefusal(null);
@@ -159,8 +160,10 @@ export function useDepositFlow({ pool, onChanged, sleep = wait }: DepositFlowDep
         try {
           ({ hash } = await walletApi.sendTransfer({ currency: coin.currency, to: coin.address, units: check.units.toString() }));
         } catch (error) {
-          if (isUserRejection(error)) notify({ kind: 'warning', message: t('deposit.rejected') });
-          else notify({ kind: 'warning', message: errorMessage(error) || t('deposit.transferFailed') });
+          // In the product's words: the wallet's or node's own text is never shown.
+          const failure = walletFailure(error, isUserRejection);
+          notify({ kind: 'warning', message: t(`deposit.${failure}`) });
+          setRefusal({ reason: 'walletFailed', failure });
           return false;
         }
         notify({

@@ -1,8 +1,17 @@
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { CabinetPool } from '@app/contracts';
-import { formatPercent, formatUsd } from '@app/web3';
+import { formatPercent, formatUsd, isCurrency } from '@app/web3';
+import { formatCoin } from '../deposit/amounts';
 
-/** APY (compounded daily) and APR, TVL, risk and the user's position, from the cabinet summary. */
+/** The interest the user has earned in the pool, per coin ("0.0123 ETH, 1.5 USDT"); '' when none. */
+function earnedText(pool: CabinetPool): string {
+  return pool.positions
+    .filter((p) => /[1-9]/.test(p.earned))
+    .map((p) => (isCurrency(p.currency) ? formatCoin(BigInt(p.earned), p.currency) : `${p.earned} ${p.currency}`))
+    .join(', ');
+}
+
+/** APY (compounded daily) and APR, TVL, risk, the user's position and the interest it earned, from the cabinet summary. */
 export function PoolFigures({ pool, compact = false }: { pool: CabinetPool; compact?: boolean }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
@@ -12,6 +21,7 @@ export function PoolFigures({ pool, compact = false }: { pool: CabinetPool; comp
     ['tvl', t('insight.tvl'), formatUsd(pool.tvlUsd, lang)],
     ['risk', t('insight.risk'), t(`insight.risks.${pool.riskLevel}`, { defaultValue: pool.riskLevel })],
     ['position', t('insight.position'), formatUsd(pool.valueUsd, lang)],
+    ['earned', t('insight.earned'), earnedText(pool) || t('insight.earnedNone')],
   ];
   return (
     <dl className={compact ? 'pool-figures pool-figures--compact' : 'grid'} data-testid={`pool-figures-${pool.pool}`}>

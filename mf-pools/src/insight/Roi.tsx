@@ -1,6 +1,8 @@
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import { formatCoinUnits, formatPercent, formatUsd, parseUnits, projectBalance, unitsToUsd } from '@app/web3';
+import type { DashboardPoolResponse } from '@app/contracts';
+import { Amount } from '@app/ui';
+import { formatPercent, formatUnits, formatUsd, parseUnits, projectBalance, unitsToUsd } from '@app/web3';
 import { depositDecimals } from '../deposit/amounts';
 import type { PoolCoin } from '../pool/poolCoins';
 import { CoinSelect } from './CoinSelect';
@@ -13,13 +15,16 @@ const MAX_DAYS = 3650;
  * projection the server's accrual uses (projectBalance), so it never disagrees with what is credited
  * for an amount held whole days; the note under it says why a deposit's first, partial day earns nothing.
  */
-export function RoiCalculator({ coins, apy }: { coins: readonly PoolCoin[]; apy: string }) {
+export function RoiCalculator({ coins, apy, position }: { coins: readonly PoolCoin[]; apy: string; position?: DashboardPoolResponse | null }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const id = useId();
-  const [currency, setCurrency] = useState(coins[0]!.currency);
+  // It starts from what the user holds in the pool (the first coin with a position), else from 1 coin.
+  const held = (c: PoolCoin) => BigInt(/^\d+$/.test(position?.deposited[c.currency] ?? '') ? position!.deposited[c.currency]! : '0');
+  const start = coins.find((c) => held(c) > 0n);
+  const [currency, setCurrency] = useState((start ?? coins[0]!).currency);
   const coin = coins.find((c) => c.currency === currency) ?? coins[0]!;
-  const [amount, setAmount] = useState('1');
+  const [amount, setAmount] = useState(() => (start ? formatUnits(held(start), depositDecimals(start.currency)) : '1'));
   const [days, setDays] = useState('30');
   const decimals = depositDecimals(coin.currency);
 
@@ -37,14 +42,14 @@ export function RoiCalculator({ coins, apy }: { coins: readonly PoolCoin[]; apy:
     return { units, projected, earned: projected - units, days: n };
   }, [amount, days, decimals, apy, t]);
 
-  const usd = (units: bigint) => (/[1-9]/.test(coin.toFiat) ? ` (${formatUsd(unitsToUsd(units, coin.toFiat, decimals, 2), lang)})` : '');
+  const usd = (units: bigint) => (/[1-9]/.test(coin.toFiat) ? `\u00a0(${formatUsd(unitsToUsd(units, coin.toFiat, decimals, 2), lang)})` : '');
 
   return (
     <section className="section" aria-labelledby={`${id}-title`} data-testid="roi">
       <h2 id={`${id}-title`}>{t('roi.title')}</h2>
       <div className="grid">
         <label className="field">
-          <span>{t('roi.amount')}</span>
+          <span>{t('roi.amount', { coin: coin.currency })}</span>
           <input inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} data-testid="roi-amount" />
         </label>
         <CoinSelect label={t('roi.currency')} coins={coins} value={coin.currency} onChange={setCurrency} testId="roi-currency" />
@@ -64,12 +69,12 @@ export function RoiCalculator({ coins, apy }: { coins: readonly PoolCoin[]; apy:
         <dl className="stat" aria-live="polite">
           <dt>{t('roi.projected', { days: result.days })}</dt>
           <dd data-testid="roi-projected">
-            {formatCoinUnits(result.projected, decimals, lang, decimals)} {coin.currency}
+            <Amount units={result.projected} decimals={decimals} currency={coin.currency} lang={lang} fullLabel={t('roi.full')} testId="roi-projected-amount" />
             {usd(result.projected)}
           </dd>
           <dt>{t('roi.earned')}</dt>
           <dd data-testid="roi-earned">
-            {formatCoinUnits(result.earned, decimals, lang, decimals)} {coin.currency}
+            <Amount units={result.earned} decimals={decimals} currency={coin.currency} lang={lang} fullLabel={t('roi.full')} testId="roi-earned-amount" />
             {usd(result.earned)}
           </dd>
         </dl>

@@ -1,9 +1,10 @@
 import { useTranslation } from '@app/singletons/react-i18n';
-import type { WithdrawalStatus, PoolName } from '@app/contracts';
+import { translateMessage, type WithdrawalStatus, type PoolName } from '@app/contracts';
 import { formatDay, isCurrency } from '@app/web3';
 import { TxLink, useRemote, useServerData } from '@app/ui';
 import { formatCoin } from '../deposit/amounts';
 import { Panel } from './Panel';
+import { WithdrawalTimeline } from './WithdrawalTimeline';
 
 function stateText(t: (k: string, o?: Record<string, unknown>) => string, w: WithdrawalStatus, lang: string) {
   if (w.status === 'sending' && w.transaction) return t('withdrawals.states.confirming', { n: Math.min(w.confirmations, w.confirmationsRequired), total: w.confirmationsRequired });
@@ -40,9 +41,12 @@ export function Withdrawals({ pool, revision }: { pool: PoolName; revision: numb
                 <tr key={w.id} data-testid="withdrawal-row" data-status={w.status}>
                   <td data-label={t('withdrawals.date')}>{formatDay(w.createdAt)}</td>
                   <td className="num" data-label={t('withdrawals.amount')}>{isCurrency(w.currency) ? formatCoin(BigInt(w.amount), w.currency) : `${w.amount} ${w.currency}`}</td>
-                  <td data-label={t('withdrawals.status')} data-testid="withdrawal-status">
-                    {stateText(t, w, i18n.language)}
-                    {(w.status === 'returned' || w.status === 'waiting_funds') && w.reason ? ` (${w.reason})` : ''}
+                  <td data-label={t('withdrawals.status')}>
+                    <span data-testid="withdrawal-status">
+                      {stateText(t, w, i18n.language)}
+                      {(w.status === 'returned' || w.status === 'waiting_funds') && w.reason ? ` (${translateMessage(w.reason, i18n.language === 'ru' ? 'ru' : 'en')})` : ''}
+                    </span>
+                    <WithdrawalTimeline w={w} />
                   </td>
                   <td data-label={t('withdrawals.transaction')}>
                     <TxLink hash={w.transaction} testId="withdrawal-link" />

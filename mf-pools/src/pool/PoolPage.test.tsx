@@ -1,6 +1,7 @@
 /** @jest-environment jsdom */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { WalletState } from '@app/contracts';
+import { earned as independentEarned } from '@app/web3/testing';
 import { deferred, insightAnswers, poolAnswer, renderPool, shellApiError } from '../testing/renderPool';
 import { PoolPage } from './PoolPage';
 
@@ -101,6 +102,19 @@ describe('a deposit', () => {
     expect(describedBy(screen.getByLabelText('Amount in US dollars'))).toContain('Wallet balance: 50 USDT (≈ $ 50)');
     fireEvent.click(screen.getByRole('button', { name: 'Max' }));
     expect((screen.getByLabelText('Amount in US dollars') as HTMLInputElement).value).toBe('$ 50');
+  });
+
+  it('finding 4: a coin amount typed beside the dollars is sent exactly, and the dollar field follows it', async () => {
+    const sendTransfer = jest.fn(async () => ({ hash: HASH }));
+    await openPool({ wallet: ready, walletApi: { sendTransfer }, api: { dashboardDeposit: async () => recorded(depositStatus('pending', 0)) } });
+    typeAmount('Or the amount in ETH', '1');
+    // 1 ETH at the pool's price of $3000, to the spec's precision of one place.
+    expect((screen.getByLabelText('Amount in US dollars') as HTMLInputElement).value).toBe('$ 3000');
+    await submit();
+    expect(sendTransfer).toHaveBeenCalledWith({ currency: 'ETH', to: POOL_ETH, units: (10n ** 18n).toString() });
+    // Dollars typed again drive the coin amount.
+    typeAmount('Amount in US dollars', '100');
+    expect((screen.getByLabelText('Or the amount in ETH') as HTMLInputElement).value).toBe('0.033333333333333334');
   });
 
   it('sends ETH rounded up, notifies the hash with an explorer link, records it and follows it to credited', async () => {
@@ -207,12 +221,29 @@ describe('a deposit', () => {
     expect((screen.getByRole('button', { name: 'Deposit' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it('warns with the wallet’s message when the transaction fails', async () => {
-    const failure = Object.assign(new Error('long text'), { shortMessage: 'insufficient funds for intrinsic transaction cost' });
+  it.each([
+    ['insufficient funds for intrinsic transaction cost', undefined, 'Your wallet has no ETH to pay the network fee for this transaction. Add a little ETH to the wallet and try again.'],
+    ['replacement transaction underpriced', 'REPLACEMENT_UNDERPRICED', 'The network fee offered was too low for the network now. Try again: your wallet will offer a current fee.'],
+    ['nonce too low', undefined, "Your wallet's transaction count is out of step with the network. Reset the account's activity in the wallet (MetaMask: Settings → Advanced → Clear activity tab data) and try again."],
+    ['execution reverted: 0xdeadbeef', undefined, 'The wallet could not send the transaction.'],
+  ])('finding 6: a wallet or node failure (%s) is said in the product’s words, beside the form and in a warning; the raw text never shows', async (raw, code, said) => {
+    const failure = Object.assign(new Error(`long text: ${raw}`), { shortMessage: raw, ...(code ? { code } : {}) });
     const page = await openPool({ wallet: ready, walletApi: { sendTransfer: async () => Promise.reject(failure) } });
     typeAmount('Amount in US dollars', '100');
     await submit();
-    expect(page.notifications()).toEqual([{ kind: 'warning', message: 'insufficient funds for intrinsic transaction cost' }]);
+    expect(page.notifications()).toEqual([{ kind: 'warning', message: said }]);
+    expect(screen.getByTestId('deposit-wallet-error').textContent).toBe(said);
+    expect(document.body.textContent).not.toContain(raw);
+  });
+
+  it('finding 6: a token deposit with no ETH for the network fee is refused before anything is sent', async () => {
+    const sendTransfer = jest.fn();
+    const page = await openPool({ pool: 'stable', wallet: { ...ready, balances: { ...ready.balances, ETH: '0' } }, walletApi: { sendTransfer } });
+    typeAmount('Amount in US dollars', '10');
+    await submit();
+    expect(sendTransfer).not.toHaveBeenCalled();
+    expect(page.notifications()).toEqual([{ kind: 'warning', message: 'Your wallet has no ETH to pay the network fee for this transaction. Add a little ETH to the wallet and try again.' }]);
+    expect(screen.getByTestId('deposit-wallet-error')).toBeTruthy();
   });
 
   it('warns with the server’s message when the record fails, and can record again', async () => {
@@ -284,6 +315,7 @@ describe('withdraw', () => {
     expect(page.calls.map((c) => c.name)).not.toContain('dashboardWithdraw');
     typeAmount('Amount in ETH', '0.001');
     await submit('Request withdrawal');
+    await submit('Confirm withdrawal');
     expect(page.calls.find((c) => c.name === 'dashboardWithdraw')?.request).toEqual({ body: { pool: 'coin', amount: (ETH / 1000n).toString(), currency: 'ETH' } });
   });
 
@@ -302,6 +334,7 @@ describe('withdraw', () => {
     const page = await openWithdraw(async () => ({ ...movement, message: 'Withdrawal request has been successfully sent! Payment will be processed soon.', status: 'requested' }));
     fireEvent.click(screen.getByRole('button', { name: 'Max' }));
     await submit('Request withdrawal');
+    await submit('Confirm withdrawal');
     expect(page.calls.find((c) => c.name === 'dashboardWithdraw')?.request).toEqual({ body: { pool: 'coin', amount: (ETH / 10n).toString(), currency: 'ETH' } });
     expect(page.notifications()).toEqual([{ kind: 'success', message: 'Withdrawal request has been successfully sent! Payment will be processed soon.' }]);
   });
@@ -310,6 +343,7 @@ describe('withdraw', () => {
     const page = await openWithdraw(async () => Promise.reject(shellApiError(400, 'You have not replenished this pool yet')));
     fireEvent.change(screen.getByLabelText('Amount in ETH'), { target: { value: '0.05' } });
     await submit('Request withdrawal');
+    await submit('Confirm withdrawal');
     expect(page.notifications()).toEqual([{ kind: 'warning', message: 'You have not replenished this pool yet' }]);
     expect(describedBy(screen.getByLabelText('Amount in ETH'))).toContain('You have not replenished this pool yet');
   });
@@ -318,8 +352,75 @@ describe('withdraw', () => {
     const page = await openWithdraw(async () => Promise.reject(shellApiError(0, 'Something went wrong. Please try again later.')));
     fireEvent.change(screen.getByLabelText('Amount in ETH'), { target: { value: '0.05' } });
     await submit('Request withdrawal');
+    await submit('Confirm withdrawal');
     expect(page.notifications()).toEqual([{ kind: 'error', message: 'Failed to send withdrawal request. Please try again.' }]);
   });
+});
+
+describe('withdrawal quote (issue 27, finding 5)', () => {
+  const held = '2026-02-01T10:30:00.000Z';
+  async function quoted(answer: { fee: string; receive: string; approvalRequired: boolean; heldUntil?: string }, lang?: 'ru') {
+    const api = {
+      dashboardPool: async () => ({ ...coinPool, deposited: { ETH: (ETH / 10n).toString() } }),
+      dashboardWithdraw: async () => ({ ...movement, status: 'requested' }),
+      dashboardWithdrawQuote: async () => answer,
+    };
+    const page = await openPool({ api, lang });
+    fireEvent.click(screen.getByRole('tab', { name: lang === 'ru' ? 'Вывести' : 'Withdraw' }));
+    typeAmount(lang === 'ru' ? 'Сумма в ETH' : 'Amount in ETH', '0.05');
+    await submit(lang === 'ru' ? 'Запросить вывод' : 'Request withdrawal');
+    return page;
+  }
+
+  it('finding 5: before anything is requested the form shows the amount, the fee, what arrives and that an approval comes first', async () => {
+    // 0.05 ETH less a fee of 0.000123456789012345 ETH: 0.049876543210987655 ETH, every digit shown.
+    const fee = 123456789012345n;
+    const page = await quoted({ fee: String(fee), receive: String(ETH / 20n - fee), approvalRequired: true });
+    expect(page.calls.find((c) => c.name === 'dashboardWithdrawQuote')?.request).toMatchObject({ query: { pool: 'coin', currency: 'ETH', amount: String(ETH / 20n) } });
+    expect(page.calls.map((c) => c.name)).not.toContain('dashboardWithdraw');
+    expect(screen.getByTestId('quote-amount').textContent).toBe('0.05\u00a0ETH');
+    expect(screen.getByTestId('quote-fee').textContent).toBe('0.000123456789012345\u00a0ETH');
+    expect(screen.getByTestId('quote-receive').textContent).toBe('0.049876543210987655\u00a0ETH');
+    expect(screen.getByTestId('quote-next').textContent).toBe('Above the approval limit: an operator approves it before it is sent.');
+    // Change goes back to the amount; nothing was requested.
+    await submit('Change');
+    expect(screen.queryByTestId('withdraw-quote')).toBeNull();
+    expect(page.calls.map((c) => c.name)).not.toContain('dashboardWithdraw');
+  });
+
+  it('finding 5: a hold after an account change is said with its end, in Russian too', async () => {
+    await quoted({ fee: '0', receive: String(ETH / 20n), approvalRequired: false, heldUntil: held }, 'ru');
+    expect(screen.getByTestId('quote-receive').textContent).toBe('0,05\u00a0ETH');
+    expect(screen.getByTestId('quote-next').textContent).toContain('ждёт до');
+    expect(screen.getByTestId('quote-next').textContent).toContain('UTC');
+  });
+});
+
+it("finding 9: the pool page shows the interest the user earned in that pool beside the position", async () => {
+  const summary = await insightAnswers.cabinetSummary();
+  const withEarned = {
+    ...summary,
+    pools: summary.pools.map((p) => (p.pool === 'coin' ? { ...p, positions: [{ currency: 'ETH', balance: '1001234500000000000', earned: '1234500000000000', valueUsd: '3003.70' }], valueUsd: '3003.70' } : p)),
+  };
+  await openPool({ api: { cabinetSummary: async () => withEarned } });
+  const earned = await screen.findByTestId('figure-earned');
+  await waitFor(() => expect(earned.textContent).toContain('0.001234 ETH'));
+  expect(earned.textContent).toContain('Interest earned here');
+});
+
+it('finding 4: the ROI calculator starts from the user\'s position, says its unit, and shows a figure by magnitude with the exact one on demand', async () => {
+  await openPool({ api: { dashboardPool: async () => ({ ...coinPool, deposited: { ETH: (ETH / 2n).toString() } }) } });
+  const amount = (await screen.findByLabelText('Amount to project, in ETH')) as HTMLInputElement;
+  expect(amount.value).toBe('0.5');
+  const earned = await screen.findByTestId('roi-earned-amount');
+  // 0.5 ETH for 30 days at 8 % (the test's own compounding): exact to the wei on demand, shown to six
+  // significant digits (0.00dddddd) rounded half up.
+  const wei = independentEarned(ETH / 2n, 8n, 100n, 30);
+  const decimal = (units: bigint, places: number) => `0.${String(units).padStart(places, '0')}`.replace(/0+$/, '');
+  expect(wei < 10n ** 16n && wei >= 10n ** 15n).toBe(true);
+  expect(earned.textContent).toBe(`${decimal((wei + 5n * 10n ** 9n) / 10n ** 10n, 8)}\u00a0ETH`);
+  fireEvent.click(earned);
+  expect(earned.textContent).toBe(`${decimal(wei, 18)}\u00a0ETH`);
 });
 
 it('moves between the tabs with the arrow keys', async () => {

@@ -59,7 +59,7 @@ export function PoolPage({ pool }: { pool: PoolName }) {
           </div>
           <div className="pool-layout">
             <Converter coins={coins} />
-            {figures ? <RoiCalculator coins={coins} apy={figures.apy} /> : null}
+            {figures ? <RoiCalculator coins={coins} apy={figures.apy} position={state.data} /> : null}
           </div>
           <Graph pool={pool} />
           <div className="pool-layout">

@@ -57,6 +57,11 @@ export const insightAnswers = {
     perHour: 5,
     perDay: 10,
   }),
+  // No fee and no approval unless a test says otherwise: what arrives is what is withdrawn.
+  dashboardWithdrawQuote: async (request: unknown) => {
+    const { amount } = (request as { query: { amount: string } }).query;
+    return { fee: '0', receive: amount, approvalRequired: false };
+  },
   poolAssets: async () => ({ pool: 'coin' as const, assets: [] }),
   poolStrategy: async () => ({ pool: 'coin' as const, title: 'Coin pool', description: 'ETH staked and lent.', riskLevel: 'medium' }),
   poolGraph: async () => ({ pool: 'coin' as const, range: 'All' as const, points: [] }),

@@ -1,18 +1,55 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { translateMessage, type DashboardPoolResponse, type PoolName } from '@app/contracts';
-import { formatUnits, parseUnits } from '@app/web3';
+import { formatDecimal, formatUnits, parseUnits } from '@app/web3';
 import { useNotify, useRemote, useServerData } from '@app/ui';
 import { isApiError } from '../errors';
 import type { PoolCoin } from '../pool/poolCoins';
 import { depositDecimals, formatCoin } from '../deposit';
+import { parseCoinInput } from './parseCoinInput';
 
-/** Digits and one point, the fraction cut to the coin's decimals. */
-export function parseCoinInput(text: string, decimals: number): string {
-  const cleaned = text.replace(/[^0-9.]/g, '');
-  const point = cleaned.indexOf('.');
-  if (point < 0) return cleaned;
-  return `${cleaned.slice(0, point)}.${cleaned.slice(point + 1).replace(/\./g, '').slice(0, decimals)}`;
+
+type Quote = { currency: PoolCoin['currency']; amount: bigint; fee: bigint; receive: bigint; approvalRequired: boolean; heldUntil: string | null };
+
+/** Every figure whole (no digits cut): what the user confirms is exactly what will move. */
+const exact = (units: bigint, decimals: number, currency: string, lang: string) => `${formatDecimal(formatUnits(units, decimals), lang)}\u00a0${currency}`;
+
+/** The withdrawal as it will be made: amount, fee, what arrives, and whether an approval or a hold comes first. */
+function QuoteSummary({ quote, decimals, busy, onConfirm, onChange }: { quote: Quote; decimals: number; busy: boolean; onConfirm(): void; onChange(): void }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const until = quote.heldUntil ? new Date(quote.heldUntil).toLocaleString(lang === 'ru' ? 'ru-RU' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) : null;
+  return (
+    <div className="withdraw-quote" role="group" aria-labelledby="withdraw-quote-title" data-testid="withdraw-quote">
+      <h3 id="withdraw-quote-title">{t('withdraw.quote.title')}</h3>
+      <dl className="withdraw-quote__figures">
+        <div>
+          <dt>{t('withdraw.quote.amount')}</dt>
+          <dd data-testid="quote-amount">{exact(quote.amount, decimals, quote.currency, lang)}</dd>
+        </div>
+        <div>
+          <dt>{t('withdraw.quote.fee')}</dt>
+          <dd data-testid="quote-fee">{exact(quote.fee, decimals, quote.currency, lang)}</dd>
+        </div>
+        <div>
+          <dt>{t('withdraw.quote.receive')}</dt>
+          <dd data-testid="quote-receive">{exact(quote.receive, decimals, quote.currency, lang)}</dd>
+        </div>
+      </dl>
+      <p data-testid="quote-next">
+        {until ? t('withdraw.quote.held', { until: `${until} UTC` }) : quote.approvalRequired ? t('withdraw.quote.approval') : t('withdraw.quote.direct')}
+      </p>
+      {until && quote.approvalRequired ? <p>{t('withdraw.quote.approval')}</p> : null}
+      <div className="form__actions">
+        <button type="button" className="btn btn--primary" disabled={busy || quote.receive <= 0n} onClick={onConfirm}>
+          {busy ? t('withdraw.busy') : t('withdraw.quote.confirm')}
+        </button>
+        <button type="button" className="btn btn--outline" disabled={busy} onClick={onChange}>
+          {t('withdraw.quote.change')}
+        </button>
+      </div>
+    </div>
+  );
 }
 
 interface Props {
@@ -22,7 +59,10 @@ interface Props {
   onRequested(): void;
 }
 
-/** The withdraw tab: a request to the server (spec §1: the result is not shown here). */
+/**
+ * The withdraw tab: the amount is quoted first (fee, what arrives, approval or hold), and the request
+ * goes to the server only when the user confirms that quote.
+ */
 export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
   const { t, i18n } = useTranslation();
   const { api } = useRemote();
@@ -31,6 +71,8 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
   const [amount, setAmount] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  /** The quote of the amount the user asked for, shown for confirmation before anything is requested. */
+  const [quote, setQuote] = useState<Quote | null>(null);
   const inFlight = useRef(false);
   const coin = coins.find((c) => c.currency === currency) ?? coins[0]!;
   const decimals = depositDecimals(coin.currency);
@@ -67,20 +109,40 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
     inFlight.current = true;
     setBusy(true);
     try {
-      const answer = await api.call('dashboardWithdraw', { body: { pool, amount: units.toString(), currency: coin.currency } });
+      const answer = await api.call('dashboardWithdrawQuote', { query: { pool, currency: coin.currency, amount: units.toString() } });
+      setQuote({ currency: coin.currency, amount: units, fee: BigInt(answer.fee), receive: BigInt(answer.receive), approvalRequired: answer.approvalRequired, heldUntil: answer.heldUntil ?? null });
+    } catch (failure) {
+      refused(failure);
+    } finally {
+      inFlight.current = false;
+      setBusy(false);
+    }
+  };
+
+  /** A refusal in the server's words beside the amount (e.g. 'You have not replenished this pool yet'); anything else is the spec's general failure. */
+  const refused = (failure: unknown) => {
+    if (isApiError(failure) && failure.status >= 400 && failure.status < 500 && failure.message) {
+      notify({ kind: 'warning', message: failure.message });
+      setError(failure.message);
+    } else {
+      notify({ kind: 'error', message: t('withdraw.failed') });
+    }
+  };
+
+  const onConfirm = async () => {
+    if (inFlight.current || !quote) return;
+    inFlight.current = true;
+    setBusy(true);
+    try {
+      const answer = await api.call('dashboardWithdraw', { body: { pool, amount: quote.amount.toString(), currency: quote.currency } });
       // The server's words in the page's language (e.g. that a recent account change holds the payout).
       notify({ kind: 'success', message: answer.message ? translateMessage(answer.message, i18n.language === 'ru' ? 'ru' : 'en') : t('withdraw.sent') });
       setAmount('');
+      setQuote(null);
       onRequested();
     } catch (failure) {
-      // The server's refusal says why (e.g. 'You have not replenished this pool yet'); anything
-      // else (no answer, a server fault) is the spec's general failure.
-      if (isApiError(failure) && failure.status >= 400 && failure.status < 500 && failure.message) {
-        notify({ kind: 'warning', message: failure.message });
-        setError(failure.message);
-      } else {
-        notify({ kind: 'error', message: t('withdraw.failed') });
-      }
+      setQuote(null);
+      refused(failure);
     } finally {
       inFlight.current = false;
       setBusy(false);
@@ -100,6 +162,7 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
             setCurrency(e.target.value as PoolCoin['currency']);
             setAmount('');
             setError('');
+            setQuote(null);
           }}
         >
           {coins.map((c) => (
@@ -119,6 +182,7 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
             onClick={() => {
               setAmount(formatUnits(available, decimals));
               setError('');
+              setQuote(null);
             }}
           >
             {t('withdraw.max')}
@@ -136,6 +200,7 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
           onChange={(e) => {
             setAmount(parseCoinInput(e.target.value, decimals));
             setError('');
+            setQuote(null);
           }}
         />
         <p id="withdraw-amount-available" className="field__hint">
@@ -152,11 +217,15 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
           </p>
         ) : null}
       </div>
-      <div className="form__actions">
-        <button type="submit" className="btn btn--primary" disabled={busy}>
-          {busy ? t('withdraw.busy') : t('withdraw.submit')}
-        </button>
-      </div>
+      {quote ? (
+        <QuoteSummary quote={quote} decimals={depositDecimals(quote.currency)} busy={busy} onConfirm={onConfirm} onChange={() => setQuote(null)} />
+      ) : (
+        <div className="form__actions">
+          <button type="submit" className="btn btn--primary" disabled={busy}>
+            {busy ? t('withdraw.busy') : t('withdraw.submit')}
+          </button>
+        </div>
+      )}
     </form>
   );
 }

@@ -7,16 +7,18 @@ import { bpsFraction } from './money';
 export function Ranks({ ranks, progress }: { ranks: ReferralsResponse['ranks']; progress: ReferralProgressResponse }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
+  // A rank's title is the operator's word; the usual ones are said in the page's language.
+  const name = (title: string) => t(`ranks.names.${title}`, { defaultValue: title });
   const current = ranks.find((r) => r.rank === progress.rank);
   const next = ranks.find((r) => r.rank === progress.nextRank);
   // Whole percent for the bar; the text beside it carries the exact dollars.
   const percent = Math.min(100, Math.max(0, Math.floor(progress.progressBps / 100)));
   return (
     <>
-      <p data-testid="rank-current">{current ? t('ranks.current', { title: current.title }) : t('ranks.noRank')}</p>
+      <p data-testid="rank-current">{current ? t('ranks.current', { title: name(current.title) }) : t('ranks.noRank')}</p>
       <div className="bars referral-progress" data-testid="rank-progress">
         <div className="bars__label">
-          <span>{next ? t('ranks.toNext', { title: next.title }) : t('ranks.top')}</span>
+          <span>{next ? t('ranks.toNext', { title: name(next.title) }) : t('ranks.top')}</span>
           <span data-testid="rank-progress-text">
             {progress.nextRankCapitalUsd
               ? t('ranks.of', { have: formatUsd(progress.capitalUsd, lang), need: formatUsd(progress.nextRankCapitalUsd, lang) })
@@ -42,7 +44,7 @@ export function Ranks({ ranks, progress }: { ranks: ReferralsResponse['ranks']; 
             return (
               <tr key={r.rank} data-testid={`rank-${r.rank}`} aria-current={mine ? 'true' : undefined} className={mine ? 'referral-rank--current' : undefined}>
                 <th scope="row" data-label={t('ranks.rank')}>
-                  {r.title}
+                  {name(r.title)}
                   {mine ? <> <span className="page__badge">{t('ranks.yours')}</span></> : null}
                 </th>
                 <td className="num" data-label={t('ranks.capital')}>{t('ranks.from', { value: formatUsd(r.capitalUsd, lang) })}</td>

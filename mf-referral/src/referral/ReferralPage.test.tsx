@@ -108,6 +108,15 @@ describe('the referral page', () => {
     expect(state()).toBe('Failed to send withdrawal request. Please try again.');
   });
 
+  it('finding 10: Claim is disabled, and says why, when there is nothing to claim', async () => {
+    const referralsWithdraw = jest.fn();
+    renderReferral(<ReferralPage />, { path: '/cabinet/refferal', api: api({ referralsWithdraw, referralsHarvest: async () => harvest({ availableToClaim: '0' }) }) });
+    const button = (await screen.findByRole('button', { name: 'Claim rewards' })) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(screen.getByTestId('claim-state').textContent).toMatch(/^Nothing to claim yet/);
+    expect(referralsWithdraw).not.toHaveBeenCalled();
+  });
+
   it('shows the latest claim with its payout transaction', async () => {
     const hash = `0x${'ab'.repeat(32)}`;
     const claim = { id: 7, status: 'paid' as const, currency: 'USDT', amount: '3210000', to: '0x1', transaction: hash, createdAt: '2026-11-22T10:00:00.000Z', paidAt: '2026-11-22T10:01:00.000Z' };

@@ -121,10 +121,12 @@ export function ClaimButton({ harvest, onClaimed }: { harvest: ReferralHarvestRe
     }
   };
   const sending = claim.phase === 'sending';
-  const text = { idle: '', sending: t('claim.sending'), sent: t('claim.sent'), blocked: t('claim.inProgress'), failed: claim.phase === 'failed' ? claim.message : '' }[claim.phase];
+  // Nothing to claim in any currency and no payment under way: the button says so rather than ask the server.
+  const nothing = !harvest.claimInProgress && !/[1-9]/.test(harvest.availableToClaim) && !harvest.others.some((o) => /[1-9]/.test(o.availableToClaim));
+  const text = { idle: nothing ? t('claim.nothing') : '', sending: t('claim.sending'), sent: t('claim.sent'), blocked: t('claim.inProgress'), failed: claim.phase === 'failed' ? claim.message : '' }[claim.phase];
   return (
     <div className="form__actions" data-testid="claim">
-      <button type="button" className="btn btn--primary" onClick={() => void send()} aria-disabled={sending} aria-describedby="claim-state">
+      <button type="button" className="btn btn--primary" onClick={() => void send()} disabled={nothing && claim.phase === 'idle'} aria-disabled={sending} aria-describedby="claim-state">
         {sending ? t('claim.sending') : t('claim.button')}
       </button>
       <p id="claim-state" role="status" className={claim.phase === 'failed' ? 'field__error' : 'muted'} data-testid="claim-state">

@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import type { ApiRouteName, ApiRoutes } from './api/routes';
 import type { CabinetRouteName } from './api/cabinet-routes';
+import type { HomeRouteName } from './api/home-routes';
 import type { AuthResponse, sessionRoutes } from './api/session-routes';
 import { apiBasePath } from './api/session-constants';
 import { apiMessages } from './api/messages';
@@ -76,10 +77,13 @@ const allRoutes = retryingOnce(() => import(/* webpackChunkName: "api-schemas" *
 const cabinetRoutes = retryingOnce(() => import(/* webpackChunkName: "cabinet-schemas" */ './api/cabinet-routes').then((m) => m.cabinetRoutes));
 const SESSION_CALLS: Record<keyof typeof sessionRoutes, true> = { logout: true, refresh: true };
 const CABINET_CALLS: Record<CabinetRouteName, true> = { cabinetSummary: true, cabinetActivity: true, cabinetActivityExport: true, cabinetTutorial: true, cabinetRevision: true };
+const homeSchemas = retryingOnce(() => import(/* webpackChunkName: "home-schemas" */ './api/home-routes').then((m) => m.homeRoutes));
+const HOME_CALLS: Record<HomeRouteName, true> = { poolsOverview: true, poolReserves: true };
 
 function routeOf(name: ApiRouteName): Promise<AnyRoute> {
   if (name in SESSION_CALLS) return sessionSchemas().then((m) => m.sessionRoutes[name as keyof typeof sessionRoutes]);
   if (name in CABINET_CALLS) return cabinetRoutes().then((routes) => routes[name as CabinetRouteName]);
+  if (name in HOME_CALLS) return homeSchemas().then((routes) => routes[name as HomeRouteName]);
   return allRoutes().then((routes) => routes[name]);
 }
 

@@ -10,3 +10,5 @@ export { Panel, type PanelTexts } from './components/Panel';
 export { TxLink } from './components/TxLink';
 export { CoinMark, COINS, type Coin } from './components/CoinMark';
 export { Field, FieldNotes, FormSummary, describedInput, fieldClass, type FieldProps } from './components/Field';
+export { TableScroll } from './components/TableScroll';
+export { Amount } from './components/Amount';

@@ -59,3 +59,31 @@ export function formatCoinUnits(units: bigint | string, decimals: number, lang: 
 export function formatDay(value: string | Date): string {
   return (typeof value === 'string' ? value : value.toISOString()).slice(0, 10);
 }
+
+/**
+ * A coin amount as people read it, with precision by magnitude: `significant` digits counted from the
+ * first one that is not zero, but never fewer than two decimal places for an amount of one coin or
+ * more, rounded half up on the exact decimal (bigint, never a float). `full` is the exact figure;
+ * `rounded` says whether the short one dropped digits (the page then offers the full one).
+ * 1179999999999999800n (18) → short "1.18", full "1.1799999999999998".
+ */
+export function coinAmountText(units: bigint | string, decimals: number, lang: DisplayLang, significant = 6): { short: string; full: string; rounded: boolean } {
+  const value = BigInt(units);
+  const negative = value < 0n;
+  const magnitude = negative ? -value : value;
+  const full = formatDecimal(formatUnits(value, decimals), lang);
+  const wholeDigits = (magnitude / 10n ** BigInt(decimals)).toString().length;
+  let places: number;
+  if (magnitude >= 10n ** BigInt(decimals)) places = Math.max(2, significant - wholeDigits);
+  else {
+    // Zeros between the point and the first significant digit, then the significant digits.
+    const fraction = magnitude.toString().padStart(decimals, '0');
+    const zeros = fraction.length - fraction.replace(/^0+/, '').length;
+    places = zeros + significant;
+  }
+  if (places >= decimals) return { short: full, full, rounded: false };
+  const step = 10n ** BigInt(decimals - places);
+  const roundedUnits = ((magnitude + step / 2n) / step) * step;
+  const short = formatDecimal(formatUnits(negative ? -roundedUnits : roundedUnits, decimals), lang);
+  return { short, full, rounded: roundedUnits !== magnitude };
+}

@@ -1,5 +1,5 @@
 import { lazy, Suspense, use, type ComponentType } from 'react';
-import { Navigate, Outlet, useLocation, useRoutes, type RouteObject } from '@app/singletons/router';
+import { Outlet, useLocation, useRoutes, type RouteObject } from '@app/singletons/router';
 import { useAtom } from 'jotai';
 import type { RuntimeManifest } from '@app/contracts';
 import { AuthLayout } from '../layout/AuthLayout';
@@ -95,8 +95,6 @@ export function buildRoutes(manifest: RuntimeManifest, notifications: Notificati
     {
       element: <ShellFrame notifications={notifications} />,
       children: [
-        { path: '/', element: <Navigate to="/cabinet/dashboard" replace /> },
-        { path: '/ru', element: <Navigate to="/ru/cabinet/dashboard" replace /> },
         { element: <CabinetLayout />, children: inner },
         { element: <AuthLayout />, children: [...auth, { path: '*', element: <NotFoundPage /> }] },
       ],

@@ -1,19 +1,18 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet } from '@app/singletons/router';
 import { useTranslation } from '@app/singletons/react-i18n';
-import { SUPPORTED_CHAIN_ID } from '@app/contracts';
 import { useObservable } from '@app/ui';
 import { useShell } from '../app/ShellContext';
 import { Sidebar } from './Sidebar';
 import { useCompactViewport } from './useViewport';
-import { shortAddress } from '@app/web3';
 import { displayName } from './displayName';
 import { LanguageSelect } from './LanguageSelect';
+import { WalletMenu } from './WalletMenu';
 
 /** The cabinet: collapsible sidebar, header with greeting and wallet, and the remote's page. */
 export function InnerLayout() {
   const { t } = useTranslation('shell');
-  const { bus, wallet: walletService } = useShell();
+  const { bus } = useShell();
   const compact = useCompactViewport();
   const [expandedWide, setExpandedWide] = useState(true);
   const [expandedCompact, setExpandedCompact] = useState(false);
@@ -53,20 +52,7 @@ export function InnerLayout() {
           <p className="header__greeting">{user ? t('header.greeting', { name: displayName(user) }) : t('header.greetingGuest')}</p>
           <div className="header__actions">
             <LanguageSelect id="inner-language" />
-            {wallet.connected && wallet.chainId !== null && wallet.chainId !== SUPPORTED_CHAIN_ID ? (
-              <button type="button" className="btn btn--outline" onClick={() => void walletService.switchNetwork()}>
-                {t('wallet.switchNetwork')}
-              </button>
-            ) : null}
-            {linked ? (
-              <span className="wallet-chip" title={linked} aria-label={t('header.wallet', { address: linked })} data-testid="linked-wallet">
-                {shortAddress(linked)}
-              </span>
-            ) : (
-              <button type="button" className="btn btn--primary" onClick={() => bus.send({ type: 'wallet/connect' })}>
-                {t('header.connectWallet')}
-              </button>
-            )}
+            <WalletMenu linked={linked} wallet={wallet} />
             {user ? (
               <button type="button" className="btn btn--gray" onClick={() => bus.send({ type: 'session/logout' })}>
                 {t('header.logout')}

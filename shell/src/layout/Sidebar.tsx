@@ -89,6 +89,8 @@ export function Sidebar({ expanded, compact, onToggle, onNavigate }: { expanded:
             </ul>
           </li>
           <li>{link('/cabinet/refferal', t('nav.referral'))}</li>
+          <li>{link('/cabinet/affiliates', t('nav.affiliates'))}</li>
+          <li>{link('/cabinet/dao', t('nav.dao'))}</li>
           <li>{link('/cabinet/settings', t('nav.settings'))}</li>
         </ul>
       </nav>

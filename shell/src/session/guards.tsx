@@ -7,7 +7,8 @@ import { useShell } from '../app/ShellContext';
 import { localeOfPath, withLocale } from '../locale/locale';
 import { warmRemote } from '../remotes/loader';
 
-const AUTH_PAGES = ['/sign-in', '/sign-up', '/password-recovery', '/registration-confirm'];
+// The home page is for visitors: a signed-in user goes on to the dashboard, as from the other visitor pages.
+const AUTH_PAGES = ['/', '/sign-in', '/sign-up', '/password-recovery', '/registration-confirm'];
 const REGISTRATION_CONFIRM = '/registration-confirm';
 
 /**

@@ -136,11 +136,33 @@ export function createWalletConnection({ bus, i18n, openWalletPrompt }: Connecti
     return { provider, account };
   }
 
+  /**
+   * Forgets the wallet in this browser: no silent reconnect on the next load, and the wallet is asked
+   * to drop the site's permission where it can (EIP-2255). The account keeps its linked wallet.
+   */
+  async function disconnect() {
+    rememberAuthorised(false);
+    const was = provider;
+    if (was?.removeListener && listening) {
+      was.removeListener('accountsChanged', onAccountsChanged);
+      was.removeListener('chainChanged', onChainChanged);
+    }
+    listening = false;
+    provider = null;
+    setWallet({ connected: false, account: null, chainId: null, balances: {} });
+    try {
+      await was?.request({ method: 'wallet_revokePermissions', params: [{ eth_accounts: {} }] });
+    } catch {
+      // A wallet without EIP-2255 keeps its permission; the site no longer uses it until Connect.
+    }
+  }
+
   return {
     connect,
     reconnect,
     switchNetwork,
     refreshBalances,
+    disconnect,
     connected,
     /** The provider picked last, if any. */
     provider: () => provider,

@@ -60,6 +60,7 @@ export function createLazyWalletService(deps: WalletDeps): WalletService {
     reconnect: async () => (await load()).reconnect(),
     switchNetwork: async () => (await load()).switchNetwork(),
     refreshBalances: async () => (await load()).refreshBalances(),
+    disconnect: async () => (await load()).disconnect(),
     forRemotes,
   };
 }

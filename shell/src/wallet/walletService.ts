@@ -22,8 +22,8 @@ export interface WalletDeps {
 export function createWalletService({ bus, session, i18n, openWalletPrompt }: WalletDeps) {
   const connection = createWalletConnection({ bus, i18n, openWalletPrompt });
   const link = createAccountLink({ bus, session, connection });
-  const { connect, reconnect, switchNetwork, refreshBalances } = connection;
-  return { connect, reconnect, switchNetwork, refreshBalances, forRemotes: createRemoteWallet({ bus, connection, link }), handleCommand: link.handleCommand };
+  const { connect, reconnect, switchNetwork, refreshBalances, disconnect } = connection;
+  return { connect, reconnect, switchNetwork, refreshBalances, disconnect, forRemotes: createRemoteWallet({ bus, connection, link }), handleCommand: link.handleCommand };
 }
 
 export type WalletService = Omit<ReturnType<typeof createWalletService>, 'handleCommand'>;

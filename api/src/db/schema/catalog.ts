@@ -27,6 +27,8 @@ export const pools = pgTable('pools', {
   name: text('name').primaryKey(),
   title: text('title').notNull(),
   riskLevel: text('risk_level').notNull(),
+  /** Why the pool carries its risk level, in words (the home page shows it beside the level). */
+  riskReason: text('risk_reason').notNull().default(''),
   description: text('description').notNull(),
   /** Address deposits are sent to (set per deployment). */
   depositAddress: text('deposit_address'),
@@ -43,6 +45,7 @@ export const poolTexts = pgTable(
     lang: text('lang').notNull(),
     title: text('title').notNull(),
     description: text('description').notNull(),
+    riskReason: text('risk_reason').notNull().default(''),
   },
   (t) => [primaryKey({ columns: [t.pool, t.lang] })],
 );

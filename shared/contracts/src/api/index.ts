@@ -11,5 +11,6 @@ export * from './dao';
 export * from './settings';
 export * from './cabinet';
 export * from './solvency';
+export * from './home';
 export * from './routes';
 export * from './operator';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { apiMessages as M } from './messages';
-import { baseUnitsSchema, currencyCodeSchema, isoDateTime, patterns, poolNameSchema, positiveBaseUnitsSchema, signedBaseUnitsSchema } from './common';
+import { baseUnitsSchema, currencyCodeSchema, isoDateTime, patterns, poolNameSchema, positiveBaseUnitsSchema } from './common';
 
 export const poolParamsSchema = z.object({ pool: poolNameSchema });
 export const currencyQuerySchema = z.object({ currency: z.optional(currencyCodeSchema) });
@@ -221,14 +221,3 @@ export const withdrawRulesResponseSchema = z
   })
   .register(z.globalRegistry, { id: 'WithdrawRules' });
 export type WithdrawRulesResponse = z.infer<typeof withdrawRulesResponseSchema>;
-
-/** A pool's reserves per currency: on chain and on the books (public). */
-export const poolReservesResponseSchema = z
-  .object({
-    pool: poolNameSchema,
-    // Signed: the books of an address can hold less than nothing (gas paid from money the books never
-    // recorded), and the difference goes either way. A public page never fails on a value the ledger can hold.
-    items: z.array(z.object({ currency: z.string(), address: z.string(), onChain: z.nullable(baseUnitsSchema), books: signedBaseUnitsSchema, difference: z.nullable(signedBaseUnitsSchema) })),
-    checkedAt: isoDateTime,
-  })
-  .register(z.globalRegistry, { id: 'PoolReserves' });

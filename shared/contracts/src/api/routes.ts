@@ -10,6 +10,7 @@ import * as D from './dao';
 import * as S from './settings';
 import * as V from './solvency';
 import { cabinetRoutes } from './cabinet-routes';
+import { homeRoutes } from './home-routes';
 
 export { apiBasePath, sessionMarkerCookie } from './session-constants';
 
@@ -62,7 +63,6 @@ export const apiRoutes = {
   dashboardWithdrawals: route({ method: 'GET', path: '/dashboard/withdrawals', auth: true, summary: "The user's withdrawals with their progress (newest first)", query: I.withdrawalsQuerySchema, response: I.withdrawalsResponseSchema }),
   dashboardWithdrawRules: route({ method: 'GET', path: '/dashboard/withdraw/rules', auth: true, summary: 'The smallest withdrawal and the fee per currency, and the request limits', response: I.withdrawRulesResponseSchema }),
   dashboardWithdrawQuote: route({ method: 'GET', path: '/dashboard/withdraw/quote', auth: true, summary: 'The fee and the amount received for a withdrawal, before it is requested', query: I.withdrawQuoteQuerySchema, response: I.withdrawQuoteResponseSchema }),
-  poolReserves: route({ method: 'GET', path: '/pools/:pool/reserves', auth: false, summary: "The pool's reserves per currency, on chain and on the books", params: I.poolParamsSchema, response: I.poolReservesResponseSchema }),
   solvencyList: route({ method: 'GET', path: '/solvency', auth: false, summary: 'Proof of solvency: the latest snapshots with their signed headers, declared addresses and reserves', response: V.solvencyListResponseSchema }),
   solvencySigner: route({ method: 'GET', path: '/solvency/signer', auth: false, summary: "The address that signs the solvency headers", response: V.solvencySignerResponseSchema }),
   solvencyProof: route({ method: 'GET', path: '/solvency/proof', auth: true, summary: "The user's proof of inclusion in a snapshot (the latest by default)", query: V.solvencyProofQuerySchema, response: V.solvencyProofSchema }),
@@ -74,6 +74,7 @@ export const apiRoutes = {
   poolStrategy: route({ method: 'GET', path: '/pools/:pool/strategy', auth: false, summary: 'Pool strategy', params: I.poolParamsSchema, response: I.poolStrategyResponseSchema }),
   poolGraph: route({ method: 'GET', path: '/pools/:pool/graph', auth: false, summary: 'Pool history from its books (APY and TVL per accrued day)', params: I.poolParamsSchema, query: I.poolGraphQuerySchema, response: I.poolGraphResponseSchema }),
   ...cabinetRoutes,
+  ...homeRoutes,
   daoPersonal: route({ method: 'GET', path: '/dao/personal', auth: true, summary: 'The user in the DAO', response: D.daoPersonalResponseSchema }),
   daoPools: route({ method: 'GET', path: '/dao/pools', auth: true, summary: 'DAO pools', response: D.daoPoolsResponseSchema }),
   daoValues: route({ method: 'GET', path: '/dao/values', auth: true, summary: 'DAO parameters', response: D.daoValuesResponseSchema }),
@@ -86,6 +87,8 @@ export const apiRoutes = {
   settingsEmailConfirm: route({ method: 'POST', path: '/settings/email/confirm', auth: true, summary: 'Confirm a new e-mail with the code mailed to it; it becomes the login', body: S.emailConfirmBodySchema, response: P.profileSchema }),
   settingsPassword: route({ method: 'POST', path: '/settings/password', auth: true, summary: 'Change the password (the current one or a mailed code, and the new); the other sessions end and payouts are held', body: S.passwordChangeBodySchema, response: messageResponseSchema }),
   settingsSessions: route({ method: 'GET', path: '/settings/sessions', auth: true, summary: "The account's active sessions", response: S.sessionsResponseSchema }),
+  settingsMail: route({ method: 'GET', path: '/settings/mail', auth: true, summary: 'Which mails about money the account wants (security notices are always sent)', response: S.mailPreferencesSchema }),
+  settingsMailUpdate: route({ method: 'PUT', path: '/settings/mail', auth: true, summary: 'Switch mails about money on or off', body: S.mailPreferencesBodySchema, response: S.mailPreferencesSchema }),
   settingsEndOtherSessions: route({ method: 'POST', path: '/settings/sessions/end-others', auth: true, summary: 'Sign out every session but this one', response: messageResponseSchema }),
   settingsOwnerCode: route({ method: 'POST', path: '/settings/owner-code', auth: true, summary: "Mail a code to the account's proven e-mail: the owner's proof for a change of the e-mail, password or wallet", response: messageResponseSchema }),
   settingsWalletReplace: route({ method: 'POST', path: '/settings/wallet/replace', auth: true, summary: "Replace the linked wallet: the new wallet's EIP-4361 proof and the password or mailed code", body: S.walletReplaceBodySchema, response: S.walletChangeResponseSchema }),

@@ -63,3 +63,22 @@ export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
 export const sessionsResponseSchema = z.object({ items: z.array(sessionInfoSchema) }).register(z.globalRegistry, { id: 'Sessions' });
 export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
+
+/**
+ * Which mails about money the account wants: a deposit credited, a withdrawal paid or returned, a
+ * reward claim paid, a withdrawal held after a change of a credential. Security notices (a changed
+ * password, e-mail or wallet, codes) are always sent and have no switch.
+ */
+export const mailPreferencesSchema = z
+  .object({
+    depositCredited: z.boolean(),
+    withdrawalPaid: z.boolean(),
+    withdrawalReturned: z.boolean(),
+    claimPaid: z.boolean(),
+    withdrawalHeld: z.boolean(),
+  })
+  .register(z.globalRegistry, { id: 'MailPreferences' });
+export type MailPreferences = z.infer<typeof mailPreferencesSchema>;
+/** A change of some of them; the others stay as they are. */
+export const mailPreferencesBodySchema = z.partial(mailPreferencesSchema);
+export type MailPreferencesBody = z.input<typeof mailPreferencesBodySchema>;

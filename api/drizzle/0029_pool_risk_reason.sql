@@ -1,0 +1,11 @@
+-- Why each pool carries its risk level, in words, for the public home page (issue 27); the Russian FAQ's pool names.
+ALTER TABLE "pools" ADD COLUMN IF NOT EXISTS "risk_reason" text NOT NULL DEFAULT '';--> statement-breakpoint
+ALTER TABLE "pool_texts" ADD COLUMN IF NOT EXISTS "risk_reason" text NOT NULL DEFAULT '';--> statement-breakpoint
+UPDATE "pools" SET "risk_reason" = 'Loans in stablecoins backed by more collateral than they lend; the risks are a lending market failing or a stablecoin losing its peg to the dollar.' WHERE "name" = 'stable' AND "risk_reason" = '';--> statement-breakpoint
+UPDATE "pools" SET "risk_reason" = 'Coins whose prices move: the pool earns in ETH, BNB and SOL, so its value in dollars rises and falls with them; staking adds the risk of a validator''s penalty.' WHERE "name" = 'coin' AND "risk_reason" = '';--> statement-breakpoint
+UPDATE "pools" SET "risk_reason" = 'Liquidity on exchanges loses against holding when prices diverge (impermanent loss), and each exchange''s contracts can fail.' WHERE "name" = 'dex' AND "risk_reason" = '';--> statement-breakpoint
+UPDATE "pool_texts" SET "risk_reason" = 'Займы в стейблкоинах под залог больше суммы займа; риски — сбой рынка кредитования или потеря стейблкоином привязки к доллару.' WHERE "pool" = 'stable' AND "lang" = 'ru' AND "risk_reason" = '';--> statement-breakpoint
+UPDATE "pool_texts" SET "risk_reason" = 'Цены монет меняются: пул приносит доход в ETH, BNB и SOL, и его стоимость в долларах растёт и падает вместе с ними; стейкинг добавляет риск штрафа валидатора.' WHERE "pool" = 'coin' AND "lang" = 'ru' AND "risk_reason" = '';--> statement-breakpoint
+UPDATE "pool_texts" SET "risk_reason" = 'Ликвидность на биржах проигрывает простому хранению при расхождении цен (непостоянные потери), а контракты каждой биржи могут дать сбой.' WHERE "pool" = 'dex' AND "lang" = 'ru' AND "risk_reason" = '';--> statement-breakpoint
+-- The Russian FAQ named the pools by their English keys.
+UPDATE "faq" SET "answer" = 'Пул вкладывает депозиты в одну стратегию: стабильную, монетную или биржевую (DEX). Проценты начисляются раз в день.' WHERE "lang" = 'ru' AND "answer" = 'Пул вкладывает депозиты в одну стратегию: stable, coin или dex. Проценты начисляются раз в день.';
