@@ -181,7 +181,9 @@ export function createPrecacheList({ dir, remoteManifests, mainVersion = mainScr
   return async (manifestText) => {
     const { remotes } = parseManifest(manifestText);
     const files = await Promise.all(remotes.map((r) => remoteManifests(r.entry)));
-    const remote = files.filter(Boolean).flatMap((f) => [...f.js, ...f.css, ...(f.strings?.en ?? []), ...(f.strings?.ru ?? [])]);
+    // A remote's lazy chunks too: its pages themselves load lazily (the sign-in page is split from the
+    // home page), so a second visit would otherwise fetch and compile them again.
+    const remote = files.filter(Boolean).flatMap((f) => [...f.js, ...f.css, ...(f.lazy ?? [])]);
     return [...new Set([...shell, ...remote])];
   };
 }

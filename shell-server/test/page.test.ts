@@ -202,7 +202,7 @@ describe('the page made by the shell’s server', () => {
     expect(firstCalls(hostile, '/cabinet/x/7')).toEqual(['/api/v1/ok/7']);
 
     const list = await createPrecacheList({ dir, remoteManifests })(JSON.stringify(manifest));
-    expect(list).toEqual([`/main.js?v=${version}`, '/1.0000aaaa.js', '/2.0000bbbb.js', '/3.0000cccc.js', '/cabinet-layout.0123abcd.js', 'https://pools.example/9.0000eeee.js', 'https://pools.example/strings-en.0000ffff.js']);
+    expect(list).toEqual([`/main.js?v=${version}`, '/1.0000aaaa.js', '/2.0000bbbb.js', '/3.0000cccc.js', '/cabinet-layout.0123abcd.js', 'https://pools.example/9.0000eeee.js', 'https://pools.example/strings-en.0000ffff.js', 'https://pools.example/7.0000dddd.js']);
   });
 
   it('puts in the page only a manifest its schema accepts, the defaults filled in', async () => {
