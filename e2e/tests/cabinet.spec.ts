@@ -111,10 +111,26 @@ test('a new user deposits 1 ETH and 100 USDT, 30 days accrue: the dashboard, cha
   await expect(rows.last().locator('th')).toHaveText(addDays(until, 1));
   await expect(rows.last().locator('td')).toHaveText(dollars(valueC));
 
-  // Activity: every movement in the CSV (2 deposits and a line of interest per pool and day), ten to a page.
+  // Activity (issue 27, finding 8): the 2 deposits and a line of interest per pool and month, ten to
+  // a page; a month opens to its days; a filter keeps only its type. The CSV has every day.
   const movements = 2 + coinDays + stableDays;
+  const monthsOf = (from: string, to: string) => new Set(Array.from({ length: daysFrom(from, to) }, (_, i) => addDays(from, i).slice(0, 7)));
+  const coinMonths = monthsOf(earnFrom(coinFrom), until);
+  const lines = 2 + coinMonths.size + monthsOf(earnFrom(stableFrom), until).size;
   const activity = page.getByTestId('activity');
-  await expect(activity.getByText(`Page 1 of ${Math.ceil(movements / 10)}`)).toBeVisible();
+  if (lines > 10) await expect(activity.getByText(`Page 1 of ${Math.ceil(lines / 10)}`)).toBeVisible();
+  else await expect(activity.locator('tbody tr')).toHaveCount(lines);
+  await activity.getByLabel('Type').selectOption('interest');
+  await activity.getByLabel('Pool').selectOption('coin');
+  await expect(activity.getByTestId('activity-interest-month')).toHaveCount(coinMonths.size);
+  const lastMonth = [...coinMonths].at(-1)!;
+  const monthRow = activity.getByTestId('activity-interest-month').first();
+  await monthRow.getByRole('button', { name: /^Show the days of / }).press('Enter');
+  await expect(activity.getByTestId('activity-interest-day')).toHaveCount(daysFrom(earnFrom(coinFrom) > `${lastMonth}-01` ? earnFrom(coinFrom) : `${lastMonth}-01`, until));
+  await activity.getByLabel('Type').selectOption('deposit');
+  await activity.getByLabel('Pool').selectOption({ value: '' });
+  await expect(activity.getByTestId('activity-deposit')).toHaveCount(2);
+  await expect(activity.locator('tbody tr')).toHaveCount(2);
   const download = page.waitForEvent('download');
   await activity.getByRole('button', { name: 'Export CSV' }).click();
   const csv = readFileSync(await (await download).path(), 'utf8').trim().split('\r\n');

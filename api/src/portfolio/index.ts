@@ -2,7 +2,7 @@
 // Every amount stays a bigint; dollars are exact decimal strings (cents rounded down per position).
 import { sql } from 'drizzle-orm';
 import { DAYS_PER_YEAR, RATE_SCALE, dailyRate, formatUnits, parseUnits, unitsToUsd } from '@app/web3';
-import { SUPPORTED_CHAIN_ID, type ActivityItem, type CabinetSummary, type PoolName } from '@app/contracts';
+import { SUPPORTED_CHAIN_ID, type ActivityItem, type ActivityQuery, type CabinetSummary, type PoolName } from '@app/contracts';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { apysOn } from '../interest';
@@ -213,19 +213,57 @@ export async function cabinetRevision(db: Db, userId: string): Promise<string> {
   return `${r?.postings ?? 0}|${r?.deposits ?? ''}|${r?.withdrawals ?? ''}`;
 }
 
-type ActivityRow = { kind: ActivityItem['kind']; id: string | null; pool: PoolName; currency: string; amount: string; status: string; at: string; day: string | null; transaction: string | null; confirmations: number };
+type ActivityRow = {
+  kind: ActivityItem['kind'];
+  id: string | null;
+  pool: PoolName;
+  currency: string;
+  amount: string;
+  status: string;
+  at: string;
+  day: string | null;
+  transaction: string | null;
+  confirmations: number;
+  month: string | null;
+  days: number | null;
+};
 
-// `at` orders the list (interest of D takes effect at the end of D, after D's other movements);
-// `day` is the date an interest credit is shown with: the day it is for, as everywhere else.
-const activitySql = (userId: string, pool?: string) => sql`
-  select 'deposit' as kind, id::text, pool, currency, amount::text, status, created_at as at, null::text as day, tx_hash as transaction, confirmations
-    from deposits where user_id = ${userId} ${pool ? sql`and pool = ${pool}` : sql``}
-  union all
-  select 'interest', null, pool, currency, amount::text, 'credited', ((day + 1)::timestamp at time zone 'UTC'), day::text, null, 0
-    from interest_accruals where user_id = ${userId} ${pool ? sql`and pool = ${pool}` : sql``}
-  union all
-  select 'withdrawal', id::text, pool, currency, amount::text, status, created_at, null, tx_hash, confirmations
-    from withdrawals where user_id = ${userId} and kind = 'position' ${pool ? sql`and pool = ${pool}` : sql``}`;
+/** What a list of activity is narrowed to: all of it on the user's own rows. */
+export type ActivityFilter = Pick<ActivityQuery, 'pool' | 'kind' | 'currency' | 'interest' | 'month'>;
+
+const monthRange = (month: string) => {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const next = m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+  return { from: `${month}-01`, to: `${next}-01` };
+};
+
+// `at` orders the list (interest of D takes effect at the end of D, after D's other movements; a
+// month's interest at the end of its last credited day); `day` is the date an interest credit is
+// shown with: the day it is for (a month's, its first day). Every branch starts from the user's
+// own rows (by user id, indexed) and narrows them, so a filter never reads anyone else's.
+const activitySql = (userId: string, f: ActivityFilter = {}) => {
+  const scope = sql`${f.pool ? sql`and pool = ${f.pool}` : sql``} ${f.currency ? sql`and currency = ${f.currency}` : sql``}`;
+  const range = f.month ? monthRange(f.month) : null;
+  const created = range ? sql`and created_at >= ${dayStart(range.from)} and created_at < ${dayStart(range.to)}` : sql``;
+  const want = (kind: ActivityItem['kind']) => !f.kind || f.kind === kind;
+  const parts = [];
+  if (want('deposit'))
+    parts.push(sql`select 'deposit' as kind, id::text as id, pool, currency, amount::text as amount, status, created_at as at, null::text as day, tx_hash as transaction, confirmations, null::text as month, null::int as days
+      from deposits where user_id = ${userId} ${scope} ${created}`);
+  if (want('interest'))
+    parts.push(
+      f.interest === 'month' && !range
+        ? sql`select 'interest' as kind, null::text as id, pool, currency, sum(amount)::text as amount, 'credited' as status, ((max(day) + 1)::timestamp at time zone 'UTC') as at,
+              to_char(day, 'YYYY-MM') || '-01' as day, null::text as transaction, 0 as confirmations, to_char(day, 'YYYY-MM') as month, count(*)::int as days
+            from interest_accruals where user_id = ${userId} ${scope} group by pool, currency, to_char(day, 'YYYY-MM')`
+        : sql`select 'interest' as kind, null::text as id, pool, currency, amount::text as amount, 'credited' as status, ((day + 1)::timestamp at time zone 'UTC') as at, day::text as day, null::text as transaction, 0 as confirmations, null::text as month, null::int as days
+            from interest_accruals where user_id = ${userId} ${scope} ${range ? sql`and day >= ${range.from}::date and day < ${range.to}::date` : sql``}`,
+    );
+  if (want('withdrawal'))
+    parts.push(sql`select 'withdrawal' as kind, id::text as id, pool, currency, amount::text as amount, status, created_at as at, null::text as day, tx_hash as transaction, confirmations, null::text as month, null::int as days
+      from withdrawals where user_id = ${userId} and kind = 'position' ${scope} ${created}`);
+  return sql.join(parts, sql` union all `);
+};
 
 function toItem(r: ActivityRow, required: { deposit: number; withdrawal: number }): ActivityItem {
   return {
@@ -239,6 +277,7 @@ function toItem(r: ActivityRow, required: { deposit: number; withdrawal: number 
     transaction: r.transaction,
     confirmations: r.confirmations,
     confirmationsRequired: r.kind === 'deposit' ? required.deposit : r.kind === 'withdrawal' ? required.withdrawal : 0,
+    ...(r.month ? { month: r.month, days: r.days ?? 0 } : {}),
   };
 }
 
@@ -250,7 +289,7 @@ function toItem(r: ActivityRow, required: { deposit: number; withdrawal: number 
 export async function activityPage(
   db: Db,
   userId: string,
-  q: { page: number; size: number; pool?: string; after?: string },
+  q: ActivityFilter & { page: number; size: number; after?: string },
   required: { deposit: number; withdrawal: number },
 ) {
   // The list's order: at desc, kind, id desc (interest, with none, last), pool, currency; "after the cursor" spelled out in it.
@@ -263,10 +302,10 @@ export async function activityPage(
     rows<ActivityRow & { cursor: string }>(
       db,
       sql`select *, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '~' || kind || '~' || n || '~' || pool || '~' || currency as cursor
-          from (select *, coalesce(id::bigint, 0) as n from (${activitySql(userId, q.pool)}) u) m ${from}
+          from (select *, coalesce(id::bigint, 0) as n from (${activitySql(userId, q)}) u) m ${from}
           order by at desc, kind, n desc, pool, currency limit ${q.size + 1} ${after ? sql`` : sql`offset ${(q.page - 1) * q.size}`}`,
     ),
-    rows<{ n: number }>(db, sql`select count(*)::int as n from (${activitySql(userId, q.pool)}) m`),
+    rows<{ n: number }>(db, sql`select count(*)::int as n from (${activitySql(userId, q)}) m`),
   ]);
   const page = list.slice(0, q.size);
   return {
@@ -283,30 +322,32 @@ const csvCell = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"
 /** Rows the CSV export reads at a time: its memory, whatever the length of the history. */
 export const ACTIVITY_EXPORT_BATCH = 1000;
 
+type ExportRow = ActivityRow & { at_key: string; n: string; fee: string | null; usd: string | null };
+
 /**
- * Every movement, oldest first, amounts in whole units (exact), one line each: the header, then one
- * chunk per batch of rows. Batches follow the order's key (a deposit or withdrawal by its id, a
- * day's interest by its pool and currency), so none is read twice or skipped.
+ * The user's activity oldest first, a batch at a time, each row with the withdrawal's fee and the
+ * USD price recorded for its day (null when none was). Batches follow the order's key (a deposit or
+ * withdrawal by its id, a day's interest by its pool and currency), so none is read twice or skipped.
+ * `settled`: only what moved the balance for good (credited deposits, interest, paid withdrawals).
  */
-export async function* activityCsvChunks(db: Db, userId: string, required: { deposit: number; withdrawal: number }, batch = ACTIVITY_EXPORT_BATCH) {
-  const decimals = new Map((await rows<{ code: string; decimals: number }>(db, sql`select code, decimals from currencies`)).map((d) => [d.code, d.decimals]));
-  yield { text: `${['date', 'time_utc', 'type', 'pool', 'currency', 'amount', 'status', 'transaction'].join(',')}\r\n`, rows: 0 };
+async function* activityInOrder(db: Db, userId: string, batch: number, settled = false) {
   // The key's time as text: a timestamp through a JS Date would lose its microseconds.
   let after: { at: string; kind: string; n: string; pool: string; currency: string } | null = null;
   for (;;) {
-    const list: (ActivityRow & { at_key: string; n: string })[] = await rows(
+    const list: ExportRow[] = await rows(
       db,
-      sql`select *, at::text as at_key, coalesce(id::bigint, 0)::text as n from (${activitySql(userId)}) m
-        ${after ? sql`where (at, kind, coalesce(id::bigint, 0), pool, currency) > (${after.at}::timestamptz, ${after.kind}, ${after.n}::bigint, ${after.pool}, ${after.currency})` : sql``}
-        order by at, kind, coalesce(id::bigint, 0), pool, currency limit ${batch}`,
+      // The only day-by-day prices kept are the ones a day's rewards were converted with.
+      sql`select m.*, m.at::text as at_key, coalesce(m.id::bigint, 0)::text as n,
+            (select w.fee::text from withdrawals w where m.kind = 'withdrawal' and w.id = m.id::bigint) as fee,
+            (select rp.usd::text from referral_prices rp where rp.currency = m.currency and rp.day = coalesce(m.day::date, (m.at at time zone 'UTC')::date)) as usd
+          from (${activitySql(userId)}) m
+          where true
+          ${settled ? sql`and ((m.kind = 'deposit' and m.status = 'credited') or m.kind = 'interest' or (m.kind = 'withdrawal' and m.status = 'paid'))` : sql``}
+          ${after ? sql`and (m.at, m.kind, coalesce(m.id::bigint, 0), m.pool, m.currency) > (${after.at}::timestamptz, ${after.kind}, ${after.n}::bigint, ${after.pool}, ${after.currency})` : sql``}
+          order by m.at, m.kind, coalesce(m.id::bigint, 0), m.pool, m.currency limit ${batch}`,
     );
     if (!list.length) return;
-    let text = '';
-    for (const r of list) {
-      const i = toItem(r, required);
-      text += `${[i.at.slice(0, 10), i.at.slice(11, 19), i.kind, i.pool, i.currency, formatUnits(BigInt(i.amount), decimals.get(i.currency) ?? 18), i.status, i.transaction ?? ''].map(csvCell).join(',')}\r\n`;
-    }
-    yield { text, rows: list.length };
+    yield list;
     if (list.length < batch) return;
     const last = list[list.length - 1]!;
     after = { at: last.at_key, kind: last.kind, n: last.n, pool: last.pool, currency: last.currency };
@@ -314,13 +355,87 @@ export async function* activityCsvChunks(db: Db, userId: string, required: { dep
 }
 
 /**
+ * Every movement, oldest first, amounts in whole units (exact), one line each: the header, then one
+ * chunk per batch of rows.
+ */
+export async function* activityCsvChunks(db: Db, userId: string, required: { deposit: number; withdrawal: number }, batch = ACTIVITY_EXPORT_BATCH) {
+  const decimals = await currencyDecimals(db);
+  yield { text: `${['date', 'time_utc', 'type', 'pool', 'currency', 'amount', 'status', 'transaction'].join(',')}\r\n`, rows: 0 };
+  for await (const list of activityInOrder(db, userId, batch)) {
+    let text = '';
+    for (const r of list) {
+      const i = toItem(r, required);
+      text += `${[i.at.slice(0, 10), i.at.slice(11, 19), i.kind, i.pool, i.currency, formatUnits(BigInt(i.amount), decimals.get(i.currency) ?? 18), i.status, i.transaction ?? ''].map(csvCell).join(',')}\r\n`;
+    }
+    yield { text, rows: list.length };
+  }
+}
+
+/** Koinly's universal CSV columns, then the running balance (an extra column, in the row's currency). */
+export const KOINLY_HEADER = ['Date', 'Sent Amount', 'Sent Currency', 'Received Amount', 'Received Currency', 'Fee Amount', 'Fee Currency', 'Net Worth Amount', 'Net Worth Currency', 'Label', 'Description', 'TxHash', 'Balance'];
+
+/**
+ * What moved the balance for good, oldest first, in Koinly's universal layout: deposits and
+ * interest received, paid withdrawals sent (what arrived, and the fee apart), each valued in US
+ * dollars at the price recorded for its day (empty when none was: never a guessed price), and the
+ * running balance of that currency over all the user's pools. Interest is dated the end of the day
+ * it is for, after that day's other movements, as the balance takes it.
+ */
+export async function* activityKoinlyChunks(db: Db, userId: string, batch = ACTIVITY_EXPORT_BATCH) {
+  const decimals = await currencyDecimals(db);
+  const balance = new Map<string, bigint>();
+  yield { text: `${KOINLY_HEADER.join(',')}\r\n`, rows: 0 };
+  for await (const list of activityInOrder(db, userId, batch, true)) {
+    let text = '';
+    for (const r of list) {
+      const d = decimals.get(r.currency) ?? 18;
+      const amount = BigInt(r.amount);
+      const fee = BigInt(r.fee ?? '0');
+      const moved = r.kind === 'withdrawal' ? amount - fee : amount;
+      const held = (balance.get(r.currency) ?? 0n) + (r.kind === 'withdrawal' ? -amount : amount);
+      balance.set(r.currency, held);
+      const at = r.day ? `${r.day} 23:59 UTC` : `${new Date(r.at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+      const units = formatUnits(moved, d);
+      const sent = r.kind === 'withdrawal';
+      const cells = [
+        at,
+        sent ? units : '',
+        sent ? r.currency : '',
+        sent ? '' : units,
+        sent ? '' : r.currency,
+        sent && fee > 0n ? formatUnits(fee, d) : '',
+        sent && fee > 0n ? r.currency : '',
+        r.usd === null ? '' : usd(unitsToCents(moved, r.usd, d)),
+        r.usd === null ? '' : 'USD',
+        r.kind === 'interest' ? 'reward' : '',
+        `${r.kind} ${r.kind === 'deposit' ? 'to' : 'from'} the ${r.pool} pool${r.kind === 'interest' ? ` for ${r.day}` : r.id ? ` #${r.id}` : ''}`,
+        r.transaction ?? '',
+        formatUnits(held, d),
+      ];
+      text += `${cells.map(csvCell).join(',')}\r\n`;
+    }
+    yield { text, rows: list.length };
+  }
+}
+
+export type ActivityExportFormat = 'activity' | 'koinly';
+
+/**
  * The export's answer, `{ filename, csv, rows }` as the contract has it, written as the batches are
  * read: the CSV goes out as a JSON string in pieces and the count comes last.
  */
-export async function* activityExportJson(db: Db, userId: string, required: { deposit: number; withdrawal: number }, filename: string, batch = ACTIVITY_EXPORT_BATCH) {
+export async function* activityExportJson(
+  db: Db,
+  userId: string,
+  required: { deposit: number; withdrawal: number },
+  filename: string,
+  format: ActivityExportFormat = 'activity',
+  batch = ACTIVITY_EXPORT_BATCH,
+) {
   yield `{"filename":${JSON.stringify(filename)},"csv":"`;
   let count = 0;
-  for await (const chunk of activityCsvChunks(db, userId, required, batch)) {
+  const chunks = format === 'koinly' ? activityKoinlyChunks(db, userId, batch) : activityCsvChunks(db, userId, required, batch);
+  for await (const chunk of chunks) {
     count += chunk.rows;
     yield JSON.stringify(chunk.text).slice(1, -1);
   }

@@ -19,10 +19,11 @@ export function cabinetRoutes(app: FastifyInstance, s: Services) {
 
   addRoute(app, apiRoutes.cabinetActivity, async ({ query, auth }) => activityPage(db, auth.user.id, query, required()));
 
-  addRoute(app, apiRoutes.cabinetActivityExport, async ({ auth, reply }) => {
-    const filename = `activity-${await asOfDay(db)}.csv`;
+  addRoute(app, apiRoutes.cabinetActivityExport, async ({ query, auth, reply }) => {
+    const format = query.format ?? 'activity';
+    const filename = `${format === 'koinly' ? 'koinly' : 'activity'}-${await asOfDay(db)}.csv`;
     // Streamed: the server holds one batch of rows however long the history is.
-    void reply.type('application/json; charset=utf-8').send(Readable.from(activityExportJson(db, auth.user.id, required(), filename)));
+    void reply.type('application/json; charset=utf-8').send(Readable.from(activityExportJson(db, auth.user.id, required(), filename, format)));
     return reply as never;
   });
 

@@ -137,10 +137,66 @@ describe('activity', () => {
     expect(screen.getAllByTestId('activity-deposit')).toHaveLength(5);
     expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
     expect(view.calls.map((c) => (c.request as { query: unknown }).query)).toEqual([
-      { page: 1, size: 10 },
-      { page: 2, size: 10 },
-      { page: 3, size: 10 },
+      { page: 1, size: 10, interest: 'month' },
+      { page: 2, size: 10, interest: 'month' },
+      { page: 3, size: 10, interest: 'month' },
     ]);
+  });
+
+  it('finding 8: filters by type, pool and currency on the server, from the first page', async () => {
+    const view = renderCabinet(<Activity revision="1" decimals={summary.decimals} />, { api: { cabinetActivity: pageOf(25) } });
+    await screen.findByText('Page 1 of 3');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Page 2 of 3');
+    const filters = screen.getByRole('group', { name: 'Filter activity' });
+    fireEvent.change(within(filters).getByLabelText('Type'), { target: { value: 'withdrawal' } });
+    fireEvent.change(within(filters).getByLabelText('Pool'), { target: { value: 'stable' } });
+    fireEvent.change(within(filters).getByLabelText('Currency'), { target: { value: 'USDT' } });
+    await waitFor(() => expect((view.calls.at(-1)!.request as { query: unknown }).query).toEqual({ page: 1, size: 10, interest: 'month', kind: 'withdrawal', pool: 'stable', currency: 'USDT' }));
+    // Every currency the dashboard knows, and "All" to lift a filter.
+    expect(within(filters).getAllByRole('option').map((o) => o.textContent)).toEqual(['All', 'Deposit', 'Daily interest', 'Withdrawal', 'All', 'Stable', 'Coin', 'DEX', 'All', 'ETH', 'USDT']);
+    fireEvent.change(within(filters).getByLabelText('Type'), { target: { value: '' } });
+    await waitFor(() => expect((view.calls.at(-1)!.request as { query: unknown }).query).toEqual({ page: 1, size: 10, interest: 'month', pool: 'stable', currency: 'USDT' }));
+  });
+
+  it("finding 8: a month's interest is one row, and its days open beneath it", async () => {
+    const month = item(0, { kind: 'interest', id: null, amount: String(3n * ETH / 1000n), month: '2026-02', days: 28, at: '2026-02-01T00:00:00.000Z', transaction: null });
+    const days = [2, 1].map((d) => item(0, { kind: 'interest', id: null, amount: String(BigInt(d) * ETH / 1000n), at: `2026-02-0${d}T00:00:00.000Z`, transaction: null }));
+    const view = renderCabinet(<Activity revision="1" decimals={summary.decimals} />, {
+      api: {
+        cabinetActivity: async (request: unknown) => {
+          const q = (request as { query: { month?: string } }).query;
+          return q.month ? { items: days, page: 1, size: 100, total: 2, next: null } : { items: [item(1), month], page: 1, size: 10, total: 2, next: null };
+        },
+      },
+    });
+    const row = await screen.findByTestId('activity-interest-month');
+    expect(row.textContent).toContain('February 2026');
+    expect(row.textContent).toContain('Interest, 28 days');
+    expect(row.textContent).toContain('0.003 ETH');
+    expect(screen.getByTestId('activity-deposit')).toBeTruthy();
+    const open = within(row).getByRole('button', { name: 'Show the days of February 2026, Coin, ETH' });
+    expect(open.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(open);
+    const shown = await screen.findAllByTestId('activity-interest-day');
+    expect(shown.map((d) => [d.textContent!.slice(0, 10), d.textContent!.includes('0.002 ETH'), d.textContent!.includes('0.001 ETH')])).toEqual([
+      ['2026-02-02', true, false],
+      ['2026-02-01', false, true],
+    ]);
+    expect((view.calls.at(-1)!.request as { query: unknown }).query).toEqual({ page: 1, size: 100, kind: 'interest', pool: 'coin', currency: 'ETH', month: '2026-02' });
+    const close = within(row).getByRole('button', { name: 'Hide the days of February 2026, Coin, ETH' });
+    expect(close.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.click(close);
+    expect(screen.queryAllByTestId('activity-interest-day')).toHaveLength(0);
+  });
+
+  it('finding 8: says so in Russian, with the month in Russian', async () => {
+    const month = item(0, { kind: 'interest', id: null, month: '2026-02', days: 21, at: '2026-02-01T00:00:00.000Z', transaction: null });
+    renderCabinet(<Activity revision="1" decimals={summary.decimals} />, { lang: 'ru', api: { cabinetActivity: async () => ({ items: [month], page: 1, size: 10, total: 1, next: null }) } });
+    const row = await screen.findByTestId('activity-interest-month');
+    expect(row.textContent).toContain('Проценты, 21 день');
+    expect(row.textContent!.toLowerCase()).toContain('февраль 2026');
+    expect(within(row).getByRole('button', { name: /Показать дни/ })).toBeTruthy();
   });
 
   it('shows each movement with its state and explorer link, and no pager for one page', async () => {
@@ -203,6 +259,20 @@ describe('activity', () => {
       expect(anchor.href).toBe('blob:activity');
       expect(made).toHaveLength(1);
       expect(made[0]!.type).toBe('text/csv;charset=utf-8');
+      expect(await textOf(made[0]!)).toBe(csv);
+    });
+
+    it('finding 8: the tax export asks the server for Koinly\'s layout and keeps its file name', async () => {
+      const csv = 'Date,Sent Amount\r\n';
+      const view = renderCabinet(<Activity revision="1" decimals={summary.decimals} />, {
+        api: { cabinetActivity: pageOf(1), cabinetActivityExport: async () => ({ csv, filename: 'koinly-2026-03-02.csv', rows: 0 }) },
+      });
+      await screen.findByTestId('activity-deposit');
+      await act(async () => {
+        fireEvent.click(screen.getByRole('button', { name: 'Export for tax (Koinly)' }));
+      });
+      expect(view.calls.filter((c) => c.name === 'cabinetActivityExport').map((c) => (c.request as { query?: unknown } | undefined)?.query)).toEqual([{ format: 'koinly' }]);
+      expect((click.mock.instances[0] as unknown as HTMLAnchorElement).download).toBe('koinly-2026-03-02.csv');
       expect(await textOf(made[0]!)).toBe(csv);
     });
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { apiMessages as M } from './messages';
-import { baseUnitsSchema, isoDateTime, pageNumber, poolNameSchema } from './common';
+import { baseUnitsSchema, currencyCodeSchema, isoDateTime, pageNumber, poolNameSchema } from './common';
 
 /** US dollars as an exact decimal string with two places, e.g. "1234.56" or "-0.10". */
 const usdSchema = z.string().register(z.globalRegistry, { description: 'US dollars, exact decimal string with 2 places', example: '1234.56' });
@@ -73,13 +73,29 @@ export type CabinetSummary = z.infer<typeof cabinetSummaryResponseSchema>;
  */
 export const ACTIVITY_CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z~(deposit|interest|withdrawal)~\d{1,19}~[a-z]{1,20}~[A-Z]{1,10}$/;
 
+export const ACTIVITY_KINDS = ['deposit', 'interest', 'withdrawal'] as const;
+const activityKindSchema = z.enum(ACTIVITY_KINDS, { error: M.invalidValue });
+/** A calendar month, UTC: "2026-03". */
+export const ACTIVITY_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
 export const activityQuerySchema = z.object({
   page: pageNumber(100_000, 1),
   size: pageNumber(100, 20),
   pool: z.optional(poolNameSchema),
+  /** Only this type of movement. */
+  kind: z.optional(activityKindSchema),
+  currency: z.optional(currencyCodeSchema),
+  /**
+   * Daily interest as it is credited (`day`, the default) or one row per pool, currency and month
+   * (`month`), so deposits and withdrawals stand out. `month` below always lists days.
+   */
+  interest: z.optional(z.enum(['day', 'month'], { error: M.invalidValue })),
+  /** Only this month's interest, day by day (the drill-down of a month's row); other movements as filtered. */
+  month: z.optional(z.string({ error: M.invalidValue }).check(z.regex(ACTIVITY_MONTH, M.invalidValue))),
   /** Start after this cursor instead of at `page` (which then only labels the answer). */
   after: z.optional(z.string({ error: M.invalidValue }).check(z.regex(ACTIVITY_CURSOR, M.invalidValue))),
 });
+export type ActivityQuery = z.infer<typeof activityQuerySchema>;
 
 export const activityItemSchema = z.object({
   kind: z.enum(['deposit', 'interest', 'withdrawal']),
@@ -95,6 +111,9 @@ export const activityItemSchema = z.object({
   transaction: z.nullable(z.string()),
   confirmations: z.int(),
   confirmationsRequired: z.int(),
+  /** A month's interest in one row (`interest=month`): the month ("2026-03") and how many days it sums; `at` is its first day. */
+  month: z.optional(z.string()),
+  days: z.optional(z.int()),
 });
 export type ActivityItem = z.infer<typeof activityItemSchema>;
 
@@ -109,6 +128,13 @@ export const activityResponseSchema = z
   })
   .register(z.globalRegistry, { id: 'Activity' });
 export type ActivityResponse = z.infer<typeof activityResponseSchema>;
+
+/**
+ * The CSV's layout: `activity` (date, time, type, pool, currency, amount, status, transaction; the
+ * default) or `koinly`, Koinly's generic CSV with the USD value at the day's recorded price and a
+ * running balance per currency, for tax tools.
+ */
+export const activityExportQuerySchema = z.object({ format: z.optional(z.enum(['activity', 'koinly'], { error: M.invalidValue })) });
 
 /** All activity as CSV (dates, whole-unit amounts, hashes): the file people keep for taxes. */
 export const activityExportResponseSchema = z
