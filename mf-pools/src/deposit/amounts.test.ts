@@ -56,8 +56,8 @@ describe('dollars to the coin at the pool estimate', () => {
   });
 
   it('formats dollars with a space after the symbol', () => {
-    expect(formatUsd('1234567.5', 'en')).toBe('$ 1,234,567.5');
-    expect(formatUsd('12', 'en')).toBe('$ 12');
+    expect(formatUsd('1234567.5', 'en')).toBe('$\u00a01,234,567.5');
+    expect(formatUsd('12', 'en')).toBe('$\u00a012');
   });
 });
 

@@ -22,16 +22,16 @@ describe('the referral page', () => {
     expect(screen.getByText(/up to 18% additional rewards/)).toBeTruthy();
 
     const level1 = screen.getByTestId('level-1');
-    expect(within(level1).getByTestId('rate').textContent).toBe('10 %');
-    expect(within(level1).getByTestId('your-rate').textContent).toBe('11 %');
+    expect(within(level1).getByTestId('rate').textContent).toBe('10\u00a0%');
+    expect(within(level1).getByTestId('your-rate').textContent).toBe('11\u00a0%');
     expect(within(level1).getByTestId('members').textContent).toBe('2');
-    expect(screen.getByTestId('total-rate').textContent).toBe('18 %');
+    expect(screen.getByTestId('total-rate').textContent).toBe('18\u00a0%');
     expect(screen.getByTestId('network-members').textContent).toContain('3');
-    expect(screen.getByTestId('network-capital').textContent).toContain('$ 12,500.50');
-    expect(screen.getByTestId('network-bonuses').textContent).toContain('$ 3.21');
+    expect(screen.getByTestId('network-capital').textContent).toContain('$\u00a012,500.50');
+    expect(screen.getByTestId('network-bonuses').textContent).toContain('$\u00a03.21');
 
     expect(screen.getByTestId('rank-current').textContent).toBe('Your rank: Bronze');
-    expect(screen.getByTestId('rank-progress-text').textContent).toBe('$ 12,500.50 of $ 50,000.00');
+    expect(screen.getByTestId('rank-progress-text').textContent).toBe('$\u00a012,500.50 of $\u00a050,000.00');
     expect(screen.getByRole('progressbar', { name: 'Progress to the next rank' }).getAttribute('aria-valuenow')).toBe('6');
     expect(screen.getByTestId('rank-2').getAttribute('aria-current')).toBe('true');
 
@@ -45,7 +45,7 @@ describe('the referral page', () => {
   it('speaks Russian under /ru', async () => {
     renderReferral(<ReferralPage />, { path: '/cabinet/refferal', lang: 'ru', api: api() });
     expect(await screen.findByText('Реферальная ссылка')).toBeTruthy();
-    expect(screen.getByTestId('network-capital').textContent).toContain('$ 12\u00a0500,50');
+    expect(screen.getByTestId('network-capital').textContent).toContain('$\u00a012\u00a0500,50');
     expect(screen.getByTestId('reward-available').textContent).toContain('3,21 USDT');
     expect(screen.getByRole('button', { name: 'Получить награды' })).toBeTruthy();
   });
