@@ -165,3 +165,24 @@ describe('finding 10: the vesting period and earlier payout currencies on the re
     expect((await screen.findByTestId('vesting-note')).textContent).toMatch(/^A reward becomes available as soon as its day is counted/);
   });
 });
+
+describe('finding 10: referral tiles say what each figure is', () => {
+  it.each([
+    ['en', "Share of members' interest", 'Your share with your rank bonus', 'What your network holds in the pools now, in US dollars', 'What a claim pays to your linked wallet'],
+    ['ru', 'Доля от процентов участников', 'Ваша доля с бонусом ранга', 'Сколько ваша сеть сейчас держит в пулах, в долларах США', 'Что выплатит запрос на ваш привязанный кошелёк'],
+  ] as const)('finding 10: every tile has a line saying what it counts, and "Rate" says of what (%s)', async (lang, rate, yourRate, capital, available) => {
+    renderReferral(<ReferralPage />, { path: '/cabinet/refferal', lang, api: api() });
+    await screen.findByTestId('reward-all-time');
+    // The level table's columns, and the names the stacked rows carry at 390 px.
+    const headers = within(screen.getByTestId('levels')).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(expect.arrayContaining([rate, yourRate]));
+    expect(within(screen.getByTestId('level-1')).getByTestId('rate').getAttribute('data-label')).toBe(rate);
+    expect(screen.getByTestId('network-capital-hint').textContent).toBe(capital);
+    expect(screen.getByTestId('reward-available-hint').textContent).toBe(available);
+    // No tile is left with a bare figure: each has a hint of words, distinct from its name.
+    const tiles = ['network-members', 'network-capital', 'network-bonuses', 'reward-all-time', 'reward-earned', 'reward-available', 'reward-in-payment', 'reward-paid', 'reward-vesting'];
+    const hints = tiles.map((id) => screen.getByTestId(`${id}-hint`).textContent ?? '');
+    for (const [i, id] of tiles.entries()) expect(hints[i]!.length).toBeGreaterThan(screen.getByTestId(id).querySelector('dt')!.textContent!.length);
+    expect(new Set(hints).size).toBe(tiles.length);
+  });
+});
