@@ -73,6 +73,8 @@ test('finding 1: a first visit shows the pools with live figures equal to the AP
   const api = await overview(page, 'en');
   for (const w of api.withdrawal) await expect(page.getByTestId(`fee-${w.currency}`)).toBeVisible();
   await expect(page.getByTestId('home-reserves')).toBeVisible();
+  // The public proof of solvency, beside the reserves.
+  await expect(page.getByRole('main').getByRole('link', { name: text('en', 'home.solvencyLink'), exact: true })).toHaveAttribute('href', '/solvency');
 
   await page.getByRole('main').getByRole('link', { name: text('en', 'home.signUp'), exact: true }).click();
   await expect(page).toHaveURL('/sign-up');
@@ -93,6 +95,7 @@ test('finding 1: the Russian home page at 390 px shows the same figures in Russi
   await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
   await expectFiguresOfApi(page, 'ru');
   await expect(page.getByTestId('home-reserves')).toBeVisible();
+  await expect(page.getByRole('main').getByRole('link', { name: text('ru', 'home.solvencyLink'), exact: true })).toHaveAttribute('href', '/ru/solvency');
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   await expectAccessibleInBothThemes(page);
 });
