@@ -33,6 +33,8 @@ describe('the referral page', () => {
     expect(screen.getByTestId('rank-current').textContent).toBe('Your rank: Bronze');
     expect(screen.getByTestId('rank-progress-text').textContent).toBe('$\u00a012,500.50 of $\u00a050,000.00');
     expect(screen.getByRole('progressbar', { name: 'Progress to the next rank' }).getAttribute('aria-valuenow')).toBe('6');
+    // Read out as the page writes a percentage: the no-break space before the sign.
+    expect(screen.getByRole('progressbar', { name: 'Progress to the next rank' }).getAttribute('aria-valuetext')).toBe('6\u00a0%');
     expect(screen.getByTestId('rank-2').getAttribute('aria-current')).toBe('true');
 
     expect(screen.getByTestId('reward-all-time').textContent).toContain('4.5 USDT');
