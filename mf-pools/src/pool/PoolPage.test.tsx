@@ -300,7 +300,7 @@ describe('withdraw', () => {
     const tab = more.lang === 'ru' ? 'Вывести' : 'Withdraw';
     fireEvent.click(screen.getByRole('tab', { name: tab }));
     expect(screen.getByRole('tab', { name: tab }).getAttribute('aria-selected')).toBe('true');
-    expect(screen.getByText(more.lang === 'ru' ? 'В этом пуле: 0.1 ETH' : 'In this pool: 0.1 ETH')).toBeTruthy();
+    expect(screen.getByText(more.lang === 'ru' ? 'В этом пуле: 0,1 ETH' : 'In this pool: 0.1 ETH')).toBeTruthy();
     return page;
   }
 
