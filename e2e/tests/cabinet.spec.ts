@@ -20,7 +20,7 @@ function whole(units: bigint, decimals: number, digits = 6): string {
   return frac ? `${int}.${frac}` : int;
 }
 const cents = (units: bigint, priceCents: bigint, decimals: number) => (units * priceCents) / 10n ** BigInt(decimals);
-const dollars = (c: bigint) => `$ ${(c / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${String(c % 100n).padStart(2, '0')}`;
+const dollars = (c: bigint) => `$\u00a0${(c / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${String(c % 100n).padStart(2, '0')}`;
 
 async function scrollToBottom(page: Page) {
   for (let i = 0; i < 6; i++) {
@@ -86,14 +86,14 @@ test('a new user deposits 1 ETH and 100 USDT, 30 days accrue: the dashboard, cha
 
   await page.goto('/cabinet/dashboard');
   await expect(page.getByTestId('total-value')).toContainText(dollars(valueC));
-  await expect(page.getByTestId('total-principal')).toContainText('$ 3,100.00');
+  await expect(page.getByTestId('total-principal')).toContainText('$\u00a03,100.00');
   await expect(page.getByTestId('total-interest-all')).toContainText(dollars(interestC));
   await expect(page.getByTestId('total-interest-month')).toContainText(dollars(monthC));
   await expect(page.getByTestId('total-interest-day')).toContainText(dollars(cents(dayEth, 300000n, 18) + cents(dayUsdt, 100n, 6)));
   await expect(page.getByTestId('total-profit')).toContainText(dollars(interestC));
   await expect(page.getByTestId('empty-state')).toHaveCount(0);
   const coinCard = page.getByTestId('pool-card-coin');
-  await expect(coinCard.getByTestId('apy')).toHaveText('8 %');
+  await expect(coinCard.getByTestId('apy')).toHaveText('8\u00a0%');
   await expect(coinCard.getByTestId('position-ETH').getByTestId('balance')).toHaveText(`${whole(ETH + eEth, 18)} ETH`);
   await expect(coinCard.getByTestId('position-ETH').getByTestId('earned')).toHaveText(`${whole(eEth, 18)} ETH`);
   await expect(page.getByTestId('pool-card-stable').getByTestId('position-USDT').getByTestId('balance')).toHaveText(`${whole(100n * USDT + eUsdt, 6)} USDT`);
@@ -196,7 +196,7 @@ test("data honesty: the pool graph is the pool's books, and its range buttons (3
   await expect(rows.last().locator('th')).toHaveText(end);
   await expect(graph.locator('figcaption')).toContainText(`From ${addDays(end, -29)} to ${end}`);
   // Each day's APY is the operator's decision the day was accrued with: 8 %, set above.
-  expect(new Set(await rows.locator('td:nth-child(2)').allTextContents())).toEqual(new Set(['8 %']));
+  expect(new Set(await rows.locator('td:nth-child(2)').allTextContents())).toEqual(new Set(['8\u00a0%']));
   await graph.getByRole('button', { name: 'All', exact: true }).click();
   await expect(rows).toHaveCount(days.length);
   await expect(rows.first().locator('th')).toHaveText(first);

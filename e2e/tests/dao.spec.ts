@@ -27,10 +27,10 @@ async function operatorCreatesProposal(p: { title: string; body: string; choices
 
 const notifications = (page: Page) => page.getByRole('region', { name: /Notifications|Уведомления/ });
 
-/** Dollars as the page shows them (the spec's "$ " prefix, cents cut to two), from an exact non-negative decimal string. */
+/** Dollars as the page shows them (the spec's "$ " prefix with a no-break space, cents cut to two), from an exact non-negative decimal string. */
 const shown = (usd: string) => {
   const [whole = '0', fraction = ''] = usd.split('.');
-  return `$ ${BigInt(whole).toLocaleString('en-US')}.${(fraction + '00').slice(0, 2)}`;
+  return `$\u00a0${BigInt(whole).toLocaleString('en-US')}.${(fraction + '00').slice(0, 2)}`;
 };
 
 async function token(request: APIRequestContext, login: string): Promise<string> {
@@ -91,7 +91,7 @@ test('a member votes with the wallet; the tally moves by the power at the snapsh
   await expect(page.getByRole('heading', { name: 'Why' })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
   await expect(page.getByTestId('my-power')).toHaveText(shown(power));
-  await expect(page.getByTestId('total-power')).toHaveText('$ 0.00');
+  await expect(page.getByTestId('total-power')).toHaveText('$\u00a00.00');
 
   await page.getByLabel('For').check();
   await page.getByRole('button', { name: 'Sign and vote' }).click();
@@ -102,7 +102,7 @@ test('a member votes with the wallet; the tally moves by the power at the snapsh
 
   await page.getByLabel('Against').check();
   await page.getByRole('button', { name: 'Sign and change my vote' }).click();
-  await expect(page.getByTestId('result-power-1')).toHaveText('$ 0.00');
+  await expect(page.getByTestId('result-power-1')).toHaveText('$\u00a00.00');
   await expect(page.getByTestId('result-power-2')).toHaveText(shown(power));
   await page.reload();
   await expect(page.getByTestId('my-vote')).toContainText('Against');
@@ -132,7 +132,7 @@ test('a member votes with the wallet; the tally moves by the power at the snapsh
   await expect(page.getByTestId('proposals-voted')).toHaveText('1');
   await expect(page.getByTestId('staked')).toHaveText(shown(staked));
   await expect(page.getByTestId('voting-power')).toHaveText(shown(staked));
-  await expect(page.getByTestId('rewards')).toHaveText('$ 0.00');
+  await expect(page.getByTestId('rewards')).toHaveText('$\u00a00.00');
 });
 
 test('at 390 px the DAO pages fit and axe finds nothing serious, in English and Russian', async ({ page }) => {

@@ -18,20 +18,20 @@ const text = (locale: Locale, key: string) => remoteText('mf-auth', locale, key)
 /** Digits grouped by three with `sep`: the test's own grouping, not the page's formatter. */
 const group = (whole: string, sep: string) => whole.replace(/\B(?=(\d{3})+(?!\d))/g, sep);
 
-/** "0.1234" → "12.34 %" (en) / "12,34 %" (ru): the fraction × 100, cut to two places, zeros dropped. */
+/** "0.1234" → "12.34 %" (en) / "12,34 %" (ru), a no-break space before the sign: the fraction × 100, cut to two places, zeros dropped. */
 function percent(fraction: string, locale: Locale): string {
   const [whole = '0', frac = ''] = fraction.split('.');
   const digits = `${whole}${frac.padEnd(2, '0')}`;
   const int = digits.slice(0, whole.length + 2).replace(/^0+(?=\d)/, '');
   const rest = digits.slice(whole.length + 2, whole.length + 4).replace(/0+$/, '');
   const sep = locale === 'en' ? '.' : ',';
-  return `${group(int, locale === 'en' ? ',' : '\u00a0')}${rest ? sep + rest : ''} %`;
+  return `${group(int, locale === 'en' ? ',' : '\u00a0')}${rest ? sep + rest : ''}\u00a0%`;
 }
 
-/** "4750.00" → "$ 4,750.00" (en) / "$ 4 750,00" (ru). */
+/** "4750.00" → "$ 4,750.00" (en) / "$ 4 750,00" (ru), a no-break space after the sign. */
 function dollars(usd: string, locale: Locale): string {
   const [whole = '0', cents = '00'] = usd.split('.');
-  return `$ ${group(whole, locale === 'en' ? ',' : '\u00a0')}${locale === 'en' ? '.' : ','}${cents}`;
+  return `$\u00a0${group(whole, locale === 'en' ? ',' : '\u00a0')}${locale === 'en' ? '.' : ','}${cents}`;
 }
 
 async function overview(page: Page, locale: Locale): Promise<Overview> {
@@ -73,6 +73,8 @@ test('finding 1: a first visit shows the pools with live figures equal to the AP
   const api = await overview(page, 'en');
   for (const w of api.withdrawal) await expect(page.getByTestId(`fee-${w.currency}`)).toBeVisible();
   await expect(page.getByTestId('home-reserves')).toBeVisible();
+  // The public proof of solvency, beside the reserves.
+  await expect(page.getByRole('main').getByRole('link', { name: text('en', 'home.solvencyLink'), exact: true })).toHaveAttribute('href', '/solvency');
 
   await page.getByRole('main').getByRole('link', { name: text('en', 'home.signUp'), exact: true }).click();
   await expect(page).toHaveURL('/sign-up');
@@ -93,6 +95,7 @@ test('finding 1: the Russian home page at 390 px shows the same figures in Russi
   await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
   await expectFiguresOfApi(page, 'ru');
   await expect(page.getByTestId('home-reserves')).toBeVisible();
+  await expect(page.getByRole('main').getByRole('link', { name: text('ru', 'home.solvencyLink'), exact: true })).toHaveAttribute('href', '/ru/solvency');
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   await expectAccessibleInBothThemes(page);
 });

@@ -164,7 +164,7 @@ test('the referral programme: link, sign-up, rewards by level, claim paid on cha
   await expect(A.page.getByTestId('referral-qr')).toBeVisible();
   await expect(A.page.getByTestId('network-empty')).toBeVisible();
   const levels = A.page.getByTestId('levels');
-  for (const [i, bps] of LEVELS.entries()) await expect(levels.getByTestId(`level-${i + 1}`).getByTestId('rate')).toHaveText(`${Number(bps) / 100} %`);
+  for (const [i, bps] of LEVELS.entries()) await expect(levels.getByTestId(`level-${i + 1}`).getByTestId('rate')).toHaveText(`${Number(bps) / 100}\u00a0%`);
   const code = (await A.page.getByTestId('referral-id').textContent())!;
   const link = await A.page.getByRole('textbox', { name: 'Referral link' }).inputValue();
   expect(link).toBe(`${baseURL}/sign-up?invite=${code}`);
@@ -285,7 +285,7 @@ test('the referral programme: link, sign-up, rewards by level, claim paid on cha
   // B withdraws everything: A's capital attracted drops by B's position.
   const capital = async () => (await apiGet<{ capitalAttractedUsd: string }>(A, '/referrals')).capitalAttractedUsd;
   const capitalBefore = await capital();
-  await expect(A.page.getByTestId('network-capital')).toContainText(`$ ${Number(capitalBefore).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+  await expect(A.page.getByTestId('network-capital')).toContainText(`$\u00a0${Number(capitalBefore).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
   await B.page.goto('/cabinet/pools/dex');
   await B.page.getByRole('tab', { name: 'Withdraw' }).click();
   const withdraw = B.page.getByRole('tabpanel', { name: 'Withdraw' });
@@ -299,7 +299,7 @@ test('the referral programme: link, sign-up, rewards by level, claim paid on cha
   const capitalAfter = await capital();
   expect(Number(capitalAfter)).toBeLessThan(Number(capitalBefore));
   await A.page.reload();
-  await expect(A.page.getByTestId('network-capital')).toContainText(`$ ${Number(capitalAfter).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+  await expect(A.page.getByTestId('network-capital')).toContainText(`$\u00a0${Number(capitalAfter).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
 
   for (const m of [A, B, C, D]) await m.context.close();
 });

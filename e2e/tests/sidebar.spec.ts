@@ -118,4 +118,6 @@ test('finding 10: DAO and Affiliates are in the sidebar, and the page the user i
     await expect(menu.getByRole('link', { name, exact: true })).toHaveAttribute('aria-current', 'page');
     await expect(menu.locator('[aria-current="page"]')).toHaveCount(1);
   }
+  // The public proof of solvency is one click away too.
+  await expect(menu.getByRole('link', { name: 'Solvency', exact: true })).toHaveAttribute('href', '/solvency');
 });

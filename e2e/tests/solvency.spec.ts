@@ -106,7 +106,7 @@ test('two investors deposit, interest accrues, a snapshot is taken: each dashboa
     const liabilities = BigInt(latest.header.sums[i]!);
     const basis = (held * 10_000n) / liabilities;
     const percent = `${(basis / 100n).toLocaleString('en-US')}.${String(basis % 100n).padStart(2, '0')}`.replace(/\.?0+$/, '');
-    await expect(row.getByTestId('solvency-ratio')).toHaveText(`${percent} %`);
+    await expect(row.getByTestId('solvency-ratio')).toHaveText(`${percent}\u00a0%`);
   }
   expect(await seriousViolations(page)).toEqual([]);
   // At 390 px, in English and Russian, in the dark theme too: no sideways scrolling, nothing axe calls serious.

@@ -1,3 +1,4 @@
+import { Link } from '@app/singletons/router';
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { PoolName } from '@app/contracts';
 import { TableScroll, useRemote, useServerData } from '@app/ui';
@@ -41,6 +42,12 @@ export function Reserves({ pools, decimals, lang }: { pools: { pool: PoolName; t
     <section className="section" aria-labelledby="home-reserves">
       <h2 id="home-reserves">{t('home.reserves')}</h2>
       <p className="muted">{t('home.reservesNote')}</p>
+      {/* The full proof (mf-pools' public page): liabilities against reserves, checkable by anyone. */}
+      <p>
+        <Link to="/solvency" data-testid="home-solvency-link">
+          {t('home.solvencyLink')}
+        </Link>
+      </p>
       {state.status === 'loading' ? (
         <p className="muted" role="status">
           {t('loading')}

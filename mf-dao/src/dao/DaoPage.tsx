@@ -4,6 +4,7 @@ import type { DaoPersonalResponse, DaoPoolsResponse, DaoRewardsResponse, DaoValu
 import { Page, useRemote } from '@app/ui';
 import { formatCoinUnits, formatPercent, formatUnits, formatUsd } from '@app/web3';
 import { useLocaleLink } from './links';
+import { quorumInUsd } from './quorum';
 
 /**
  * A governance value in people's words and units: the quorum as a share of the voting power, the
@@ -110,6 +111,7 @@ export function DaoPage() {
                 <div key={k} className="dao__value" data-testid={`dao-value-${k}`}>
                   <dt>{t(`dao.values.names.${k}`, { defaultValue: k })}</dt>
                   <dd>{valueText(k, v, data.values.values, i18n.language, t)}</dd>
+                  {k === 'quorumBps' ? <QuorumUsd bps={v} pools={data.pools} /> : null}
                 </div>
               ))}
             </dl>
@@ -117,5 +119,18 @@ export function DaoPage() {
         </div>
       )}
     </Page>
+  );
+}
+
+/** The quorum in dollars today, by its rule: its share of all voting power, the value in the pools (issue 27, finding 10). */
+function QuorumUsd({ bps, pools }: { bps: string; pools: DaoPoolsResponse }) {
+  const { t, i18n } = useTranslation();
+  const usd = quorumInUsd(bps, pools.items.map((p) => p.tvlUsd));
+  if (!usd) return null;
+  const { quorumUsd, allUsd } = usd;
+  return (
+    <dd className="muted" data-testid="dao-quorum-usd">
+      {t('dao.values.quorumUsd', { quorum: formatUsd(quorumUsd, i18n.language), all: formatUsd(allUsd, i18n.language) })}
+    </dd>
   );
 }

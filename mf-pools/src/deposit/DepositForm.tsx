@@ -67,8 +67,8 @@ export function DepositForm({ coins, flow }: Props) {
     : !onSupportedChain
       ? t('deposit.balanceOtherNetwork')
       : /[1-9]/.test(coin.toFiat)
-      ? t('deposit.balanceUsd', { amount: formatCoin(balance, coin.currency), usd: formatUsd(unitsToUsd(balance, coin.toFiat, depositDecimals(coin.currency)), i18n.language) })
-      : t('deposit.balance', { amount: formatCoin(balance, coin.currency) });
+      ? t('deposit.balanceUsd', { amount: formatCoin(balance, coin.currency, i18n.language), usd: formatUsd(unitsToUsd(balance, coin.toFiat, depositDecimals(coin.currency)), i18n.language) })
+      : t('deposit.balance', { amount: formatCoin(balance, coin.currency, i18n.language) });
 
   const describedBy = ['deposit-amount-preview', 'deposit-amount-balance', amountError ? 'deposit-amount-error' : ''].filter(Boolean).join(' ');
   const busy = flow.busy !== null;
@@ -144,11 +144,11 @@ export function DepositForm({ coins, flow }: Props) {
           }}
         />
         <p id="deposit-amount-preview" className="pool-form__preview" aria-live="polite">
-          {units !== null ? t('deposit.preview', { amount: formatCoin(units, coin.currency) }) : t('deposit.previewNone')}
+          {units !== null ? t('deposit.preview', { amount: formatCoin(units, coin.currency, i18n.language) }) : t('deposit.previewNone')}
         </p>
         <p id="deposit-amount-balance" className="field__hint">
           {balanceText}
-          {coin.currency === 'ETH' && onSupportedChain ? ` ${t('deposit.gasReserve', { amount: formatCoin(ETH_GAS_RESERVE, 'ETH') })}` : ''}
+          {coin.currency === 'ETH' && onSupportedChain ? ` ${t('deposit.gasReserve', { amount: formatCoin(ETH_GAS_RESERVE, 'ETH', i18n.language) })}` : ''}
         </p>
         {amountError ? (
           <p id="deposit-amount-error" className="field__error">

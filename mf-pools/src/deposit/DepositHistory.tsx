@@ -20,7 +20,7 @@ function statusText(t: (key: string, options?: Record<string, unknown>) => strin
 
 /** The user's deposits in the pool as the server keeps them, so they are there after a reload. */
 export function DepositHistory({ pool, generation }: { pool: PoolName; generation: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api } = useRemote();
   const [state, setState] = useState<HistoryState>({ status: 'loading' });
   const [tick, setTick] = useState(0);
@@ -63,7 +63,7 @@ export function DepositHistory({ pool, generation }: { pool: PoolName; generatio
               {state.items.map((item) => (
                 <tr key={item.id} data-testid="deposit-row" className={`pool-table__row--${item.status}`}>
                   <td>{item.createdAt.slice(0, 10)}</td>
-                  <td>{isCurrency(item.currency) ? formatCoin(BigInt(item.amount), item.currency) : `${item.amount} ${item.currency}`}</td>
+                  <td>{isCurrency(item.currency) ? formatCoin(BigInt(item.amount), item.currency, i18n.language) : `${item.amount} ${item.currency}`}</td>
                   <td>
                     <a href={explorerTxUrl(SUPPORTED_CHAIN_ID, item.transaction)} target="_blank" rel="noreferrer noopener" title={item.transaction}>
                       {shortAddress(item.transaction)}

@@ -21,7 +21,7 @@ function statusText(t: (key: string, options?: Record<string, unknown>) => strin
 
 /** Deposits sent from this page: sent, then confirming (n of N), then credited. */
 export function DepositProgress({ deposits, onRetry }: { deposits: TrackedDeposit[]; onRetry(hash: string): void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (!deposits.length) return null;
   return (
     <section className="pool-section" aria-labelledby="deposit-progress-title">
@@ -29,7 +29,7 @@ export function DepositProgress({ deposits, onRetry }: { deposits: TrackedDeposi
       <ul className="deposit-progress">
         {deposits.map((d) => (
           <li key={d.hash} className={`deposit-progress__item deposit-progress__item--${d.stage}`} data-testid="deposit-progress">
-            <span className="deposit-progress__amount">{formatCoin(d.units, d.currency)}</span>
+            <span className="deposit-progress__amount">{formatCoin(d.units, d.currency, i18n.language)}</span>
             <a href={explorerTxUrl(SUPPORTED_CHAIN_ID, d.hash)} target="_blank" rel="noreferrer noopener" title={d.hash}>
               {t('progress.transaction', { hash: shortAddress(d.hash) })}
             </a>

@@ -50,14 +50,21 @@ describe('dollars to the coin at the pool estimate', () => {
   });
 
   it('shows the coin amount before sending', () => {
-    expect(formatCoin(depositUnits('100', eth)!, 'ETH')).toBe('0.033333 ETH');
-    expect(formatCoin(25_500_000n, 'USDT')).toBe('25.5 USDT');
-    expect(formatCoin(1n, 'ETH')).toBe('< 0.000001 ETH');
+    expect(formatCoin(depositUnits('100', eth)!, 'ETH', 'en')).toBe('0.033333 ETH');
+    expect(formatCoin(25_500_000n, 'USDT', 'en')).toBe('25.5 USDT');
+    expect(formatCoin(1n, 'ETH', 'en')).toBe('< 0.000001 ETH');
+  });
+
+  it('finding 4: one decimal separator per language: a coin amount under /ru takes the comma its dollars take', () => {
+    expect(formatCoin(depositUnits('100', eth)!, 'ETH', 'ru')).toBe('0,033333 ETH');
+    expect(formatCoin(25_500_000n, 'USDT', 'ru')).toBe('25,5 USDT');
+    expect(formatCoin(1n, 'ETH', 'ru')).toBe('< 0,000001 ETH');
+    expect(formatCoin(3_000_000n, 'USDT', 'ru')).toBe('3 USDT');
   });
 
   it('formats dollars with a space after the symbol', () => {
-    expect(formatUsd('1234567.5', 'en')).toBe('$ 1,234,567.5');
-    expect(formatUsd('12', 'en')).toBe('$ 12');
+    expect(formatUsd('1234567.5', 'en')).toBe('$\u00a01,234,567.5');
+    expect(formatUsd('12', 'en')).toBe('$\u00a012');
   });
 });
 

@@ -4,10 +4,10 @@ import { formatPercent, formatUsd, isCurrency } from '@app/web3';
 import { formatCoin } from '../deposit/amounts';
 
 /** The interest the user has earned in the pool, per coin ("0.0123 ETH, 1.5 USDT"); '' when none. */
-function earnedText(pool: CabinetPool): string {
+function earnedText(pool: CabinetPool, lang: string): string {
   return pool.positions
     .filter((p) => /[1-9]/.test(p.earned))
-    .map((p) => (isCurrency(p.currency) ? formatCoin(BigInt(p.earned), p.currency) : `${p.earned} ${p.currency}`))
+    .map((p) => (isCurrency(p.currency) ? formatCoin(BigInt(p.earned), p.currency, lang) : `${p.earned} ${p.currency}`))
     .join(', ');
 }
 
@@ -21,7 +21,7 @@ export function PoolFigures({ pool, compact = false }: { pool: CabinetPool; comp
     ['tvl', t('insight.tvl'), formatUsd(pool.tvlUsd, lang)],
     ['risk', t('insight.risk'), t(`insight.risks.${pool.riskLevel}`, { defaultValue: pool.riskLevel })],
     ['position', t('insight.position'), formatUsd(pool.valueUsd, lang)],
-    ['earned', t('insight.earned'), earnedText(pool) || t('insight.earnedNone')],
+    ['earned', t('insight.earned'), earnedText(pool, lang) || t('insight.earnedNone')],
   ];
   return (
     <dl className={compact ? 'pool-figures pool-figures--compact' : 'grid'} data-testid={`pool-figures-${pool.pool}`}>

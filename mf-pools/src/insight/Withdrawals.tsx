@@ -40,7 +40,7 @@ export function Withdrawals({ pool, revision }: { pool: PoolName; revision: numb
               {data.items.map((w) => (
                 <tr key={w.id} data-testid="withdrawal-row" data-status={w.status}>
                   <td data-label={t('withdrawals.date')}>{formatDay(w.createdAt)}</td>
-                  <td className="num" data-label={t('withdrawals.amount')}>{isCurrency(w.currency) ? formatCoin(BigInt(w.amount), w.currency) : `${w.amount} ${w.currency}`}</td>
+                  <td className="num" data-label={t('withdrawals.amount')}>{isCurrency(w.currency) ? formatCoin(BigInt(w.amount), w.currency, i18n.language) : `${w.amount} ${w.currency}`}</td>
                   <td data-label={t('withdrawals.status')}>
                     <span data-testid="withdrawal-status">
                       {stateText(t, w, i18n.language)}

@@ -204,7 +204,7 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
           }}
         />
         <p id="withdraw-amount-available" className="field__hint">
-          {t('withdraw.available', { amount: formatCoin(available, coin.currency) })}
+          {t('withdraw.available', { amount: formatCoin(available, coin.currency, i18n.language) })}
         </p>
         {minimum || closed ? (
           <p id="withdraw-amount-minimum" className="field__hint" data-testid="withdraw-minimum">

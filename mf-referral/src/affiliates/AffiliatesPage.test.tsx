@@ -15,10 +15,10 @@ describe('the affiliates page', () => {
     expect(rows[0]!.textContent).toContain('b***@example.com');
     expect(rows[0]!.textContent).toContain('2026-11-20');
     // data honesty: another member's capital is shown as its band only.
-    expect(rows[0]!.textContent).toContain('$ 100 – $ 1,000');
+    expect(rows[0]!.textContent).toContain('$\u00a0100 – $\u00a01,000');
     expect(rows[0]!.textContent).toContain('0.123456 USDT');
     expect(rows[1]!.textContent).toContain('0x1234…abcdef');
-    expect(rows[1]!.textContent).toContain('$ 10,000 – $ 100,000');
+    expect(rows[1]!.textContent).toContain('$\u00a010,000 – $\u00a0100,000');
     expect(screen.getByText('Page 1 of 3')).toBeTruthy();
     // Every order the server's contract offers, and no other.
     expect([...(screen.getByLabelText('Sort by') as HTMLSelectElement).options].map((o) => o.value)).toEqual([...affiliateSorts]);

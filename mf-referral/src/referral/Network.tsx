@@ -3,15 +3,17 @@ import { useTranslation } from '@app/singletons/react-i18n';
 import type { ReferralsResponse } from '@app/contracts';
 import { formatPercent, formatUsd } from '@app/web3';
 import { bpsFraction } from './money';
+import { StatTile } from './StatTile';
 
 /** Members, capital attracted and bonuses, then the levels: each level's rate and members. */
 export function Network({ overview }: { overview: ReferralsResponse }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const stats: [string, string, string][] = [
-    ['members', t('network.members'), String(overview.members)],
-    ['capital', t('network.capital'), formatUsd(overview.capitalAttractedUsd, lang)],
-    ['bonuses', t('network.bonuses'), formatUsd(overview.bonusesUsd, lang)],
+  // Each tile says what its figure counts, in words under it (issue 27, finding 10).
+  const stats: [string, string, string, string][] = [
+    ['members', t('network.members'), String(overview.members), t('network.membersHint')],
+    ['capital', t('network.capital'), formatUsd(overview.capitalAttractedUsd, lang), t('network.capitalHint')],
+    ['bonuses', t('network.bonuses'), formatUsd(overview.bonusesUsd, lang), t('network.bonusesHint')],
   ];
   const baseBps = overview.levels.reduce((sum, l) => sum + l.rewardBps, 0);
   const yourBps = overview.levels.reduce((sum, l) => sum + l.rewardBps + l.bonusBps, 0);
@@ -19,11 +21,8 @@ export function Network({ overview }: { overview: ReferralsResponse }) {
   return (
     <>
       <dl className="grid">
-        {stats.map(([id, label, value]) => (
-          <div key={id} className="card stat" data-testid={`network-${id}`}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
+        {stats.map(([id, label, value, hint]) => (
+          <StatTile key={id} testId={`network-${id}`} label={label} value={value} hint={hint} />
         ))}
       </dl>
       {overview.levels.length === 0 ? (

@@ -25,7 +25,7 @@ export function Ranks({ ranks, progress }: { ranks: ReferralsResponse['ranks']; 
               : formatUsd(progress.capitalUsd, lang)}
           </span>
         </div>
-        <div className="bars__track" role="progressbar" aria-label={t('ranks.progress')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={`${percent} %`}>
+        <div className="bars__track" role="progressbar" aria-label={t('ranks.progress')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={formatPercent(bpsFraction(percent * 100), lang)}>
           <div className="bars__fill" style={{ width: `${percent}%` }} />
         </div>
       </div>

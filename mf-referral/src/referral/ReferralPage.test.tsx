@@ -22,17 +22,19 @@ describe('the referral page', () => {
     expect(screen.getByText(/up to 18% additional rewards/)).toBeTruthy();
 
     const level1 = screen.getByTestId('level-1');
-    expect(within(level1).getByTestId('rate').textContent).toBe('10 %');
-    expect(within(level1).getByTestId('your-rate').textContent).toBe('11 %');
+    expect(within(level1).getByTestId('rate').textContent).toBe('10\u00a0%');
+    expect(within(level1).getByTestId('your-rate').textContent).toBe('11\u00a0%');
     expect(within(level1).getByTestId('members').textContent).toBe('2');
-    expect(screen.getByTestId('total-rate').textContent).toBe('18 %');
+    expect(screen.getByTestId('total-rate').textContent).toBe('18\u00a0%');
     expect(screen.getByTestId('network-members').textContent).toContain('3');
-    expect(screen.getByTestId('network-capital').textContent).toContain('$ 12,500.50');
-    expect(screen.getByTestId('network-bonuses').textContent).toContain('$ 3.21');
+    expect(screen.getByTestId('network-capital').textContent).toContain('$\u00a012,500.50');
+    expect(screen.getByTestId('network-bonuses').textContent).toContain('$\u00a03.21');
 
     expect(screen.getByTestId('rank-current').textContent).toBe('Your rank: Bronze');
-    expect(screen.getByTestId('rank-progress-text').textContent).toBe('$ 12,500.50 of $ 50,000.00');
+    expect(screen.getByTestId('rank-progress-text').textContent).toBe('$\u00a012,500.50 of $\u00a050,000.00');
     expect(screen.getByRole('progressbar', { name: 'Progress to the next rank' }).getAttribute('aria-valuenow')).toBe('6');
+    // Read out as the page writes a percentage: the no-break space before the sign.
+    expect(screen.getByRole('progressbar', { name: 'Progress to the next rank' }).getAttribute('aria-valuetext')).toBe('6\u00a0%');
     expect(screen.getByTestId('rank-2').getAttribute('aria-current')).toBe('true');
 
     expect(screen.getByTestId('reward-all-time').textContent).toContain('4.5 USDT');
@@ -45,7 +47,7 @@ describe('the referral page', () => {
   it('speaks Russian under /ru', async () => {
     renderReferral(<ReferralPage />, { path: '/cabinet/refferal', lang: 'ru', api: api() });
     expect(await screen.findByText('Реферальная ссылка')).toBeTruthy();
-    expect(screen.getByTestId('network-capital').textContent).toContain('$ 12\u00a0500,50');
+    expect(screen.getByTestId('network-capital').textContent).toContain('$\u00a012\u00a0500,50');
     expect(screen.getByTestId('reward-available').textContent).toContain('3,21 USDT');
     expect(screen.getByRole('button', { name: 'Получить награды' })).toBeTruthy();
   });
@@ -163,5 +165,26 @@ describe('finding 10: the vesting period and earlier payout currencies on the re
   it('finding 10: with no vesting period, says rewards are available at once', async () => {
     renderReferral(<ReferralPage />, { path: '/cabinet/refferal', api: api({ referralsHarvest: async () => harvest({ vestingDays: 0 }) }) });
     expect((await screen.findByTestId('vesting-note')).textContent).toMatch(/^A reward becomes available as soon as its day is counted/);
+  });
+});
+
+describe('finding 10: referral tiles say what each figure is', () => {
+  it.each([
+    ['en', "Share of members' interest", 'Your share with your rank bonus', 'What your network holds in the pools now, in US dollars', 'What a claim pays to your linked wallet'],
+    ['ru', 'Доля от процентов участников', 'Ваша доля с бонусом ранга', 'Сколько ваша сеть сейчас держит в пулах, в долларах США', 'Что выплатит запрос на ваш привязанный кошелёк'],
+  ] as const)('finding 10: every tile has a line saying what it counts, and "Rate" says of what (%s)', async (lang, rate, yourRate, capital, available) => {
+    renderReferral(<ReferralPage />, { path: '/cabinet/refferal', lang, api: api() });
+    await screen.findByTestId('reward-all-time');
+    // The level table's columns, and the names the stacked rows carry at 390 px.
+    const headers = within(screen.getByTestId('levels')).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(expect.arrayContaining([rate, yourRate]));
+    expect(within(screen.getByTestId('level-1')).getByTestId('rate').getAttribute('data-label')).toBe(rate);
+    expect(screen.getByTestId('network-capital-hint').textContent).toBe(capital);
+    expect(screen.getByTestId('reward-available-hint').textContent).toBe(available);
+    // No tile is left with a bare figure: each has a hint of words, distinct from its name.
+    const tiles = ['network-members', 'network-capital', 'network-bonuses', 'reward-all-time', 'reward-earned', 'reward-available', 'reward-in-payment', 'reward-paid', 'reward-vesting'];
+    const hints = tiles.map((id) => screen.getByTestId(`${id}-hint`).textContent ?? '');
+    for (const [i, id] of tiles.entries()) expect(hints[i]!.length).toBeGreaterThan(screen.getByTestId(id).querySelector('dt')!.textContent!.length);
+    expect(new Set(hints).size).toBe(tiles.length);
   });
 });

@@ -4,6 +4,7 @@ import { isApiError, type ReferralHarvestResponse, type ReferralOtherCurrency } 
 import { formatDay } from '@app/web3';
 import { TxLink, useNotify, useRemote } from '@app/ui';
 import { coinText } from './money';
+import { StatTile } from './StatTile';
 
 type Claim = { phase: 'idle' } | { phase: 'sending' } | { phase: 'sent' } | { phase: 'blocked' } | { phase: 'failed'; message: string };
 
@@ -14,13 +15,14 @@ type Claim = { phase: 'idle' } | { phase: 'sending' } | { phase: 'sent' } | { ph
 export function Rewards({ harvest }: { harvest: ReferralHarvestResponse }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const stats: [string, string, string][] = [
-    ['all-time', t('rewards.allTime'), harvest.allTime],
-    ['earned', t('rewards.earned'), harvest.earned],
-    ['available', t('rewards.available'), harvest.availableToClaim],
-    ['in-payment', t('rewards.inPayment'), harvest.inPayment],
-    ['paid', t('rewards.paid'), harvest.alreadyPaid],
-    ['vesting', t('rewards.vesting'), harvest.vesting],
+  // Each tile says what its figure counts, in words under it (issue 27, finding 10).
+  const stats: [string, string, string, string][] = [
+    ['all-time', t('rewards.allTime'), harvest.allTime, t('rewards.allTimeHint')],
+    ['earned', t('rewards.earned'), harvest.earned, t('rewards.earnedHint')],
+    ['available', t('rewards.available'), harvest.availableToClaim, t('rewards.availableHint')],
+    ['in-payment', t('rewards.inPayment'), harvest.inPayment, t('rewards.inPaymentHint')],
+    ['paid', t('rewards.paid'), harvest.alreadyPaid, t('rewards.paidHint')],
+    ['vesting', t('rewards.vesting'), harvest.vesting, t('rewards.vestingHint')],
   ];
   const columns: [keyof ReferralOtherCurrency, string][] = [
     ['vesting', t('rewards.vesting')],
@@ -31,11 +33,8 @@ export function Rewards({ harvest }: { harvest: ReferralHarvestResponse }) {
   return (
     <>
       <dl className="grid">
-        {stats.map(([id, label, units]) => (
-          <div key={id} className="card stat" data-testid={`reward-${id}`}>
-            <dt>{label}</dt>
-            <dd>{coinText(units, harvest.currency, harvest.decimals, lang)}</dd>
-          </div>
+        {stats.map(([id, label, units, hint]) => (
+          <StatTile key={id} testId={`reward-${id}`} label={label} value={coinText(units, harvest.currency, harvest.decimals, lang)} hint={hint} />
         ))}
       </dl>
       <p className="muted" data-testid="vesting-note">

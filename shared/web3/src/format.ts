@@ -32,13 +32,19 @@ export function formatDecimal(value: string, lang: DisplayLang, opts: { minFract
   return `${negative ? '-' : ''}${grouped}${fraction ? decimal + fraction : ''}`;
 }
 
-/** US dollars from a decimal string: "$ 1,234.56" (a space after the symbol), "$ 1 234,56" under /ru. */
+/**
+ * The space the spec puts between a figure and its sign ("$ 1", "5 %"), made a no-break space so a line
+ * never ends between the sign and its number (issue 27, finding 4).
+ */
+export const SIGN_SPACE = '\u00a0';
+
+/** US dollars from a decimal string: "$ 1,234.56" (a no-break space after the symbol), "$ 1 234,56" under /ru. */
 export function formatUsd(value: string, lang: DisplayLang, opts: { minFraction?: number; maxFraction?: number } = { minFraction: 2, maxFraction: 2 }): string {
   const text = formatDecimal(value, lang, opts);
-  return text.startsWith('-') ? `-$ ${text.slice(1)}` : `$ ${text}`;
+  return text.startsWith('-') ? `-$${SIGN_SPACE}${text.slice(1)}` : `$${SIGN_SPACE}${text}`;
 }
 
-/** A fraction as a percentage with a space before the sign: "0.125" → "12.5 %" ("12,5 %" under /ru). */
+/** A fraction as a percentage with a no-break space before the sign: "0.125" → "12.5 %" ("12,5 %" under /ru). */
 export function formatPercent(fraction: string, lang: DisplayLang, maxFraction = 2): string {
   const m = DECIMAL.exec(fraction.trim());
   if (!m) return fraction;
@@ -47,7 +53,7 @@ export function formatPercent(fraction: string, lang: DisplayLang, maxFraction =
   const digits = `${whole}${frac.padEnd(2, '0')}`;
   const point = whole!.length + 2;
   const shifted = `${sign}${digits.slice(0, point).replace(/^0+(?=\d)/, '')}.${digits.slice(point) || '0'}`;
-  return `${formatDecimal(shifted, lang, { maxFraction })} %`;
+  return `${formatDecimal(shifted, lang, { maxFraction })}${SIGN_SPACE}%`;
 }
 
 /** Base units of a coin for people: 1500000n with 6 decimals → "1.5" (cut to `maxFraction` places). */

@@ -92,6 +92,8 @@ export function Sidebar({ expanded, compact, onToggle, onNavigate }: { expanded:
           <li>{link('/cabinet/affiliates', t('nav.affiliates'))}</li>
           <li>{link('/cabinet/dao', t('nav.dao'))}</li>
           <li>{link('/cabinet/settings', t('nav.settings'))}</li>
+          {/* Public, like the home page: the proof that the money on the books is held. */}
+          <li>{link('/solvency', t('nav.solvency'))}</li>
         </ul>
       </nav>
       {expanded ? (
