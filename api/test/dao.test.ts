@@ -52,7 +52,9 @@ async function withdraw(userId: string, amount: bigint, at: Date) {
 }
 
 async function proposal(over: Partial<Parameters<typeof createProposal>[1]> = {}) {
-  const p = await createProposal(t.app.services.db, { title: 'Raise the stable pool APY', body: '# Why\n\n<script>alert(1)</script> **more**', choices: ['For', 'Against', 'Abstain'], startsAt: minutes(-5), endsAt: minutes(60), snapshotAt: minutes(-5), quorumUsd: '100', ...over });
+  // One instant for the start and the snapshot: two clock reads could put the snapshot after the start.
+  const start = minutes(-5);
+  const p = await createProposal(t.app.services.db, { title: 'Raise the stable pool APY', body: '# Why\n\n<script>alert(1)</script> **more**', choices: ['For', 'Against', 'Abstain'], startsAt: start, endsAt: minutes(60), snapshotAt: start, quorumUsd: '100', ...over });
   return String(p.id);
 }
 

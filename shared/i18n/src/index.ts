@@ -22,7 +22,14 @@ export function keyPaths(tree: Tree, prefix = ''): string[] {
 export function translationGaps(en: Tree, ru: Tree): string[] {
   const a = new Set(keyPaths(en));
   const b = new Set(keyPaths(ru));
-  const gaps = [...a].filter((k) => !b.has(k)).map((k) => `missing in ru: ${k}`);
-  gaps.push(...[...b].filter((k) => !a.has(k)).map((k) => `missing in en: ${k}`));
+  // Languages have different plural forms (Russian adds _few and _many to English's _one and
+  // _other): a plural form counts as present when the other language has any form of that key.
+  const pluralBase = (k: string) => /^(.*)_(zero|one|two|few|many|other)$/.exec(k)?.[1];
+  const bases = (keys: Set<string>) => new Set([...keys].map(pluralBase).filter((k): k is string => k !== undefined));
+  const aBases = bases(a);
+  const bBases = bases(b);
+  const missing = (k: string, other: Set<string>, otherBases: Set<string>) => !other.has(k) && !(pluralBase(k) !== undefined && otherBases.has(pluralBase(k)!));
+  const gaps = [...a].filter((k) => missing(k, b, bBases)).map((k) => `missing in ru: ${k}`);
+  gaps.push(...[...b].filter((k) => missing(k, a, aBases)).map((k) => `missing in en: ${k}`));
   return gaps;
 }

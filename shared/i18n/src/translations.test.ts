@@ -29,3 +29,8 @@ describe.each(pairs)('translations in %s', (dir) => {
 it('finds a key missing from one language', () => {
   expect(translationGaps({ a: 'x', b: { c: 'y' } }, { a: 'x' })).toEqual(['missing in ru: b.c']);
 });
+
+it("takes Russian's extra plural forms as the same key, but not a plural the other language lacks entirely", () => {
+  expect(translationGaps({ n_one: 'a', n_other: 'b' }, { n_one: 'а', n_few: 'б', n_many: 'в', n_other: 'г' })).toEqual([]);
+  expect(translationGaps({ a: 'x' }, { a: 'x', m_few: 'y' })).toEqual(['missing in en: m_few']);
+});
