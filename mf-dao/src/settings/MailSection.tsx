@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import { apiFailure, type MailPreferences } from '@app/contracts';
-import { useNotify, useRemote, useServerData } from '@app/ui';
-import { useMessage } from '../forms/errors';
+import type { MailPreferences } from '@app/contracts';
+import { useRemote, useServerData } from '@app/ui';
+import { SaveButton, useSaveAction } from '../forms/useSaveAction';
 
 const SWITCHES = ['depositCredited', 'withdrawalPaid', 'withdrawalReturned', 'claimPaid', 'withdrawalHeld'] as const satisfies readonly (keyof MailPreferences)[];
 
@@ -10,11 +10,9 @@ const SWITCHES = ['depositCredited', 'withdrawalPaid', 'withdrawalReturned', 'cl
 export function MailSection() {
   const { t } = useTranslation();
   const { api } = useRemote();
-  const notify = useNotify();
-  const message = useMessage();
+  const { busy, run } = useSaveAction();
   const { state, reload } = useServerData((signal) => api.call('settingsMail', { signal }), [api]);
   const [choice, setChoice] = useState<MailPreferences | null>(null);
-  const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (state.status === 'ready') setChoice(state.data);
   }, [state]);
@@ -22,15 +20,10 @@ export function MailSection() {
   const save = async (event: FormEvent) => {
     event.preventDefault();
     if (!choice) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       setChoice(await api.call('settingsMailUpdate', { body: choice }));
-      notify({ kind: 'success', title: t('form.successTitle'), message: t('settings.mail.saved') });
-    } catch (error) {
-      notify({ kind: 'error', title: t('form.errorTitle'), message: message(apiFailure(error)?.message ?? t('form.failed')) });
-    } finally {
-      setBusy(false);
-    }
+      return t('settings.mail.saved');
+    });
   };
 
   return (
@@ -58,11 +51,7 @@ export function MailSection() {
               </div>
             </div>
           ))}
-          <div className="form__actions">
-            <button type="submit" className="btn btn--primary" disabled={busy}>
-              {busy ? t('form.saving') : t('form.save')}
-            </button>
-          </div>
+          <SaveButton busy={busy} />
         </form>
       )}
     </section>

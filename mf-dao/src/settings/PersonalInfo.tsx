@@ -3,6 +3,7 @@ import { useTranslation } from '@app/singletons/react-i18n';
 import { apiMessages as M, type Profile } from '@app/contracts';
 import { Field, FormSummary, useRemote } from '@app/ui';
 import { useSettingsForm } from '../forms/useSettingsForm';
+import { SaveButton } from '../forms/useSaveAction';
 import { OwnerCodeButton } from './OwnerCodeButton';
 import { codeSchema, personalSchema } from './schemas';
 
@@ -73,11 +74,7 @@ export function PersonalInfo({ profile, onSaved }: Props) {
         ) : null}
         <Field id="settings-phone" type="tel" label={t('settings.personal.phone')} autoComplete="tel" hint={t('settings.personal.phoneHint')} {...form.field('phone')} />
         <Field id="settings-telegram" label={t('settings.personal.telegram')} hint={t('settings.personal.telegramHint')} {...form.field('telegram')} />
-        <div className="form__actions">
-          <button type="submit" className="btn btn--primary" disabled={form.busy}>
-            {form.busy ? t('form.saving') : t('form.save')}
-          </button>
-        </div>
+        <SaveButton busy={form.busy} />
       </form>
       {profile.pendingEmail ? <EmailCode pendingEmail={profile.pendingEmail} onSaved={onSaved} /> : null}
     </section>

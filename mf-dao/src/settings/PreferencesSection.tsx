@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
-import { apiFailure, apiMessages as M, type Locale, type Profile, type ThemeChoice } from '@app/contracts';
-import { useNotify, useObservable, useRemote } from '@app/ui';
+import { apiMessages as M, type Locale, type Profile, type ThemeChoice } from '@app/contracts';
+import { useObservable, useRemote } from '@app/ui';
 import { useMessage } from '../forms/errors';
+import { SaveButton, useSaveAction } from '../forms/useSaveAction';
 
 /** Language and theme, kept with the account (applied when signing in elsewhere) and applied here now. */
 export function PreferencesSection({ profile, onSaved }: { profile: Profile; onSaved(profile: Profile): void }) {
@@ -12,24 +13,20 @@ export function PreferencesSection({ profile, onSaved }: { profile: Profile; onS
   const locale = useObservable<Locale>(bus.locale$, profile.lang);
   const [lang, setLang] = useState<Locale>(locale);
   const [choice, setChoice] = useState<ThemeChoice>(profile.theme ?? theme?.choice ?? 'system');
-  const notify = useNotify();
   const message = useMessage();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useSaveAction();
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    try {
+    await run(async () => {
       const saved = await api.call('userUpdate', { body: { lang, theme: choice } });
       onSaved(saved);
-      notify({ kind: 'success', title: t('form.successTitle'), message: message(M.profileUpdated) });
+      // Said in the language the person chose it in, as before the switch below.
+      const said = message(M.profileUpdated);
       bus.send({ type: 'theme/set', choice });
       if (lang !== locale) bus.send({ type: 'locale/set', locale: lang });
-    } catch (error) {
-      notify({ kind: 'error', title: t('form.errorTitle'), message: message(apiFailure(error)?.message ?? t('form.failed')) });
-    } finally {
-      setBusy(false);
-    }
+      return said;
+    });
   };
 
   return (
@@ -51,11 +48,7 @@ export function PreferencesSection({ profile, onSaved }: { profile: Profile; onS
             <option value="system">{t('settings.preferences.system')}</option>
           </select>
         </div>
-        <div className="form__actions">
-          <button type="submit" className="btn btn--primary" disabled={busy}>
-            {busy ? t('form.saving') : t('form.save')}
-          </button>
-        </div>
+        <SaveButton busy={busy} />
       </form>
     </section>
   );
