@@ -1,6 +1,7 @@
 // The whole site on one machine: the local chain, the API, each remote on its own port and the
 // shell. Used by `npm start` and by the browser tests (with other ports and a throwaway data dir).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { frontends, remoteNames, repoRoot } from '../shared/build/index.mjs';
 import { runtimeManifest } from '../shared/build/manifest.mjs';
@@ -56,6 +57,15 @@ function startChild(name, script, env, log) {
   return started;
 }
 
+/** Refuses a port something else listens on: the wait for the API's health would take its answer for ours. */
+function assertFree(port, what) {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', () => reject(new Error(`port ${port} (${what}) is in use by another process`)));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
+}
+
 /**
  * The API: one process on PGlite (the default), or `replicas` processes on one PostgreSQL, the
  * local cluster of `postgres` or the DATABASE_URL given. Replica i listens on the API's and the
@@ -90,6 +100,8 @@ async function startApiReplicas({ ports, dataDir, brandsDir, rpcUrl, smtpUrl, ap
       ...(databaseUrl ? { DATABASE_URL: databaseUrl, PGAPPNAME: name } : {}),
       ...apiEnv,
     };
+    await assertFree(port, name);
+    await assertFree(ports.operatorApi + i, `${name}'s operator API`);
     const child = startChild(name, 'api/src/main.ts', env, log);
     children.push(child);
     // A first start creates and migrates the database: on a busy machine that can take minutes.
