@@ -4,7 +4,9 @@
 // api/test/with-postgres.sh: as root the server runs as the `postgres` user (it refuses root), and
 // when the server is missing, root with apt-get installs it as .ci/run does.
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chownSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { startProcess } from './processes.mjs';
@@ -68,8 +70,11 @@ async function canConnect(url) {
  * `throwaway`: durability off, for a cluster that is deleted after the run (the tests').
  * Answers the address of the API's database (created when missing) and stop().
  */
-export async function startPostgres({ dataDir, port, throwaway = false, log = console.log }) {
+export async function startPostgres({ dataDir: wanted, port, throwaway = false, log = console.log }) {
   const bin = ensurePostgres(log);
+  const dataDir = clusterFolder(wanted, log);
+  // A throwaway cluster starts empty, wherever it had to be kept.
+  if (throwaway) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
   if (isRoot()) {
     const { uid, gid } = userIds('postgres');
@@ -114,6 +119,21 @@ export async function startPostgres({ dataDir, port, throwaway = false, log = co
     await client.end();
   }
   return { child: server.child, stop: server.stop, url: `postgres://postgres@127.0.0.1:${port}/${DATABASE}` };
+}
+
+/**
+ * Where the cluster lives: `wanted`, unless this is root and the `postgres` user cannot reach it
+ * (a checkout under /root): then a folder of its own under the system's temporary folder, named
+ * after `wanted`, so the same checkout finds the same cluster again.
+ */
+function clusterFolder(wanted, log) {
+  if (!isRoot()) return wanted;
+  const parent = join(wanted, '..');
+  mkdirSync(parent, { recursive: true });
+  if (runAsServerUser(['test', '-x', parent]).status === 0) return wanted;
+  const elsewhere = join(tmpdir(), `invest-pools-postgres-${createHash('sha256').update(wanted).digest('hex').slice(0, 12)}`);
+  log(`The postgres user cannot reach ${wanted}: the cluster is kept in ${elsewhere}`);
+  return elsewhere;
 }
 
 function userIds(name) {

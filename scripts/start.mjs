@@ -34,7 +34,7 @@ const stack = await startStack({ postgres, replicas });
 console.log(`\nThe site is running at ${stack.url}  (Ctrl-C stops everything)\n`);
 for (const [name, port] of Object.entries(stack.ports)) {
   if (name === 'postgres' && !postgres) continue;
-  if (name === 'api' && stack.replicas.length > 1) continue;
+  if ((name === 'api' || name === 'operatorApi') && stack.replicas.length > 1) continue;
   console.log(`  ${name.padEnd(12)} ${name === 'postgres' ? stack.databaseUrl : `http://localhost:${port}`}`);
 }
 if (stack.replicas.length > 1) for (const r of stack.replicas) console.log(`  ${r.name.padEnd(12)} ${r.url} (operator ${r.operatorUrl})`);
