@@ -9,7 +9,7 @@ import { chownSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { startProcess } from './processes.mjs';
+import { assertFree, startProcess } from './processes.mjs';
 
 const require = createRequire(import.meta.url);
 const PG_ROOT = '/usr/lib/postgresql';
@@ -87,6 +87,7 @@ export async function startPostgres({ dataDir: wanted, port, throwaway = false, 
   // The server refuses a data folder others can read.
   if ((statSync(dataDir).mode & 0o077) !== 0) runAsServerUser(['chmod', '700', dataDir]);
   const settings = ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'max_connections=100', ...(throwaway ? ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'] : [])];
+  await assertFree(port, 'PostgreSQL');
   const argv = asServerUser([join(bin, 'postgres'), '-D', dataDir, '-p', String(port), ...settings.flatMap((s) => ['-c', s])]);
   const server = startProcess(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = [];

@@ -1,7 +1,6 @@
 // The whole site on one machine: the local chain, the API, each remote on its own port and the
 // shell. Used by `npm start` and by the browser tests (with other ports and a throwaway data dir).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { frontends, remoteNames, repoRoot } from '../shared/build/index.mjs';
 import { runtimeManifest } from '../shared/build/manifest.mjs';
@@ -9,7 +8,7 @@ import { openBrands } from '../shell-server/brand-page.mjs';
 import { serveRemote, serveShell } from '../shell-server/serve.mjs';
 import { startMailCatcher } from './mail-catcher.mjs';
 import { startPostgres } from './postgres.mjs';
-import { startProcess } from './processes.mjs';
+import { assertFree, startProcess } from './processes.mjs';
 
 export const defaultPorts = {
   shell: 8080,
@@ -55,15 +54,6 @@ function startChild(name, script, env, log) {
   started.child.stdout.on('data', (d) => log(prefix(d)));
   started.child.stderr.on('data', (d) => log(prefix(d)));
   return started;
-}
-
-/** Refuses a port something else listens on: the wait for the API's health would take its answer for ours. */
-function assertFree(port, what) {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', () => reject(new Error(`port ${port} (${what}) is in use by another process`)));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
-  });
 }
 
 /**
