@@ -1,6 +1,8 @@
 // The browser tests: Debian's Chromium (installed here when missing and apt-get can be used),
 // a production build of every front end plus a labelled second build of mf-cabinet, then
 // Playwright. Extra arguments go to `playwright test` (e.g. a file name or --grep).
+// The full run (no arguments) then runs the replicas' tests (e2e/replicas/: PostgreSQL, two API
+// processes) on a stack of their own; `-- --replicas [args]` runs only those.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,9 +23,14 @@ if (!existsSync(chromium)) {
 
 const args = process.argv.slice(2);
 const skipBuild = args.includes('--no-build');
-const pwArgs = args.filter((a) => a !== '--no-build');
+const replicasOnly = args.includes('--replicas');
+const pwArgs = args.filter((a) => a !== '--no-build' && a !== '--replicas');
 if (!skipBuild) {
   if (run(process.execPath, ['scripts/build.mjs']) !== 0) process.exit(1);
   if (run(process.execPath, ['scripts/build.mjs', 'mf-cabinet', '--label', 'Canary build', '--out', join(repoRoot, 'e2e/.builds')]) !== 0) process.exit(1);
 }
-process.exit(run(process.execPath, [join(repoRoot, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'e2e/playwright.config.ts', ...pwArgs]));
+const playwright = (config) => run(process.execPath, [join(repoRoot, 'node_modules/@playwright/test/cli.js'), 'test', '-c', config, ...pwArgs]);
+// One stack at a time: the replicas' stack uses the same ports once the main one has stopped.
+const site = replicasOnly ? 0 : playwright('e2e/playwright.config.ts');
+const replicas = replicasOnly || pwArgs.length === 0 ? playwright('e2e/playwright.replicas.config.ts') : 0;
+process.exit(site || replicas);

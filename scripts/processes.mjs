@@ -5,6 +5,7 @@
 // and, killed outright, whenever this process exits, also after an uncaught error.
 // scripts/processes.test.ts checks it.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 
 /** Each running child and its stop(). */
 const running = new Map();
@@ -63,4 +64,13 @@ export function startProcess(command, args, options = {}, { graceMs = 5000 } = {
     if (child.pid !== undefined) signalGroup(child, 'SIGKILL');
   });
   return { child, stop };
+}
+
+/** Refuses a port something else listens on: a wait for a server's answer would take that other's for it. */
+export function assertFree(port, what) {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', () => reject(new Error(`port ${port} (${what}) is in use by another process`)));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
 }

@@ -7,7 +7,8 @@ import { runtimeManifest } from '../shared/build/manifest.mjs';
 import { openBrands } from '../shell-server/brand-page.mjs';
 import { serveRemote, serveShell } from '../shell-server/serve.mjs';
 import { startMailCatcher } from './mail-catcher.mjs';
-import { startProcess } from './processes.mjs';
+import { startPostgres } from './postgres.mjs';
+import { assertFree, startProcess } from './processes.mjs';
 
 export const defaultPorts = {
   shell: 8080,
@@ -23,6 +24,8 @@ export const defaultPorts = {
   /** MailDev: the API sends its mail here over SMTP; the web inbox shows it. */
   mailSmtp: 1025,
   mailInbox: 1080,
+  /** The local PostgreSQL of `--postgres` (its cluster in <dataDir>/postgres). */
+  postgres: 5433,
 };
 
 const tsx = join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
@@ -54,15 +57,62 @@ function startChild(name, script, env, log) {
 }
 
 /**
+ * The API: one process on PGlite (the default), or `replicas` processes on one PostgreSQL, the
+ * local cluster of `postgres` or the DATABASE_URL given. Replica i listens on the API's and the
+ * operator API's ports + i and names itself `api-<i+1>` to the database (`application_name`, seen
+ * in pg_stat_activity). They start one after another, so the first applies the migrations and
+ * enrols the local operators, and the others find them. Jobs stay single-runner through the
+ * lease table (api/src/jobs/README.md), whatever the number.
+ */
+async function startApiReplicas({ ports, dataDir, brandsDir, rpcUrl, smtpUrl, apiEnv, postgres, replicas, children, log }) {
+  let databaseUrl = apiEnv.DATABASE_URL ?? process.env.DATABASE_URL;
+  if (postgres && !databaseUrl) {
+    const pg = await startPostgres({ dataDir: join(dataDir, 'postgres'), port: ports.postgres, throwaway: postgres.throwaway === true, log });
+    children.push(pg);
+    databaseUrl = pg.url;
+  }
+  if (replicas > 1 && !databaseUrl) throw new Error('More than one API replica needs PostgreSQL: add --postgres (or set DATABASE_URL).');
+  const started = [];
+  for (let i = 0; i < replicas; i++) {
+    const name = replicas > 1 ? `api-${i + 1}` : 'api';
+    const port = ports.api + i;
+    // The API starts only in a named environment; this stack runs its own anvil, so the chain is local.
+    const env = {
+      NODE_ENV: 'development',
+      LOCAL_CHAIN: 'true',
+      BRANDS_DIR: brandsDir,
+      PUBLIC_URL: `http://localhost:${ports.shell}`,
+      API_PORT: String(port),
+      OPERATOR_PORT: String(ports.operatorApi + i),
+      DATA_DIR: join(dataDir, 'api'),
+      RPC_URL: rpcUrl,
+      SMTP_URL: smtpUrl,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl, PGAPPNAME: name } : {}),
+      ...apiEnv,
+    };
+    await assertFree(port, name);
+    await assertFree(ports.operatorApi + i, `${name}'s operator API`);
+    const child = startChild(name, 'api/src/main.ts', env, log);
+    children.push(child);
+    // A first start creates and migrates the database: on a busy machine that can take minutes.
+    await waitForHttp(`http://127.0.0.1:${port}/api/health`, { timeoutMs: 240_000 });
+    started.push({ name, pid: child.child.pid, url: `http://127.0.0.1:${port}`, operatorUrl: `http://127.0.0.1:${ports.operatorApi + i}` });
+  }
+  return { replicas: started, databaseUrl, apiUrls: started.map((r) => r.url), operatorApiUrls: started.map((r) => r.operatorUrl) };
+}
+
+/**
  * @param {object} o
  * @param {Partial<typeof defaultPorts>} [o.ports]
  * @param {string} [o.dataDir] where the API's database and the chain's state live
  * @param {string} [o.remotesDir] runtime manifests; generated for the ports when missing
  * @param {string} [o.brandsDir] the folder of brand folders, read by the shell's server and the API (default: BRANDS_DIR, else brands/)
  * @param {Record<string,string>} [o.apiEnv] extra environment for the API
+ * @param {boolean | { throwaway: boolean }} [o.postgres] the API on a local PostgreSQL (scripts/postgres.mjs) instead of PGlite; `throwaway`: without durability, for a cluster deleted after the run
+ * @param {number} [o.replicas] API processes behind the shell's proxy (more than one needs PostgreSQL)
  * @param {(line: string) => void} [o.log]
  */
-export async function startStack({ ports: portOverrides = {}, dataDir = join(repoRoot, '.data'), remotesDir, brandsDir = process.env.BRANDS_DIR ?? join(repoRoot, 'brands'), apiEnv = {}, log = console.log } = {}) {
+export async function startStack({ ports: portOverrides = {}, dataDir = join(repoRoot, '.data'), remotesDir, brandsDir = process.env.BRANDS_DIR ?? join(repoRoot, 'brands'), apiEnv = {}, postgres = false, replicas = 1, log = console.log } = {}) {
   const ports = { ...defaultPorts, ...portOverrides };
   mkdirSync(dataDir, { recursive: true });
   // Processes (chain, mail catcher, API), each with stop(); if this process dies without stop(), they go with it.
@@ -82,14 +132,9 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
     }
     const mail = await startMailCatcher({ smtpPort: ports.mailSmtp, webPort: ports.mailInbox, log });
     children.push(mail);
-    const apiUrl = `http://127.0.0.1:${ports.api}`;
-    if (existsSync(join(repoRoot, 'api/src/main.ts'))) {
-      // The API starts only in a named environment; this stack runs its own anvil, so the chain is local.
-      const env = { NODE_ENV: 'development', LOCAL_CHAIN: 'true', BRANDS_DIR: brandsDir, PUBLIC_URL: `http://localhost:${ports.shell}`, API_PORT: String(ports.api), OPERATOR_PORT: String(ports.operatorApi), DATA_DIR: join(dataDir, 'api'), RPC_URL: rpcUrl, SMTP_URL: mail.smtpUrl, ...apiEnv };
-      children.push(startChild('api', 'api/src/main.ts', env, log));
-      // A first start creates and migrates the database: on a busy machine that can take minutes.
-      await waitForHttp(`${apiUrl}/api/health`, { timeoutMs: 240_000 });
-    }
+    const api = existsSync(join(repoRoot, 'api/src/main.ts'))
+      ? await startApiReplicas({ ports, dataDir, brandsDir, rpcUrl, smtpUrl: mail.smtpUrl, apiEnv, postgres, replicas, children, log })
+      : undefined;
 
     for (const name of remoteNames) {
       servers.push(await serveRemote({ dir: join(repoRoot, frontends[name].dir, 'dist'), port: ports[name] }));
@@ -106,9 +151,9 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
     // The shell's server and the API read the same brand folders, each watching them.
     registry = await openBrands(join(repoRoot, 'shell/dist'), brandsDir, (line) => log(`shell: ${line}`));
     servers.push(
-      await serveShell({ dir: join(repoRoot, 'shell/dist'), port: ports.shell, remotesDir: manifestsDir, brands: registry, apiUrl: existsSync(join(repoRoot, 'api/src/main.ts')) ? apiUrl : undefined, operatorApiUrl: `http://127.0.0.1:${ports.operatorApi}`, operatorHosts: ['localhost', '127.0.0.1'], cspReportFile: join(dataDir, 'csp-reports.jsonl') }),
+      await serveShell({ dir: join(repoRoot, 'shell/dist'), port: ports.shell, remotesDir: manifestsDir, brands: registry, apiUrl: api?.apiUrls, operatorApiUrl: api?.operatorApiUrls ?? `http://127.0.0.1:${ports.operatorApi}`, operatorHosts: ['localhost', '127.0.0.1'], cspReportFile: join(dataDir, 'csp-reports.jsonl') }),
     );
-    return { ports, url: `http://localhost:${ports.shell}`, mailInbox: mail.inboxUrl, brands: registry, stop, children: children.map((c) => c.child) };
+    return { ports, url: `http://localhost:${ports.shell}`, mailInbox: mail.inboxUrl, brands: registry, stop, children: children.map((c) => c.child), replicas: api?.replicas ?? [], databaseUrl: api?.databaseUrl };
   } catch (error) {
     await stop();
     throw error;

@@ -5,15 +5,12 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { appendFileSync, existsSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
 import { defaultLanguageRedirect, serveBrandFile } from './brand-page.mjs';
 import { CSP_REPORT_PATH, createPageRenderer, createPrecacheList, createRemoteManifests, loadServerSchemas, mainScriptVersion } from './page.mjs';
 import { createManifestComposer, createRemoteRoutes } from './remote-routes.mjs';
-
-const require = createRequire(import.meta.url);
-const httpProxy = require('http-proxy');
+import { createUpstreams } from './upstreams.mjs';
 
 // A file whose name carries its content hash never changes: cached for a year, never revalidated.
 // Everything else (the page, main.js, remoteEntry.js, the manifests) is revalidated by ETag on
@@ -192,7 +189,8 @@ function receiveCspReport(req, res, reportFile, allowed, limits) {
  * `production` adds HSTS; `routesTtlMs` how long a remote's routes are trusted; `cspReportFile` keeps the CSP violation reports the browsers send (within `cspReportLimits`).
  * `operatorApiUrl` is the operator API (its own internal port): the console's calls under
  * /operator-api/ reach it only when the page's host is one of `operatorHosts` (the deployment's
- * operator host); on any other host, and without it, they are not found.
+ * operator host); on any other host, and without it, they are not found. `apiUrl` and
+ * `operatorApiUrl` may each be a list: the API's replicas, taken in turn (upstreams.mjs).
  */
 export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, apiUrl, operatorApiUrl, operatorHosts = [], production = false, cspReportFile, cspReportLimits = CSP_REPORT_LIMITS, routesTtlMs }) {
   const reportAllowed = createReportBudget(cspReportLimits);
@@ -209,16 +207,13 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
   const manifestFiles = [...new Set(['remotes.json', ...(brands?.brands ?? []).map((b) => b.manifest ?? 'remotes.json')])];
   const warm = Promise.all(manifestFiles.map((file) => compose(readManifest(join(remotesDir, file))).catch(() => undefined)));
   const precacheList = createPrecacheList({ dir, remoteManifests, mainVersion });
-  const proxy = apiUrl ? httpProxy.createProxyServer({ target: apiUrl, xfwd: true, changeOrigin: false }) : null;
-  proxy?.on('error', (_error, _req, res) => {
+  const unavailable = (_req, res) => {
     if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ message: 'The service is unavailable. Please try again later.' }));
-  });
-  const operatorProxy = operatorApiUrl ? httpProxy.createProxyServer({ target: operatorApiUrl, xfwd: true, changeOrigin: false }) : null;
-  operatorProxy?.on('error', (_error, _req, res) => {
-    if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ message: 'The service is unavailable. Please try again later.' }));
-  });
+  };
+  // One API or several replicas of it, spread in turn (upstreams.mjs).
+  const proxy = apiUrl ? createUpstreams([apiUrl].flat(), { unavailable }) : null;
+  const operatorProxy = operatorApiUrl ? createUpstreams([operatorApiUrl].flat(), { unavailable }) : null;
   const onOperatorHost = (req) => operatorHosts.includes((req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase());
   const securityHeaders = (res) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -10,7 +10,8 @@ import { depositTransaction } from '../src/deposits/credit';
 import { post } from '../src/ledger';
 import { reserveTransaction } from '../src/payouts/requests';
 import { setPrices } from '../src/pricing/prices';
-import { call, newWallet, register, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
+import { buildServer } from '../src/app';
+import { call, newWallet, register, siweSign, startTestApp, testConfig, uniqueEmail, type TestApp } from './helpers';
 import { ETH, USDT, addDays, expectLedgerBalanced, independentEarned, operator, runCommand, testOperator, today } from './money-helpers';
 
 let t: TestApp;
@@ -184,6 +185,29 @@ describe('voting', () => {
     expect(none.body.message).toBe(M.noVotingPower);
     const tally = await call(t.app, 'GET', `/api/v1/dao/proposals/${id}`, { token: v.token });
     expect(tally.body.totalPowerUsd).toBe('0');
+  });
+
+  it('goal 5 (issue 23): a vote right after the wallet was linked on another replica counts (the wallet is read from the database, not this replica\'s session cache)', async () => {
+    const other = await buildServer(testConfig(), { database: t.db.database, logger: false });
+    try {
+      const confirmed = await register(t.app, uniqueEmail('dao'));
+      const id = confirmed.user.id as string;
+      // This replica has just authenticated the session (and keeps its user, without a wallet, for a moment)…
+      expect((await call(t.app, 'GET', '/api/v1/profile', { token: confirmed.token })).status).toBe(200);
+      // …when the wallet is linked through the other replica.
+      const wallet = newWallet();
+      const linked = await call(other, 'POST', '/api/v1/connect-mm', { token: confirmed.token, body: { id, metaMaskAddress: wallet.address, ...(await siweSign(other, wallet)) } });
+      expect(linked.status).toBe(200);
+      // Held before the snapshot (booked now, dated then: a first wallet on an account with money needs more proof).
+      await credit(id, 'USDT', 10_000_000n, minutes(-20));
+      const proposalId = await proposal();
+      const vote = await call(t.app, 'POST', `/api/v1/dao/proposals/${proposalId}/vote`, { token: confirmed.token, body: await signed(wallet, proposalId, 1) });
+      expect([vote.status, vote.body.message]).toEqual([200, M.voteRecorded]);
+      // 10 USDT at $1, counted for the choice.
+      expect((vote.body.proposal as { results: Array<{ powerUsd: string }> }).results.map((r) => r.powerUsd)).toEqual(['10', '0', '0']);
+    } finally {
+      await other.close();
+    }
   });
 
   it('lists active proposals first, then pending, then closed', async () => {

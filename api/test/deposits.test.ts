@@ -7,7 +7,7 @@ import { buildServer } from '../src/app';
 import { deposits } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { createDepositJob } from '../src/deposits/job';
-import { call, register, startTestApp, testConfig, type TestApp } from './helpers';
+import { call, register, siweSign, startTestApp, testConfig, type TestApp } from './helpers';
 import { deployStrayToken, devWallet, sendEth, sendToken, userWithWallet } from './deposit-helpers';
 
 /**
@@ -262,6 +262,28 @@ describe('recording and crediting', () => {
       expect(row?.status).toBe('credited');
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('beyond one process (issue 23, goal 5)', () => {
+  it('goal 5: a deposit right after the wallet was linked on another replica is recorded (the wallet is read from the database, not this replica\'s session cache)', async () => {
+    // A second replica on the same database.
+    const other = await buildServer(testConfig({ RPC_URL: chain.rpcUrl, DEPOSIT_CONFIRMATIONS: String(N), DEPOSIT_JOB_INTERVAL_MS: '0' }), { database: t.db.database, logger: false });
+    try {
+      const wallet = devWallet(chain.rpcUrl, 5);
+      const hash = await sendEth(wallet, POOL.coin, ETH / 100n);
+      const fay = await register(t.app);
+      const id = (fay.user as { id: string }).id;
+      // This replica has just authenticated the session (and keeps its user, without a wallet, for a moment)…
+      expect((await call(t.app, 'GET', '/api/v1/profile', { token: fay.token })).status).toBe(200);
+      // …when the wallet is linked through the other replica.
+      const linked = await call(other, 'POST', '/api/v1/connect-mm', { token: fay.token, body: { id, metaMaskAddress: wallet.address, ...(await siweSign(other, wallet)) } });
+      expect(linked.status).toBe(200);
+      const r = await deposit(fay.token, { pool: 'coin', amount: String(ETH / 100n), currency: 'ETH', transaction: hash });
+      expect([r.status, r.body.deposit]).toEqual([200, expect.objectContaining({ from: wallet.address.toLowerCase(), to: POOL.coin, amount: String(ETH / 100n) })]);
+    } finally {
+      await other.close();
     }
   });
 });

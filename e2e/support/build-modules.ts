@@ -37,8 +37,17 @@ interface StackModule {
     remotesDir: string;
     brandsDir: string;
     apiEnv: Record<string, string>;
+    postgres?: boolean | { throwaway: boolean };
+    replicas?: number;
     log: (line: string) => void;
-  }): Promise<{ stop: () => Promise<void> }>;
+  }): Promise<{ stop: () => Promise<void>; replicas: ApiReplica[]; databaseUrl?: string }>;
+}
+/** One API process of the stack (scripts/stack.mjs): `pid` leads its process group. */
+export interface ApiReplica {
+  name: string;
+  pid: number;
+  url: string;
+  operatorUrl: string;
 }
 
 const load = <T>(file: string): Promise<T> => import(pathToFileURL(join(repoRoot, file)).href) as Promise<T>;

@@ -5,25 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openBrandRegistry } from '../../shared/contracts/src/brand-folder';
 import { serveShell } from '../serve.mjs';
-
-type Answer = { status: number; body: string };
-
-/** A raw HTTP request (fetch would not let a test set X-Forwarded-For freely on every runtime). */
-function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-const listening = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+import { close, listening, send } from './http';
 
 describe('the shell’s server at the edge', () => {
   // A shell build of one page: enough for the server to start.

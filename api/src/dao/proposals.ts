@@ -3,7 +3,7 @@ import { verifyTypedData } from 'ethers';
 import { apiMessages as M, SUPPORTED_CHAIN_ID, VOTE_DOMAIN_VERSION, voteTypes, type ProposalResponse, type ProposalState, type VoteMessage } from '@app/contracts';
 import type { Db } from '../db/client';
 import { audit } from '../db/audit';
-import { daoProposals, daoVotes } from '../db/schema';
+import { daoProposals, daoVotes, users } from '../db/schema';
 import { ApiError, badRequest } from '../http/errors';
 import type { PriceSource } from '../pricing';
 import { unitsToUsd, usdToUnits, votingPowerAt } from './power';
@@ -122,7 +122,7 @@ export async function proposalView(db: Db, prices: PriceSource, id: string, user
 export async function castVote(
   db: Db,
   prices: PriceSource,
-  input: { proposalId: string; userId: string; linkedWallet: string | null; brand: VoteSpace; message: VoteMessage; signature: string; now?: Date },
+  input: { proposalId: string; userId: string; brand: VoteSpace; message: VoteMessage; signature: string; now?: Date },
 ) {
   const { message, signature, brand } = input;
   const now = input.now ?? new Date();
@@ -132,7 +132,10 @@ export async function castVote(
   } catch {
     throw badRequest(M.voteSignatureInvalid, 'VOTE_SIGNATURE');
   }
-  const wallet = input.linkedWallet?.toLowerCase();
+  // The wallet linked now, from the database rather than the session cache: with several replicas
+  // it may have been linked or changed a moment ago on another one.
+  const [owner] = await db.select({ walletAddress: users.walletAddress }).from(users).where(eq(users.id, input.userId));
+  const wallet = owner?.walletAddress?.toLowerCase();
   if (!wallet || signer.toLowerCase() !== wallet || message.from.toLowerCase() !== wallet || message.space !== brand.space) {
     throw badRequest(M.voteSignatureInvalid, 'VOTE_SIGNATURE');
   }

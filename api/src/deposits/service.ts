@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { apiMessages as M, formatMessage, type DepositStatus, type PoolName, type SUPPORTED_CHAIN_ID } from '@app/contracts';
 import type { Db } from '../db/client';
-import { deposits, poolAddresses } from '../db/schema';
+import { deposits, poolAddresses, users } from '../db/schema';
 import { ChainUnavailable, type ChainReader } from '../chain';
 import { DepositRefused, readDeposit, verifyDeposit } from './verify';
 import { markReported } from '../watcher';
@@ -54,8 +54,12 @@ export function createDeposits(db: Db, chain: ChainReader, settings: DepositSett
      * Reads the reported transaction from the chain and records what it credits, once per (chain,
      * transaction, log) whoever reports it. Throws DepositRefused with the reason otherwise.
      */
-    async record(user: { id: string; walletAddress: string | null }, req: DepositRequest) {
-      if (!user.walletAddress) throw new DepositRefused(M.depositNoWallet, 'NO_LINKED_WALLET');
+    async record(user: { id: string }, req: DepositRequest) {
+      // The wallet linked now, read from the database rather than the session cache: with several
+      // replicas, the wallet may have been linked a moment ago on another one (issue 23, goal 5).
+      const [owner] = await db.select({ walletAddress: users.walletAddress }).from(users).where(eq(users.id, user.id));
+      const wallet = owner?.walletAddress;
+      if (!wallet) throw new DepositRefused(M.depositNoWallet, 'NO_LINKED_WALLET');
       if (req.chainId !== undefined && req.chainId !== settings.chainId) throw new DepositRefused(M.depositWrongNetwork, 'WRONG_NETWORK');
       const hash = req.transaction.toLowerCase();
       // The chain reads and the pool's address at once: the answer waits for the slower only.
@@ -65,7 +69,7 @@ export function createDeposits(db: Db, chain: ChainReader, settings: DepositSett
       if (!poolAddress) throw new DepositRefused(formatMessage(M.depositPoolCurrency, { currency: req.currency }), 'POOL_CURRENCY');
       let found;
       try {
-        found = await verifyDeposit(chain, { chainId: settings.chainId, hash, currency: req.currency, poolAddress, wallet: user.walletAddress.toLowerCase() }, await reads);
+        found = await verifyDeposit(chain, { chainId: settings.chainId, hash, currency: req.currency, poolAddress, wallet: wallet.toLowerCase() }, await reads);
       } catch (err) {
         if (err instanceof ChainUnavailable) throw new DepositRefused(M.chainUnavailable, 'CHAIN_UNAVAILABLE', 503);
         throw err;

@@ -8,7 +8,7 @@ import { DepositRefused } from './verify';
  * `creditNow` says the transaction is already deep enough for the job to credit it now rather
  * than at its next tick. The pool is checked with its receiving address in the service.
  */
-export async function submitDeposit(deposits: Deposits, user: { id: string; walletAddress: string | null }, req: DepositRequest) {
+export async function submitDeposit(deposits: Deposits, user: { id: string }, req: DepositRequest) {
   try {
     const r = await deposits.record(user, req);
     return {

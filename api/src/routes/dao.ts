@@ -79,7 +79,7 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
 
   addRoute(app, apiRoutes.daoVote, async ({ params, body, auth, req }) => {
     const brand = spaceOf(req);
-    await castVote(db, s.prices, { proposalId: params.id, userId: auth.user.id, linkedWallet: auth.user.walletAddress, brand, message: body.message, signature: body.signature });
+    await castVote(db, s.prices, { proposalId: params.id, userId: auth.user.id, brand, message: body.message, signature: body.signature });
     voteLists.forget(`${params.id}|`);
     return { message: M.voteRecorded, proposal: await proposalView(db, s.prices, params.id, auth.user.id, brand) };
   }, { rateLimit: { max: 60, timeWindow: '1 minute' } });
