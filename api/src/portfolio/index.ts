@@ -380,6 +380,13 @@ export const KOINLY_HEADER = ['Date', 'Sent Amount', 'Sent Currency', 'Received 
  * dollars at the price recorded for its day (empty when none was: never a guessed price), and the
  * running balance of that currency over all the user's pools. Interest is dated the end of the day
  * it is for, after that day's other movements, as the balance takes it.
+ *
+ * A tax tool takes every row as a finished transfer, so the file holds nothing else. A withdrawal
+ * still in flight (or a deposit not yet credited) has no outcome yet: it may still come back, and
+ * it enters the file once paid. A returned withdrawal never left the user's books, so it is no
+ * disposal and has no row. Both are counted apart (`koinlyLeftOut`) and the activity says so, and
+ * the Balance column is that of settled movements: below it, the dashboard also holds back what is
+ * in flight.
  */
 export async function* activityKoinlyChunks(db: Db, userId: string, batch = ACTIVITY_EXPORT_BATCH) {
   const decimals = await currencyDecimals(db);
@@ -420,6 +427,18 @@ export async function* activityKoinlyChunks(db: Db, userId: string, batch = ACTI
 
 export type ActivityExportFormat = 'activity' | 'koinly';
 
+/** What the Koinly file leaves out, as the export ends: movements still in flight, and returned withdrawals. */
+export async function koinlyLeftOut(db: Db, userId: string): Promise<{ inFlight: number; returned: number }> {
+  const [r] = await rows<{ in_flight: number; returned: number }>(
+    db,
+    sql`select
+          (select count(*)::int from deposits where user_id = ${userId} and status = 'pending')
+          + (select count(*)::int from withdrawals where user_id = ${userId} and kind = 'position' and status not in ('paid', 'returned')) as in_flight,
+          (select count(*)::int from withdrawals where user_id = ${userId} and kind = 'position' and status = 'returned') as returned`,
+  );
+  return { inFlight: r?.in_flight ?? 0, returned: r?.returned ?? 0 };
+}
+
 /**
  * The export's answer, `{ filename, csv, rows }` as the contract has it, written as the batches are
  * read: the CSV goes out as a JSON string in pieces and the count comes last.
@@ -439,5 +458,6 @@ export async function* activityExportJson(
     count += chunk.rows;
     yield JSON.stringify(chunk.text).slice(1, -1);
   }
-  yield `","rows":${count}}`;
+  const leftOut = format === 'koinly' ? `,"leftOut":${JSON.stringify(await koinlyLeftOut(db, userId))}` : '';
+  yield `","rows":${count}${leftOut}}`;
 }
