@@ -57,11 +57,35 @@ export function valueCents(holdings: { currency: string; units: bigint }[], pric
  * the books. The pools' TVL cards and the DAO's pool values both read it.
  */
 export async function poolsTvl(db: Db, prices: PriceSource): Promise<Map<string, bigint>> {
-  const [held, decimals] = await Promise.all([
-    // Kept per pool and currency with every change of a position (0021), never a sum over the positions.
-    rows<{ pool: string; currency: string; total: string }>(db, sql`select pool, currency, (-balance)::text as total from pool_totals`),
-    currencyDecimals(db),
-  ]);
+  // Kept per pool and currency with every change of a position (0021), never a sum over the positions.
+  return valuedPerPool(db, prices, rows<{ pool: string; currency: string; total: string }>(db, sql`select pool, currency, (-balance)::text as total from pool_totals`));
+}
+
+/**
+ * Each pool's value locked at a past moment, in cents at the price source's prices now (as voting
+ * power is valued): today's totals less the positions' postings dated after it, so only the window
+ * since then is read. A DAO proposal's quorum is a share of it at the snapshot.
+ */
+export async function poolsTvlAt(db: Db, prices: PriceSource, at: Date): Promise<Map<string, bigint>> {
+  const held = rows<{ pool: string; currency: string; total: string }>(
+    db,
+    sql`select t.pool, t.currency, (-t.balance - coalesce(l.moved, 0))::text as total
+        from pool_totals t
+        left join (
+          select a.pool, a.currency, sum(-p.amount) as moved
+          from ledger_transactions x
+          join ledger_postings p on p.transaction_id = x.id
+          join ledger_accounts a on a.id = p.account_id
+          where x.at > ${at.toISOString()}::timestamptz and p.at > ${at.toISOString()}::timestamptz and a.kind = 'position'
+          group by a.pool, a.currency
+        ) l on l.pool = t.pool and l.currency = t.currency`,
+  );
+  return valuedPerPool(db, prices, held);
+}
+
+/** Totals per pool and currency in base units as cents per pool: each currency's value rounded down, then summed. */
+async function valuedPerPool(db: Db, prices: PriceSource, totals: Promise<{ pool: string; currency: string; total: string }[]>): Promise<Map<string, bigint>> {
+  const [held, decimals] = await Promise.all([totals, currencyDecimals(db)]);
   const price = await prices.usdPrices([...decimals.keys()]);
   const out = new Map<string, bigint>();
   for (const h of held) out.set(h.pool, (out.get(h.pool) ?? 0n) + unitsToCents(BigInt(h.total), price.get(h.currency) ?? '0', decimals.get(h.currency) ?? 18));
