@@ -100,8 +100,10 @@ test('a member votes with the wallet; the tally moves by the power at the snapsh
   await expect(page.getByTestId('my-power')).toHaveText(shown(power));
   await expect(page.getByTestId('total-power')).toHaveText('$\u00a00.00');
   // The page shows the quorum and how it was derived.
-  await expect(page.getByText(`${shown(quorum.quorum)} (not reached)`)).toBeVisible();
+  await expect(page.getByTestId('quorum')).toHaveText(`${shown(quorum.quorum)} (not reached)`);
+  await expect(page.getByTestId('quorum')).toBeVisible();
   await expect(page.getByTestId('quorum-rule')).toHaveText(`20\u00a0% of ${shown(quorum.locked)}, all the value in the pools at the snapshot`);
+  await expect(page.getByTestId('quorum-rule')).toBeVisible();
 
   await page.getByLabel('For').check();
   await page.getByRole('button', { name: 'Sign and vote' }).click();
@@ -149,7 +151,7 @@ test('at 390 px the DAO pages fit and axe finds nothing serious, in English and 
   await page.setViewportSize({ width: 390, height: 844 });
   await signedUpAndConfirmed(page.request);
   const now = Date.now();
-  const id = await operatorCreatesProposal({ title: `A long proposal title that has to wrap on a phone ${now}`, body: '# Heading\n\n- one\n- two\n\n`code that is rather long and must not push the page sideways at all`', choices: ['For', 'Against'], start: new Date(now), end: new Date(now + 600_000), snapshot: new Date(now) });
+  const { id } = await operatorCreatesProposal({ title: `A long proposal title that has to wrap on a phone ${now}`, body: '# Heading\n\n- one\n- two\n\n`code that is rather long and must not push the page sideways at all`', choices: ['For', 'Against'], start: new Date(now), end: new Date(now + 600_000), snapshot: new Date(now) });
   for (const path of ['/cabinet/dao', `/cabinet/dao/${id}`, '/ru/cabinet/dao', `/ru/cabinet/dao/${id}`]) {
     await page.goto(path);
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);

@@ -91,14 +91,19 @@ export function ProposalPage() {
               <dd>{when(p.snapshotAt)}</dd>
               <dt>{t('dao.quorum')}</dt>
               <dd>
-                {usd(p.quorumUsd)} ({p.quorumReached ? t('dao.quorumReached') : t('dao.quorumNotReached')})
+                <span data-testid="quorum">
+                  {usd(p.quorumUsd)} ({p.quorumReached ? t('dao.quorumReached') : t('dao.quorumNotReached')})
+                </span>
+                {/* How the server derived it when the proposal was made: the rule's share of the value locked at the snapshot. */}
+                {p.quorumRule ? (
+                  <>
+                    <br />
+                    <span className="muted" data-testid="quorum-rule">
+                      {t('dao.quorumRule', { share: formatPercent(formatUnits(BigInt(p.quorumRule.bps), 4), i18n.language), all: usd(p.quorumRule.tvlUsd) })}
+                    </span>
+                  </>
+                ) : null}
               </dd>
-              {/* How the server derived it when the proposal was made: the rule's share of the value locked at the snapshot. */}
-              {p.quorumRule ? (
-                <dd className="muted" data-testid="quorum-rule">
-                  {t('dao.quorumRule', { share: formatPercent(formatUnits(BigInt(p.quorumRule.bps), 4), i18n.language), all: usd(p.quorumRule.tvlUsd) })}
-                </dd>
-              ) : null}
             </dl>
           </section>
           <section className="card" aria-labelledby="proposal-results">
