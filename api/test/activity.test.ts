@@ -167,31 +167,22 @@ describe('activity worth reading', () => {
     expect((await get(alice.token, `month=${later}`)).total).toBe(0);
   });
 
-  it('finding 8: the Koinly CSV carries the USD value at the day\'s recorded price (empty without one) and a running balance', async () => {
+  /** The prices kept per `day|currency`, as the database holds them. */
+  const keptPrices = async () =>
+    new Map((await rows<{ day: string; currency: string; usd: string }>(app().services.db, sql`select day::text as day, currency, usd::text as usd from referral_prices`)).map((r) => [`${r.day}|${r.currency}`, r.usd]));
+
+  /**
+   * The Koinly file as it must be, row by row, built here: alice's two deposits, her paid withdrawal
+   * and her daily interest, balances summed here. Deposits and the withdrawal carry their time of day,
+   * which is compared apart (only the day is in the rows).
+   */
+  async function expectedKoinly(kept: Map<string, string>) {
     const db = app().services.db;
-    // A day whose price was never recorded (the source was down), and a day with its own price.
-    const unpriced = addDays(day0, 3);
-    const priced = addDays(day0, 2);
-    await db.execute(sql`delete from referral_prices where day = ${unpriced}::date and currency = 'ETH'`);
-    await db.execute(sql`insert into referral_prices (day, currency, usd, source) values (${priced}::date, 'ETH', 3123.456789, 'test') on conflict (day, currency) do update set usd = excluded.usd`);
-    const kept = new Map((await rows<{ day: string; currency: string; usd: string }>(db, sql`select day::text as day, currency, usd::text as usd from referral_prices`)).map((r) => [`${r.day}|${r.currency}`, r.usd]));
-    expect(kept.get(`${priced}|ETH`)).toMatch(/^3123\.456789/);
-
-    const r = await call(app(), 'GET', '/api/v1/cabinet/activity/export?format=koinly', { token: alice.token });
-    expect(r.status).toBe(200);
-    const { csv, rows: count, filename } = r.body as { csv: string; rows: number; filename: string };
-    expect(filename).toMatch(/^koinly-\d{4}-\d{2}-\d{2}\.csv$/);
-    const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash,Balance');
-    expect(count).toBe(3 + 2 * DAYS);
-    expect(lines).toHaveLength(1 + count);
-
     const value = (units: bigint, day: string, currency: string, d: number) => {
       const price = kept.get(`${day}|${currency}`);
       return price === undefined ? ['', ''] : [dollarsAt(units, price, d), 'USD'];
     };
-    // The expected file, row by row, with balances summed here.
-    const [withdrawal] = await rows<{ tx_hash: string; id: number }>(db, sql`select tx_hash, id from withdrawals where user_id = ${alice.id}`);
+    const [withdrawal] = await rows<{ tx_hash: string; id: number }>(db, sql`select tx_hash, id from withdrawals where user_id = ${alice.id} and status = 'paid'`);
     const depositId = new Map((await rows<{ tx_hash: string; id: number }>(db, sql`select tx_hash, id from deposits where user_id = ${alice.id}`)).map((d) => [d.tx_hash, d.id]));
     let eth = 2n * ETH;
     let usdt = 100n * USDT;
@@ -204,10 +195,39 @@ describe('activity worth reading', () => {
       expected.push([`${d.day} 23:59 UTC`, '', '', whole(d.eth, 18), 'ETH', '', '', ...value(d.eth, d.day, 'ETH', 18), 'reward', `interest from the coin pool for ${d.day}`, '', whole((eth += d.eth), 18)]);
       expected.push([`${d.day} 23:59 UTC`, '', '', whole(d.usdt, 6), 'USDT', '', '', ...value(d.usdt, d.day, 'USDT', 6), 'reward', `interest from the stable pool for ${d.day}`, '', whole((usdt += d.usdt), 6)]);
     }
+    return { expected, eth, usdt };
+  }
+
+  /** The Koinly export's rows as cells, compared with `expected` whole (the first three by their day). */
+  async function koinlyFile(expected: string[][]) {
+    const r = await call(app(), 'GET', '/api/v1/cabinet/activity/export?format=koinly', { token: alice.token });
+    expect(r.status).toBe(200);
+    const body = r.body as { csv: string; rows: number; filename: string; leftOut?: { inFlight: number; returned: number } };
+    expect(body.filename).toMatch(/^koinly-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = body.csv.trim().split('\r\n');
+    expect(lines[0]).toBe('Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash,Balance');
+    expect(body.rows).toBe(3 + 2 * DAYS);
+    expect(lines).toHaveLength(1 + body.rows);
     const got = lines.slice(1).map((l) => l.split(','));
     // Deposits and the withdrawal carry their own time of day, in Koinly's form.
     for (const g of got.slice(0, 3)) expect(g[0]).toMatch(new RegExp(`^${day0} \\d\\d:\\d\\d UTC$`));
     expect(got.map((g, i) => (i < 3 ? [`${g[0]!.slice(0, 11)}`, ...g.slice(1)] : g))).toEqual(expected);
+    return { got, leftOut: body.leftOut };
+  }
+
+  it('finding 8: the Koinly CSV carries the USD value at the day\'s recorded price (empty without one) and a running balance', async () => {
+    const db = app().services.db;
+    // A day whose price was never recorded (the source was down), and a day with its own price.
+    const unpriced = addDays(day0, 3);
+    const priced = addDays(day0, 2);
+    await db.execute(sql`delete from referral_prices where day = ${unpriced}::date and currency = 'ETH'`);
+    await db.execute(sql`insert into referral_prices (day, currency, usd, source) values (${priced}::date, 'ETH', 3123.456789, 'test') on conflict (day, currency) do update set usd = excluded.usd`);
+    const kept = await keptPrices();
+    expect(kept.get(`${priced}|ETH`)).toMatch(/^3123\.456789/);
+
+    const { expected, eth, usdt } = await expectedKoinly(kept);
+    const { got, leftOut } = await koinlyFile(expected);
+    expect(leftOut).toEqual({ inFlight: 0, returned: 0 });
     // The day without a recorded price has empty value cells; the priced day is valued at its own price.
     expect(got.find((g) => g[0] === `${unpriced} 23:59 UTC` && g[4] === 'ETH')!.slice(7, 9)).toEqual(['', '']);
     expect(got.find((g) => g[0] === `${priced} 23:59 UTC` && g[4] === 'ETH')![7]).toBe(dollarsAt(ethDay(2), '3123.456789', 18));
@@ -219,8 +239,54 @@ describe('activity worth reading', () => {
     ]);
 
     // The default layout is unchanged for the callers that read it.
-    const plain = (await call(app(), 'GET', '/api/v1/cabinet/activity/export', { token: alice.token })).body as { csv: string };
+    const plain = (await call(app(), 'GET', '/api/v1/cabinet/activity/export', { token: alice.token })).body as { csv: string; leftOut?: unknown };
     expect(plain.csv.split('\r\n')[0]).toBe('date,time_utc,type,pool,currency,amount,status,transaction');
+    expect(plain.leftOut).toBeUndefined();
     expect((await call(app(), 'GET', '/api/v1/cabinet/activity/export?format=xls', { token: alice.token })).status).toBe(400);
+  });
+
+  it('finding 8: the tax file leaves out a withdrawal in flight and a returned one, and says how many it left out', async () => {
+    // One withdrawal the operator declines (returned: it never left alice's books, no disposal), and
+    // one left waiting for approval (in flight: no outcome yet).
+    const RETURNED = ETH / 8n;
+    const WAITING = ETH / 16n;
+    expect(await operator(app(), 'payouts', 'set', 'ETH', '--threshold', String(ETH / 100n))).toMatchObject({ code: 0 });
+    const withdraw = async (amount: bigint) => {
+      const r = await call(app(), 'POST', '/api/v1/dashboard/withdraw', { token: alice.token, body: { pool: 'coin', currency: 'ETH', amount: String(amount) } });
+      expect([r.status, r.body.status]).toEqual([200, 'awaiting_approval']);
+      return r.body.id as number;
+    };
+    const returned = await withdraw(RETURNED);
+    expect(await operator(app(), 'withdrawals', 'reject', String(returned), '--reason', 'checks')).toMatchObject({ code: 0 });
+    const waiting = await withdraw(WAITING);
+    await payAll();
+    await operator(app(), 'payouts', 'set', 'ETH', '--threshold', 'none');
+
+    // The file is the settled one, row for row, as before either withdrawal.
+    const { expected, eth, usdt } = await expectedKoinly(await keptPrices());
+    const { leftOut } = await koinlyFile(expected);
+    expect(leftOut).toEqual({ inFlight: 1, returned: 1 });
+
+    // Its Balance column is the settled one; the dashboard also holds back what is in flight.
+    const summary = (await call(app(), 'GET', '/api/v1/cabinet/summary', { token: alice.token })).body as { currencies: { currency: string; balance: string }[] };
+    expect(summary.currencies.map((c) => [c.currency, c.balance])).toEqual([
+      ['ETH', String(eth - WAITING)],
+      ['USDT', String(usdt)],
+    ]);
+
+    // The full activity file lists both, each with its state.
+    const plain = (await call(app(), 'GET', '/api/v1/cabinet/activity/export', { token: alice.token })).body as { csv: string };
+    const withdrawals = plain.csv
+      .trim()
+      .split('\r\n')
+      .map((l) => l.split(','))
+      .filter((c) => c[2] === 'withdrawal')
+      .map((c) => [c[5], c[6]]);
+    expect(withdrawals).toEqual([
+      [whole(WITHDRAWN, 18), 'paid'],
+      [whole(RETURNED, 18), 'returned'],
+      [whole(WAITING, 18), 'awaiting_approval'],
+    ]);
+    expect(waiting).toBeGreaterThan(returned);
   });
 });

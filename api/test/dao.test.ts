@@ -1,11 +1,12 @@
 import { verifyTypedData, type HDNodeWallet } from 'ethers';
 import { apiMessages as M, voteTypes } from '@app/contracts';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { runOperator } from '../src/operator/cli';
 import type { Enrolled } from '../src/operator';
 import { createProposal } from '../src/dao/proposals';
 import { unitsToUsd, usdToUnits } from '../src/dao/power';
-import { daoProposals, daoVotes, deposits, operatorAudit, withdrawals } from '../src/db/schema';
+import { daoProposals, daoValues, daoVotes, deposits, operatorAudit, withdrawals } from '../src/db/schema';
+import { rows } from '../src/db/rows';
 import { depositTransaction } from '../src/deposits/credit';
 import { post } from '../src/ledger';
 import { reserveTransaction } from '../src/payouts/requests';
@@ -52,10 +53,10 @@ async function withdraw(userId: string, amount: bigint, at: Date) {
   await post(t.app.services.db, reserveTransaction({ id: w!.id, userId, pool: 'stable', currency: 'USDT', amount: amount.toString() }, at));
 }
 
-async function proposal(over: Partial<Parameters<typeof createProposal>[1]> = {}) {
+async function proposal(over: Partial<Parameters<typeof createProposal>[2]> = {}) {
   // One instant for the start and the snapshot: two clock reads could put the snapshot after the start.
   const start = minutes(-5);
-  const p = await createProposal(t.app.services.db, { title: 'Raise the stable pool APY', body: '# Why\n\n<script>alert(1)</script> **more**', choices: ['For', 'Against', 'Abstain'], startsAt: start, endsAt: minutes(60), snapshotAt: start, quorumUsd: '100', ...over });
+  const p = await createProposal(t.app.services.db, t.app.services.prices, { title: 'Raise the stable pool APY', body: '# Why\n\n<script>alert(1)</script> **more**', choices: ['For', 'Against', 'Abstain'], startsAt: start, endsAt: minutes(60), snapshotAt: start, ...over });
   return String(p.id);
 }
 
@@ -213,7 +214,8 @@ describe('voting', () => {
   it('lists active proposals first, then pending, then closed', async () => {
     const v = await voter();
     const closed = await proposal({ title: 'closed', startsAt: minutes(-60), endsAt: minutes(-1), snapshotAt: minutes(-60) });
-    const pending = await proposal({ title: 'pending', startsAt: minutes(10), endsAt: minutes(60), snapshotAt: minutes(10) });
+    // A later start with its snapshot now: a snapshot in the future is refused (its value locked is not known yet).
+    const pending = await proposal({ title: 'pending', startsAt: minutes(10), endsAt: minutes(60), snapshotAt: new Date() });
     const active = await proposal({ title: 'active' });
     const r = await call(t.app, 'GET', '/api/v1/dao/proposals', { token: v.token });
     const ids = (r.body.items as Array<{ id: string; state: string }>).map((p) => `${p.state}:${p.id}`);
@@ -281,18 +283,95 @@ describe('staked and rewards', () => {
   });
 });
 
+/** 10^-8 dollars in a cent. */
+const CENT = 1_000_000n;
+/** Cents as the server's messages write dollars: "1234.05". */
+const dollars = (cents: bigint) => `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+
+/**
+ * The pools' value locked at `at`, in cents, worked out here from the ledger's raw postings: every
+ * position posting dated by then, summed per pool and currency, valued at the test's prices (ETH at
+ * 3000.5, USDT at 1) and rounded down per pool and currency.
+ */
+async function lockedCentsAt(at: Date): Promise<bigint> {
+  const held = await rows<{ pool: string; currency: string; total: string }>(
+    t.app.services.db,
+    sql`select a.pool, a.currency, sum(-p.amount)::text as total from ledger_postings p join ledger_accounts a on a.id = p.account_id
+        where a.kind = 'position' and p.at <= ${at.toISOString()}::timestamptz group by a.pool, a.currency`,
+  );
+  const centsOf: Record<string, (units: bigint) => bigint> = { ETH: (u) => (u * 300_050n) / 10n ** 18n, USDT: (u) => (u * 100n) / 10n ** 6n };
+  return held.reduce((sum, h) => {
+    const value = centsOf[h.currency];
+    if (!value) throw new Error(`no test price for ${h.currency}`);
+    return sum + value(BigInt(h.total));
+  }, 0n);
+}
+
+describe('a proposal\'s quorum follows the rule (issue 27, finding 10)', () => {
+  it('finding 10: the server sets a proposal\'s quorum to quorumBps of the value locked at its snapshot, rounded up to the cent, and keeps the basis; an operator\'s other figure is refused', async () => {
+    const db = t.app.services.db;
+    const v = await voter();
+    await credit(v.id, 'ETH', 1_234_567_890_123_456_789n, minutes(-30));
+    await credit(v.id, 'USDT', 7_654_321n, minutes(-30));
+    const snapshot = minutes(-10);
+    // After the snapshot: not in its value locked.
+    await credit(v.id, 'USDT', 999_000_000n, minutes(-2));
+    // A share that leaves a remainder, so rounding up is exercised.
+    const [kept] = await db.select().from(daoValues).where(eq(daoValues.key, 'quorumBps'));
+    await db.update(daoValues).set({ value: '1234' }).where(eq(daoValues.key, 'quorumBps'));
+    try {
+      const locked = await lockedCentsAt(snapshot);
+      // The credit after the snapshot (and those of the tests before, dated lately) are not in it.
+      expect((await lockedCentsAt(new Date())) - locked).toBeGreaterThanOrEqual(99_900n);
+      const quorum = (locked * 1234n + 9999n) / 10000n;
+      expect(quorum * 10000n).toBeGreaterThan(locked * 1234n);
+      const create = (more: string[]) =>
+        daoCli(['proposal', 'create', '--title', 'Quorum by its rule', '--body', 'Why', '--choices', 'For,Against', '--snapshot', snapshot.toISOString(), '--end', minutes(30).toISOString(), ...more]);
+
+      // The operator's own figure: refused with the rule's, and nothing is made.
+      const before = (await db.select().from(daoProposals)).length;
+      expect(await create(['--quorum', '1'])).toEqual({
+        code: 2,
+        out: `refused (400): the quorum follows the rule: 12.34 % of $${dollars(locked)} locked at the snapshot is $${dollars(quorum)}; leave the quorum out`,
+      });
+      expect(await db.select().from(daoProposals)).toHaveLength(before);
+      // A snapshot not yet passed: its value locked is unknown.
+      expect(await create(['--start', minutes(10).toISOString(), '--snapshot', minutes(5).toISOString()])).toEqual({
+        code: 2,
+        out: 'refused (400): the snapshot must not be in the future: the quorum is a share of the value locked at it',
+      });
+
+      // Without a figure, or with the rule's own: the rule's quorum and its basis.
+      for (const more of [[], ['--quorum', dollars(quorum)]]) {
+        const made = await create(more);
+        expect(made.code).toBe(0);
+        expect(made.out).toContain(`quorum $${dollars(quorum)} (1234 bps of $${dollars(locked)} locked at the snapshot)`);
+        const id = /^proposal (\d+) created/.exec(made.out)![1]!;
+        const [row] = await db.select().from(daoProposals).where(eq(daoProposals.id, Number(id)));
+        expect([usdToUnits(row!.quorumUsd), row!.quorumBps, usdToUnits(row!.quorumTvlUsd!)]).toEqual([quorum * CENT, 1234, locked * CENT]);
+        // The page reads how it was derived.
+        const view = await call(t.app, 'GET', `/api/v1/dao/proposals/${id}`, { token: v.token });
+        expect([view.body.quorumUsd, view.body.quorumRule]).toEqual([unitsToUsd(quorum * CENT), { bps: 1234, tvlUsd: unitsToUsd(locked * CENT) }]);
+      }
+    } finally {
+      await db.update(daoValues).set({ value: kept!.value }).where(eq(daoValues.key, 'quorumBps'));
+    }
+  });
+});
+
 /** `npm run operator -- dao …` against the app, as the test operator (or `as`). */
 const daoCli = (argv: string[], as?: Enrolled | null) => runCommand(t.app, runOperator, ['dao', ...argv], as);
 
 describe('the operator creates proposals with the command line', () => {
   it('creates and lists a proposal; refuses a malformed one with the reason, and anyone without an operator\'s key', async () => {
-    const created = await daoCli(['proposal', 'create', '--title', 'Lower the dex fee', '--body', 'Why', '--choices', 'For, Against', '--end', minutes(5).toISOString(), '--quorum', '12.5']);
+    const created = await daoCli(['proposal', 'create', '--title', 'Lower the dex fee', '--body', 'Why', '--choices', 'For, Against', '--end', minutes(5).toISOString()]);
     expect(created.code).toBe(0);
     const id = /^proposal (\d+) created: "Lower the dex fee"/.exec(created.out)?.[1];
     expect(id).toBeDefined();
     const [row] = await t.app.services.db.select().from(daoProposals).where(eq(daoProposals.id, Number(id)));
     expect(row).toMatchObject({ title: 'Lower the dex fee', choices: ['For', 'Against'] });
-    expect(usdToUnits(row!.quorumUsd)).toBe(1_250_000_000n);
+    // The seed's rule: 2000 bps (20 %) of the value locked at the snapshot, rounded up to the cent.
+    expect(usdToUnits(row!.quorumUsd)).toBe(((await lockedCentsAt(row!.snapshotAt)) * 2000n + 9999n) / 10000n * CENT);
     expect(row!.snapshotAt.getTime()).toBe(row!.startsAt.getTime());
     const list = await daoCli(['proposal', 'list']);
     expect(list.code).toBe(0);

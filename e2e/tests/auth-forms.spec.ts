@@ -66,7 +66,7 @@ async function expectFieldValid(target: Locator) {
   await expect(target).not.toHaveAttribute('aria-invalid', 'true');
 }
 
-/** A notification of the shell (its region at the bottom right), with its title. */
+/** A notification of the shell (its region top-center, between the header and the page), with its title. */
 async function expectNotification(page: Page, title: string, message: string) {
   const item = page
     .getByRole('region', { name: /Notifications|Уведомления/ })

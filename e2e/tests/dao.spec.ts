@@ -13,16 +13,16 @@ import { TestWallet } from '../support/testWallet';
 
 /**
  * The operator creates a proposal as in production: `npm run operator -- dao proposal create …`,
- * sent to this stack's operator API as the stack's operator alice. Answers the proposal's id.
+ * sent to this stack's operator API as the stack's operator alice. Answers the proposal's id, and
+ * the quorum the server set by the rule with the value locked it is a share of (US dollars).
  */
-async function operatorCreatesProposal(p: { title: string; body: string; choices: string[]; start: Date; end: Date; snapshot: Date; quorum?: string }): Promise<string> {
+async function operatorCreatesProposal(p: { title: string; body: string; choices: string[]; start: Date; end: Date; snapshot: Date }) {
   const alice = localOperator('alice');
   const args = ['run', '--silent', 'operator', '--', 'dao', 'proposal', 'create', '--title', p.title, '--body', p.body, '--choices', p.choices.join(','), '--start', p.start.toISOString(), '--end', p.end.toISOString(), '--snapshot', p.snapshot.toISOString()];
-  if (p.quorum) args.push('--quorum', p.quorum);
   const { stdout } = await promisify(execFile)('npm', args, { cwd: repoRoot, env: { ...process.env, OPERATOR_API_URL: operatorApiURL, OPERATOR_KEY: `${alice.name}.${alice.key}`, OPERATOR_TOTP: totpOf(alice) } });
-  const id = /^proposal (\d+) created/m.exec(stdout)?.[1];
-  expect(id, stdout).toBeDefined();
-  return id!;
+  const made = /^proposal (\d+) created: .*, quorum \$([\d.]+) \((\d+) bps of \$([\d.]+) locked at the snapshot\)$/m.exec(stdout);
+  expect(made, stdout).not.toBeNull();
+  return { id: made![1]!, quorum: made![2]!, bps: made![3]!, locked: made![4]! };
 }
 
 const notifications = (page: Page) => page.getByRole('region', { name: /Notifications|Уведомления/ });
@@ -71,7 +71,14 @@ test('a member votes with the wallet; the tally moves by the power at the snapsh
   const before = 10n ** 16n; // 0.01 ETH
   await depositEth(page.request, bearer, wallet, before);
   const now = Date.now();
-  const id = await operatorCreatesProposal({ title: `Raise the coin pool APY ${now}`, body: '## Why\n\nMore **yield**. <img src=x onerror="window.__xss=1">', choices: ['For', 'Against'], start: new Date(now), end: new Date(now + 600_000), snapshot: new Date(now), quorum: '1' });
+  const { id, ...quorum } = await operatorCreatesProposal({ title: `Raise the coin pool APY ${now}`, body: '## Why\n\nMore **yield**. <img src=x onerror="window.__xss=1">', choices: ['For', 'Against'], start: new Date(now), end: new Date(now + 600_000), snapshot: new Date(now) });
+  // The quorum follows the rule (the API test checks its arithmetic): the seed's share of the value locked, rounded up to the cent.
+  expect(quorum.bps).toBe('2000');
+  const cents = (usd: string) => {
+    const [whole = '0', fraction = ''] = usd.split('.');
+    return BigInt(whole) * 100n + BigInt((fraction + '00').slice(0, 2));
+  };
+  expect(cents(quorum.quorum)).toBe((cents(quorum.locked) * 2000n + 9999n) / 10000n);
   // After the snapshot: must not count for this proposal.
   await depositEth(page.request, bearer, wallet, 5n * 10n ** 16n);
 
@@ -92,6 +99,11 @@ test('a member votes with the wallet; the tally moves by the power at the snapsh
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
   await expect(page.getByTestId('my-power')).toHaveText(shown(power));
   await expect(page.getByTestId('total-power')).toHaveText('$\u00a00.00');
+  // The page shows the quorum and how it was derived.
+  await expect(page.getByTestId('quorum')).toHaveText(`${shown(quorum.quorum)} (not reached)`);
+  await expect(page.getByTestId('quorum')).toBeVisible();
+  await expect(page.getByTestId('quorum-rule')).toHaveText(`20\u00a0% of ${shown(quorum.locked)}, all the value in the pools at the snapshot`);
+  await expect(page.getByTestId('quorum-rule')).toBeVisible();
 
   await page.getByLabel('For').check();
   await page.getByRole('button', { name: 'Sign and vote' }).click();
@@ -122,7 +134,7 @@ test('a member votes with the wallet; the tally moves by the power at the snapsh
   const signer = new Wallet((wallet as unknown as { signer: Wallet }).signer.privateKey);
   const badChoice = message({ choice: 3 });
   expect(((await (await post(id, { message: badChoice, signature: await signer.signTypedData(domain, types, badChoice) })).json()) as { message: string }).message).toBe("This choice is not one of the proposal's choices");
-  const ended = { id: await operatorCreatesProposal({ title: `Closed ${now}`, body: 'Done.', choices: ['Yes', 'No'], start: new Date(now - 600_000), end: new Date(now - 1000), snapshot: new Date(now - 600_000) }) };
+  const ended = { id: (await operatorCreatesProposal({ title: `Closed ${now}`, body: 'Done.', choices: ['Yes', 'No'], start: new Date(now - 600_000), end: new Date(now - 1000), snapshot: new Date(now - 600_000) })).id };
   const late = message({ proposal: ended.id });
   expect(((await (await post(ended.id, { message: late, signature: await signer.signTypedData(domain, types, late) })).json()) as { message: string }).message).toBe('Voting on this proposal is closed');
   await expect(page.getByTestId('result-power-2')).toHaveText(shown(power));
@@ -139,7 +151,7 @@ test('at 390 px the DAO pages fit and axe finds nothing serious, in English and 
   await page.setViewportSize({ width: 390, height: 844 });
   await signedUpAndConfirmed(page.request);
   const now = Date.now();
-  const id = await operatorCreatesProposal({ title: `A long proposal title that has to wrap on a phone ${now}`, body: '# Heading\n\n- one\n- two\n\n`code that is rather long and must not push the page sideways at all`', choices: ['For', 'Against'], start: new Date(now), end: new Date(now + 600_000), snapshot: new Date(now) });
+  const { id } = await operatorCreatesProposal({ title: `A long proposal title that has to wrap on a phone ${now}`, body: '# Heading\n\n- one\n- two\n\n`code that is rather long and must not push the page sideways at all`', choices: ['For', 'Against'], start: new Date(now), end: new Date(now + 600_000), snapshot: new Date(now) });
   for (const path of ['/cabinet/dao', `/cabinet/dao/${id}`, '/ru/cabinet/dao', `/ru/cabinet/dao/${id}`]) {
     await page.goto(path);
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);

@@ -1,10 +1,12 @@
 import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { verifyTypedData } from 'ethers';
-import { apiMessages as M, SUPPORTED_CHAIN_ID, VOTE_DOMAIN_VERSION, voteTypes, type ProposalResponse, type ProposalState, type VoteMessage } from '@app/contracts';
+import { apiMessages as M, QUORUM_ALL_BPS, SUPPORTED_CHAIN_ID, VOTE_DOMAIN_VERSION, quorumCents, voteTypes, type ProposalResponse, type ProposalState, type VoteMessage } from '@app/contracts';
+import { formatUnits } from '@app/web3';
 import type { Db } from '../db/client';
 import { audit } from '../db/audit';
-import { daoProposals, daoVotes, users } from '../db/schema';
+import { daoProposals, daoValues, daoVotes, users } from '../db/schema';
 import { ApiError, badRequest } from '../http/errors';
+import { poolsTvlAt, usd as dollars } from '../portfolio';
 import type { PriceSource } from '../pricing';
 import { unitsToUsd, usdToUnits, votingPowerAt } from './power';
 
@@ -28,17 +30,43 @@ export function stateOf(p: Pick<ProposalRow, 'startsAt' | 'endsAt' | 'snapshotAt
   return now < p.endsAt ? 'active' : 'closed';
 }
 
-/** What the operator gives to create a proposal (the CLI and the local stack's dev call). */
-export type NewProposal = { title: string; body: string; choices: string[]; startsAt: Date; endsAt: Date; snapshotAt: Date; quorumUsd: string };
+/**
+ * What the operator gives to create a proposal (the operator's command line and API). No quorum of
+ * their own: it follows the rule. A figure given is only a check, refused unless it is the rule's.
+ */
+export type NewProposal = { title: string; body: string; choices: string[]; startsAt: Date; endsAt: Date; snapshotAt: Date; quorumUsd?: string | undefined };
 
-export async function createProposal(db: Db, p: NewProposal): Promise<ProposalRow> {
+/** The DAO's quorum share in basis points (`dao_values.quorumBps`). */
+async function quorumBpsValue(db: Db): Promise<bigint> {
+  const [row] = await db.select({ value: daoValues.value }).from(daoValues).where(eq(daoValues.key, 'quorumBps'));
+  if (!row || !/^\d{1,5}$/.test(row.value) || BigInt(row.value) > QUORUM_ALL_BPS) throw new Error('the DAO value quorumBps is not a share in basis points (0 to 10000)');
+  return BigInt(row.value);
+}
+
+/**
+ * Creates a proposal with its quorum by the rule: `quorumBps` of the pools' value locked at the
+ * snapshot, in cents rounded up (`quorumCents`), stored with its basis so the page shows how it was
+ * derived. The snapshot must have passed: the value locked at it is then settled (a future one
+ * would not be known yet).
+ */
+export async function createProposal(db: Db, prices: PriceSource, p: NewProposal, now = new Date()): Promise<ProposalRow> {
   if (!p.title.trim() || p.choices.length < 2 || p.choices.some((c) => !c.trim())) throw new Error('a proposal needs a title and at least two choices');
   if (!(p.startsAt < p.endsAt)) throw new Error('the start must be before the end');
   // A snapshot after the start would let a vote cast before it count dollars that then move to
   // another account and vote again: the power is taken from a past, settled moment.
   if (p.snapshotAt > p.startsAt) throw new Error('the snapshot must not be after the start');
-  if (!/^\d+(\.\d{1,8})?$/.test(p.quorumUsd)) throw new Error('the quorum is a dollar amount such as 1000 or 12.5');
-  const [row] = await db.insert(daoProposals).values({ ...p, title: p.title.trim() }).returning();
+  if (p.snapshotAt > now) throw new Error('the snapshot must not be in the future: the quorum is a share of the value locked at it');
+  if (p.quorumUsd !== undefined && !/^\d+(\.\d{1,8})?$/.test(p.quorumUsd)) throw new Error('the quorum is a dollar amount such as 1000 or 12.5');
+  const bps = await quorumBpsValue(db);
+  const tvl = [...(await poolsTvlAt(db, prices, p.snapshotAt)).values()].reduce((a, b) => a + b, 0n);
+  const quorum = quorumCents(tvl, bps);
+  if (p.quorumUsd !== undefined && usdToUnits(p.quorumUsd) !== usdToUnits(dollars(quorum))) {
+    throw new Error(`the quorum follows the rule: ${formatUnits(bps, 2)} % of $${dollars(tvl)} locked at the snapshot is $${dollars(quorum)}; leave the quorum out`);
+  }
+  const [row] = await db
+    .insert(daoProposals)
+    .values({ title: p.title.trim(), body: p.body, choices: p.choices, startsAt: p.startsAt, endsAt: p.endsAt, snapshotAt: p.snapshotAt, quorumUsd: dollars(quorum), quorumBps: Number(bps), quorumTvlUsd: dollars(tvl) })
+    .returning();
   return row!;
 }
 
@@ -104,6 +132,7 @@ export async function proposalView(db: Db, prices: PriceSource, id: string, user
     ...summary(p),
     body: p.body,
     quorumUsd: unitsToUsd(usdToUnits(p.quorumUsd)),
+    ...(p.quorumBps !== null && p.quorumTvlUsd !== null ? { quorumRule: { bps: p.quorumBps, tvlUsd: unitsToUsd(usdToUnits(p.quorumTvlUsd)) } } : {}),
     results,
     totalPowerUsd: unitsToUsd(total),
     quorumReached: total >= usdToUnits(p.quorumUsd) && total > 0n,

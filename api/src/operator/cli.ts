@@ -58,7 +58,7 @@ const USAGE = `usage: npm run operator -- <command> [--api URL]   (as OPERATOR_K
   users show <e-mail|wallet|id>                  an account's positions, activity, sessions, holds and audit entries (the lookup is audited)
   audit verify                                   check the audit log's hash chain (exit 1 when broken)
   dao proposal create --title TEXT (--body TEXT | --body-file FILE) --choices "A,B[,…]"
-                 [--start ISO] --end ISO [--snapshot ISO] [--quorum USD]
+                 [--start ISO] --end ISO [--snapshot ISO] [--quorum USD]   the quorum follows the rule (quorumBps of the value locked at the snapshot)
   dao proposal list
   --json prints the API's answer as one JSON document instead of tables, for scripts`;
 

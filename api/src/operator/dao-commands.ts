@@ -7,7 +7,9 @@ import { table, UsageError, type Output, type Transport } from './cli-format';
 const usage = `Usage:
   npm run operator -- dao proposal create --title TEXT (--body TEXT | --body-file FILE) --choices "A,B[,…]"
                  [--start ISO] --end ISO [--snapshot ISO] [--quorum USD] [--api URL]
-      start defaults to now, snapshot to the start, quorum to 0 (US dollars).
+      start defaults to now, snapshot to the start (now when the start is later); the snapshot
+      must have passed. The quorum follows the DAO's rule: quorumBps of the pools' value locked at
+      the snapshot; a --quorum given is refused unless it is the rule's figure (US dollars).
   npm run operator -- dao proposal list [--api URL]
   npm run operator -- dao proposal close <id> [--api URL]
       ends an open proposal now; the votes cast stand.`;
@@ -69,9 +71,9 @@ export async function runDao(argv: string[], send: Transport, out: Output, now =
     choices: values.choices.split(',').map((c) => c.trim()),
     startsAt: startsAt.toISOString(),
     endsAt: date(values.end, 'end').toISOString(),
-    snapshotAt: date(values.snapshot, 'snapshot', startsAt).toISOString(),
+    snapshotAt: date(values.snapshot, 'snapshot', startsAt > now ? now : startsAt).toISOString(),
     ...(values.quorum !== undefined ? { quorumUsd: values.quorum } : {}),
   });
-  out(`proposal ${p.id} created: "${p.title}", ${p.startsAt} to ${p.endsAt}, snapshot ${p.snapshotAt}`);
+  out(`proposal ${p.id} created: "${p.title}", ${p.startsAt} to ${p.endsAt}, snapshot ${p.snapshotAt}, quorum $${p.quorumUsd} (${p.quorumBps} bps of $${p.quorumTvlUsd} locked at the snapshot)`);
   return 0;
 }

@@ -57,11 +57,35 @@ export function valueCents(holdings: { currency: string; units: bigint }[], pric
  * the books. The pools' TVL cards and the DAO's pool values both read it.
  */
 export async function poolsTvl(db: Db, prices: PriceSource): Promise<Map<string, bigint>> {
-  const [held, decimals] = await Promise.all([
-    // Kept per pool and currency with every change of a position (0021), never a sum over the positions.
-    rows<{ pool: string; currency: string; total: string }>(db, sql`select pool, currency, (-balance)::text as total from pool_totals`),
-    currencyDecimals(db),
-  ]);
+  // Kept per pool and currency with every change of a position (0021), never a sum over the positions.
+  return valuedPerPool(db, prices, rows<{ pool: string; currency: string; total: string }>(db, sql`select pool, currency, (-balance)::text as total from pool_totals`));
+}
+
+/**
+ * Each pool's value locked at a past moment, in cents at the price source's prices now (as voting
+ * power is valued): today's totals less the positions' postings dated after it, so only the window
+ * since then is read. A DAO proposal's quorum is a share of it at the snapshot.
+ */
+export async function poolsTvlAt(db: Db, prices: PriceSource, at: Date): Promise<Map<string, bigint>> {
+  const held = rows<{ pool: string; currency: string; total: string }>(
+    db,
+    sql`select t.pool, t.currency, (-t.balance - coalesce(l.moved, 0))::text as total
+        from pool_totals t
+        left join (
+          select a.pool, a.currency, sum(-p.amount) as moved
+          from ledger_transactions x
+          join ledger_postings p on p.transaction_id = x.id
+          join ledger_accounts a on a.id = p.account_id
+          where x.at > ${at.toISOString()}::timestamptz and p.at > ${at.toISOString()}::timestamptz and a.kind = 'position'
+          group by a.pool, a.currency
+        ) l on l.pool = t.pool and l.currency = t.currency`,
+  );
+  return valuedPerPool(db, prices, held);
+}
+
+/** Totals per pool and currency in base units as cents per pool: each currency's value rounded down, then summed. */
+async function valuedPerPool(db: Db, prices: PriceSource, totals: Promise<{ pool: string; currency: string; total: string }[]>): Promise<Map<string, bigint>> {
+  const [held, decimals] = await Promise.all([totals, currencyDecimals(db)]);
   const price = await prices.usdPrices([...decimals.keys()]);
   const out = new Map<string, bigint>();
   for (const h of held) out.set(h.pool, (out.get(h.pool) ?? 0n) + unitsToCents(BigInt(h.total), price.get(h.currency) ?? '0', decimals.get(h.currency) ?? 18));
@@ -380,6 +404,13 @@ export const KOINLY_HEADER = ['Date', 'Sent Amount', 'Sent Currency', 'Received 
  * dollars at the price recorded for its day (empty when none was: never a guessed price), and the
  * running balance of that currency over all the user's pools. Interest is dated the end of the day
  * it is for, after that day's other movements, as the balance takes it.
+ *
+ * A tax tool takes every row as a finished transfer, so the file holds nothing else. A withdrawal
+ * still in flight (or a deposit not yet credited) has no outcome yet: it may still come back, and
+ * it enters the file once paid. A returned withdrawal never left the user's books, so it is no
+ * disposal and has no row. Both are counted apart (`koinlyLeftOut`) and the activity says so, and
+ * the Balance column is that of settled movements: below it, the dashboard also holds back what is
+ * in flight.
  */
 export async function* activityKoinlyChunks(db: Db, userId: string, batch = ACTIVITY_EXPORT_BATCH) {
   const decimals = await currencyDecimals(db);
@@ -420,6 +451,18 @@ export async function* activityKoinlyChunks(db: Db, userId: string, batch = ACTI
 
 export type ActivityExportFormat = 'activity' | 'koinly';
 
+/** What the Koinly file leaves out, as the export ends: movements still in flight, and returned withdrawals. */
+export async function koinlyLeftOut(db: Db, userId: string): Promise<{ inFlight: number; returned: number }> {
+  const [r] = await rows<{ in_flight: number; returned: number }>(
+    db,
+    sql`select
+          (select count(*)::int from deposits where user_id = ${userId} and status = 'pending')
+          + (select count(*)::int from withdrawals where user_id = ${userId} and kind = 'position' and status not in ('paid', 'returned')) as in_flight,
+          (select count(*)::int from withdrawals where user_id = ${userId} and kind = 'position' and status = 'returned') as returned`,
+  );
+  return { inFlight: r?.in_flight ?? 0, returned: r?.returned ?? 0 };
+}
+
 /**
  * The export's answer, `{ filename, csv, rows }` as the contract has it, written as the batches are
  * read: the CSV goes out as a JSON string in pieces and the count comes last.
@@ -439,5 +482,6 @@ export async function* activityExportJson(
     count += chunk.rows;
     yield JSON.stringify(chunk.text).slice(1, -1);
   }
-  yield `","rows":${count}}`;
+  const leftOut = format === 'koinly' ? `,"leftOut":${JSON.stringify(await koinlyLeftOut(db, userId))}` : '';
+  yield `","rows":${count}${leftOut}}`;
 }

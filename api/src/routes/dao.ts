@@ -15,6 +15,7 @@ import {
   publicVotes,
   stakingRewards,
   unitsToUsd,
+  usdToUnits,
   type ProposalRow,
   type VoteSpace,
 } from '../dao';
@@ -98,14 +99,14 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
     const b = req.body;
     let p: ProposalRow;
     try {
-      p = await createProposal(db, { ...b, startsAt: new Date(b.startsAt), endsAt: new Date(b.endsAt), snapshotAt: new Date(b.snapshotAt), quorumUsd: b.quorumUsd ?? '0' });
+      p = await createProposal(db, s.prices, { ...b, startsAt: new Date(b.startsAt), endsAt: new Date(b.endsAt), snapshotAt: new Date(b.snapshotAt) });
     } catch (err) {
       // The proposal's own rules (two choices, start before end, …) answer with what is wrong.
       if (err instanceof Error && !('statusCode' in err)) throw badRequest(err.message, 'BAD_PROPOSAL');
       throw err;
     }
-    await audit(db, { actor: req.operator?.actor ?? 'unknown', action: 'dao.proposal.create', target: String(p.id), after: { title: p.title, choices: p.choices, startsAt: p.startsAt, endsAt: p.endsAt, snapshotAt: p.snapshotAt, quorumUsd: p.quorumUsd } });
-    return { id: String(p.id), title: p.title, startsAt: p.startsAt.toISOString(), endsAt: p.endsAt.toISOString(), snapshotAt: p.snapshotAt.toISOString() };
+    await audit(db, { actor: req.operator?.actor ?? 'unknown', action: 'dao.proposal.create', target: String(p.id), after: { title: p.title, choices: p.choices, startsAt: p.startsAt, endsAt: p.endsAt, snapshotAt: p.snapshotAt, quorumUsd: p.quorumUsd, quorumBps: p.quorumBps, quorumTvlUsd: p.quorumTvlUsd } });
+    return { id: String(p.id), title: p.title, startsAt: p.startsAt.toISOString(), endsAt: p.endsAt.toISOString(), snapshotAt: p.snapshotAt.toISOString(), quorumUsd: unitsToUsd(usdToUnits(p.quorumUsd)), quorumBps: p.quorumBps, quorumTvlUsd: unitsToUsd(usdToUnits(p.quorumTvlUsd ?? '0')) };
   });
   r.post('/operator/dao/proposals/:id/close', { ...operatorOnly, schema: { ...operatorOnly.schema, params: operatorIdParams } }, async (req) =>
     closeProposal(db, req.operator?.actor ?? 'unknown', req.params.id),

@@ -68,6 +68,8 @@ export function Activity({ revision, decimals }: { revision: string; decimals: R
   const [filter, setFilter] = useState<Filter>({});
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [exporting, setExporting] = useState<'idle' | 'busy' | 'failed'>('idle');
+  // What the last tax file left out (the server counts it): unsettled and returned movements.
+  const [leftOut, setLeftOut] = useState<{ inFlight: number; returned: number } | null>(null);
   const { state, reload } = useServerData(
     (signal) => api.call('cabinetActivity', { query: { page, size: PAGE_SIZE, interest: 'month', ...filter }, signal }),
     [api, page, revision, filter.kind, filter.pool, filter.currency],
@@ -90,7 +92,9 @@ export function Activity({ revision, decimals }: { revision: string; decimals: R
   const exportCsv = async (format: 'activity' | 'koinly') => {
     setExporting('busy');
     try {
-      const { csv, filename } = await (format === 'koinly' ? api.call('cabinetActivityExport', { query: { format } }) : api.call('cabinetActivityExport'));
+      const file = await (format === 'koinly' ? api.call('cabinetActivityExport', { query: { format } }) : api.call('cabinetActivityExport'));
+      const { csv, filename } = file;
+      if (format === 'koinly') setLeftOut(file.leftOut ?? null);
       const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
       const a = document.createElement('a');
       a.href = url;
@@ -138,6 +142,11 @@ export function Activity({ revision, decimals }: { revision: string; decimals: R
       {(data) => (
         <>
           {exporting === 'failed' ? <p className="alert alert--error" role="alert">{t('activity.exportFailed')}</p> : null}
+          {leftOut && (leftOut.inFlight > 0 || leftOut.returned > 0) ? (
+            <p className="muted" role="status" data-testid="tax-left-out">
+              {[leftOut.inFlight > 0 ? t('activity.taxInFlight', { count: leftOut.inFlight }) : '', leftOut.returned > 0 ? t('activity.taxReturned', { count: leftOut.returned }) : ''].filter(Boolean).join(' ')}
+            </p>
+          ) : null}
           {filters}
           {data.items.length === 0 ? (
             <p className="muted">{filter.kind || filter.pool || filter.currency ? t('activity.noneFiltered') : t('activity.none')}</p>

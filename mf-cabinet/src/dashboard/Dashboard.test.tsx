@@ -277,6 +277,35 @@ describe('activity', () => {
       expect(await textOf(made[0]!)).toBe(csv);
     });
 
+    it.each([
+      ['en', { inFlight: 1, returned: 2 }, 'Not in the tax file yet: 1 deposit or withdrawal still in progress. It goes in once settled; “Export CSV” lists it now. Left out of the tax file: 2 returned withdrawals. The money never left your account, so they are no disposal.'],
+      ['ru', { inFlight: 5, returned: 0 }, 'Пока не в файле для налогов: 5 депозитов или выводов в процессе. Они попадут в файл после завершения; «Скачать CSV» показывает их уже сейчас.'],
+    ] as const)('finding 8: after the tax export the activity says what the file left out and why (%s)', async (lang, leftOut, text) => {
+      renderCabinet(<Activity revision="1" decimals={summary.decimals} />, {
+        lang,
+        api: { cabinetActivity: pageOf(1), cabinetActivityExport: async () => ({ csv: 'Date\r\n', filename: 'koinly-2026-03-02.csv', rows: 0, leftOut }) },
+      });
+      await screen.findByTestId('activity-deposit');
+      expect(screen.queryByTestId('tax-left-out')).toBeNull();
+      await act(async () => {
+        fireEvent.click(screen.getByRole('button', { name: lang === 'en' ? 'Export for tax (Koinly)' : 'Для налогов (Koinly)' }));
+      });
+      expect(screen.getByTestId('tax-left-out').textContent).toBe(text);
+      expect(screen.getByTestId('tax-left-out').getAttribute('role')).toBe('status');
+    });
+
+    it('finding 8: a tax file that left nothing out needs no note', async () => {
+      renderCabinet(<Activity revision="1" decimals={summary.decimals} />, {
+        api: { cabinetActivity: pageOf(1), cabinetActivityExport: async () => ({ csv: 'Date\r\n', filename: 'koinly-2026-03-02.csv', rows: 0, leftOut: { inFlight: 0, returned: 0 } }) },
+      });
+      await screen.findByTestId('activity-deposit');
+      await act(async () => {
+        fireEvent.click(screen.getByRole('button', { name: 'Export for tax (Koinly)' }));
+      });
+      expect(click).toHaveBeenCalledTimes(1);
+      expect(screen.queryByTestId('tax-left-out')).toBeNull();
+    });
+
     it('says so when the file could not be made, and lets the user try again', async () => {
       let fail = true;
       renderCabinet(<Activity revision="1" decimals={summary.decimals} />, {

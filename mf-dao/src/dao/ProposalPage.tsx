@@ -4,7 +4,7 @@ import { useTranslation } from '@app/singletons/react-i18n';
 import { useParams } from '@app/singletons/router';
 import { apiFailure, apiBasePath, voteTypes, type ProposalResponse, type SessionState } from '@app/contracts';
 import { Page, useNotify, useObservable, useRemote } from '@app/ui';
-import { formatUsd, isUserRejection } from '@app/web3';
+import { formatPercent, formatUnits, formatUsd, isUserRejection } from '@app/web3';
 import { useMessage } from '../forms/errors';
 import { useLocaleLink } from './links';
 
@@ -91,7 +91,18 @@ export function ProposalPage() {
               <dd>{when(p.snapshotAt)}</dd>
               <dt>{t('dao.quorum')}</dt>
               <dd>
-                {usd(p.quorumUsd)} ({p.quorumReached ? t('dao.quorumReached') : t('dao.quorumNotReached')})
+                <span data-testid="quorum">
+                  {usd(p.quorumUsd)} ({p.quorumReached ? t('dao.quorumReached') : t('dao.quorumNotReached')})
+                </span>
+                {/* How the server derived it when the proposal was made: the rule's share of the value locked at the snapshot. */}
+                {p.quorumRule ? (
+                  <>
+                    <br />
+                    <span className="muted" data-testid="quorum-rule">
+                      {t('dao.quorumRule', { share: formatPercent(formatUnits(BigInt(p.quorumRule.bps), 4), i18n.language), all: usd(p.quorumRule.tvlUsd) })}
+                    </span>
+                  </>
+                ) : null}
               </dd>
             </dl>
           </section>

@@ -1,7 +1,5 @@
+import { quorumCents } from '@app/contracts';
 import { formatUnits, isDecimalAmount, parseUnits } from '@app/web3';
-
-/** The quorum's basis points are of this many: 10 000 bps is all the voting power. */
-const ALL_BPS = 10_000n;
 
 /**
  * The quorum in US dollars by its rule: `quorumBps` of all voting power, which is the dollar value of
@@ -12,6 +10,6 @@ const ALL_BPS = 10_000n;
 export function quorumInUsd(quorumBps: string, poolsUsd: string[]): { quorumUsd: string; allUsd: string } | null {
   if (!/^\d+$/.test(quorumBps) || !poolsUsd.every(isDecimalAmount)) return null;
   const all = poolsUsd.reduce((sum, usd) => sum + parseUnits(usd, 2, 'down'), 0n);
-  const quorum = (all * BigInt(quorumBps) + ALL_BPS - 1n) / ALL_BPS;
+  const quorum = quorumCents(all, BigInt(quorumBps));
   return { quorumUsd: formatUnits(quorum, 2), allUsd: formatUnits(all, 2) };
 }

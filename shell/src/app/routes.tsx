@@ -4,7 +4,7 @@ import { useAtom } from 'jotai';
 import type { RuntimeManifest } from '@app/contracts';
 import { AuthLayout } from '../layout/AuthLayout';
 import { CabinetFrame } from '../layout/CabinetFrame';
-import { Notifications } from '../notifications/Notifications';
+import { NotificationsContext } from '../notifications/Notifications';
 import type { NotificationCenter } from '../notifications/notifications';
 import { NotFoundPage, RouteErrorBoundary } from '../pages/ErrorPages';
 import { RemoteOutlet } from '../remotes/RemoteOutlet';
@@ -56,15 +56,15 @@ function ShellFrame({ notifications }: { notifications: NotificationCenter }) {
   const { brandTitle } = useShell();
   const [termsOpen, setTermsOpen] = useAtom(termsOpenAtom);
   const [walletPromptOpen, setWalletPromptOpen] = useAtom(walletPromptOpenAtom);
+  // Each layout places the notices itself: where they cover no title depends on the layout.
   return (
-    <>
+    <NotificationsContext value={notifications}>
       <Outlet />
-      <Notifications center={notifications} />
       <Suspense fallback={null}>
         {termsOpen ? <TermsModal brandTitle={brandTitle} onClose={() => setTermsOpen(false)} /> : null}
         {walletPromptOpen ? <WalletBrowserModal onClose={() => setWalletPromptOpen(false)} /> : null}
       </Suspense>
-    </>
+    </NotificationsContext>
   );
 }
 

@@ -5,6 +5,7 @@ import { termsOpenAtom } from '../app/uiState';
 import { LanguageSelect } from './LanguageSelect';
 import { LocaleLink } from './LocaleLink';
 import { Logo } from './Logo';
+import { Notifications } from '../notifications/Notifications';
 import { ThemeSwitch } from './ThemeSwitch';
 
 /** Sign-in, sign-up and the other visitor pages. */
@@ -25,6 +26,7 @@ export function AuthLayout() {
           </LocaleLink>
         </div>
       </header>
+      <Notifications layout="auth" />
       <main className="content content--auth" id="main">
         <Outlet />
       </main>

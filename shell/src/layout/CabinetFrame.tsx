@@ -1,6 +1,7 @@
 import { useTranslation } from '@app/singletons/react-i18n';
 import { LanguageSelect } from './LanguageSelect';
 import { LocaleLink } from './LocaleLink';
+import { Notifications } from '../notifications/Notifications';
 
 const MENU = [
   ['/cabinet/dashboard', 'nav.dashboard'],
@@ -37,6 +38,7 @@ export function CabinetFrame() {
             <LanguageSelect id="inner-language" />
           </div>
         </header>
+        <Notifications layout="cabinet" />
         <main className="content" id="main">
           <p className="remote-loading">{t('remote.loading')}</p>
         </main>

@@ -8,6 +8,7 @@ import { useCompactViewport } from './useViewport';
 import { displayName } from './displayName';
 import { LanguageSelect } from './LanguageSelect';
 import { WalletMenu } from './WalletMenu';
+import { Notifications } from '../notifications/Notifications';
 
 /** The cabinet: collapsible sidebar, header with greeting and wallet, and the remote's page. */
 export function InnerLayout() {
@@ -60,6 +61,7 @@ export function InnerLayout() {
             ) : null}
           </div>
         </header>
+        <Notifications layout="cabinet" />
         <main className="content" id="main">
           <Outlet />
         </main>

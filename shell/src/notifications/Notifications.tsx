@@ -1,12 +1,27 @@
+import { createContext, useContext } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { useObservable } from '@app/ui';
 import type { NotificationCenter } from './notifications';
 
-export function Notifications({ center }: { center: NotificationCenter }) {
+/** The shell's notification center, for the layout that shows its notices. */
+export const NotificationsContext = createContext<NotificationCenter | null>(null);
+
+/**
+ * The notices, where the layout puts them (issue 27, finding 6): in the page's flow between the
+ * header and the page, top-center as the spec says for the sign-in layout, and above the page's
+ * content beside the sidebar in the cabinet. A notice moves the page down instead of covering its
+ * title or a button.
+ */
+export function Notifications({ layout }: { layout: 'auth' | 'cabinet' }) {
+  const center = useContext(NotificationsContext);
+  return center ? <NoticeList center={center} layout={layout} /> : null;
+}
+
+function NoticeList({ center, layout }: { center: NotificationCenter; layout: 'auth' | 'cabinet' }) {
   const { t } = useTranslation('shell');
   const items = useObservable(center.shown, center.shown.getValue());
   return (
-    <section className="notifications" aria-label={t('notifications.region')}>
+    <section className={`notifications notifications--${layout}`} aria-label={t('notifications.region')}>
       <ul aria-live="polite">
         {items.map((n) => (
           <li key={n.id} className={`notification notification--${n.kind}`}>

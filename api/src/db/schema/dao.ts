@@ -18,6 +18,9 @@ export const daoProposals = pgTable('dao_proposals', {
   /** Voting power is the value of positions at this moment: at or before the start (checked by 0018 for new rows). */
   snapshotAt: ts('snapshot_at').notNull(),
   quorumUsd: usd('quorum_usd').notNull().default('0'),
+  /** The quorum's basis (0032): the rule's share in basis points and the pools' value locked at the snapshot; null on proposals made before. */
+  quorumBps: integer('quorum_bps'),
+  quorumTvlUsd: usd('quorum_tvl_usd'),
   createdAt: created(),
 });
 

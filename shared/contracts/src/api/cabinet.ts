@@ -136,9 +136,13 @@ export type ActivityResponse = z.infer<typeof activityResponseSchema>;
  */
 export const activityExportQuerySchema = z.object({ format: z.optional(z.enum(['activity', 'koinly'], { error: M.invalidValue })) });
 
-/** All activity as CSV (dates, whole-unit amounts, hashes): the file people keep for taxes. */
+/**
+ * All activity as CSV (dates, whole-unit amounts, hashes): the file people keep for taxes. The
+ * Koinly layout holds settled movements only, and says what it left out: deposits and withdrawals
+ * still in flight (they enter it once settled) and returned withdrawals (no disposal).
+ */
 export const activityExportResponseSchema = z
-  .object({ filename: z.string(), csv: z.string(), rows: z.int() })
+  .object({ filename: z.string(), csv: z.string(), rows: z.int(), leftOut: z.optional(z.object({ inFlight: z.int(), returned: z.int() })) })
   .register(z.globalRegistry, { id: 'ActivityExport' });
 
 export const tutorialBodySchema = z.object({ dismissed: z.boolean({ error: M.invalidValue }) }).register(z.globalRegistry, { id: 'TutorialBody' });

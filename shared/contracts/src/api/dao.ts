@@ -5,6 +5,15 @@ import { addressSchema, baseUnitsSchema, isoDateTime, pageNumber } from './commo
 /** US dollars as an exact decimal string (up to 8 decimals), never a float. */
 export const usdSchema = z.string().check(z.regex(/^(?:\d+|\d+\.\d{1,8})$/)).register(z.globalRegistry, { description: 'US dollars, exact decimal string', example: '1250.5' });
 
+/** The quorum's basis points are of this many: 10 000 bps is all the voting power. */
+export const QUORUM_ALL_BPS = 10_000n;
+
+/**
+ * The DAO's quorum rule, one source for the API and the page: `quorumBps` of all voting power (the
+ * pools' value locked, in cents), exact in bigint cents and rounded up, so the figure meets the rule.
+ */
+export const quorumCents = (allCents: bigint, quorumBps: bigint): bigint => (allCents * quorumBps + QUORUM_ALL_BPS - 1n) / QUORUM_ALL_BPS;
+
 export const daoPersonalResponseSchema = z
   .object({
     /** US-dollar value of the user's credited positions now (a proposal uses its snapshot's). */
@@ -97,6 +106,8 @@ export const proposalResponseSchema = z
     ...proposalSummary,
     body: z.string(),
     quorumUsd: usdSchema,
+    /** How the quorum was derived when the proposal was made: `bps` of the pools' value locked at the snapshot (absent on proposals made before the rule was applied). */
+    quorumRule: z.optional(z.object({ bps: z.int(), tvlUsd: usdSchema })),
     results: z.array(z.object({ choice: z.int(), label: z.string(), powerUsd: usdSchema, votes: z.int() })),
     totalPowerUsd: usdSchema,
     quorumReached: z.boolean(),
