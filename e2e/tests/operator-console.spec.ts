@@ -73,16 +73,33 @@ async function awaiting(page: Page, wallet: string, amount: string): Promise<Que
   return found!;
 }
 
-/** Requests a withdrawal of `amount` ETH from the pool page; the quote says an operator approves it. */
-async function requestWithdrawal(page: Page, amount: string) {
+/** Wei as ETH with every digit and no trailing zeros (the test's own arithmetic): 1300000000000000000n → "1.3". */
+const ethText = (wei: bigint) => {
+  const fraction = String(wei % 10n ** 18n).padStart(18, '0').replace(/0+$/, '');
+  return `${wei / 10n ** 18n}${fraction ? `.${fraction}` : ''}`;
+};
+
+/**
+ * Requests a withdrawal of `amount` ETH from a position of `position` ETH on the pool page; the
+ * quote says an operator approves it. Done once the request is listed and the position shows
+ * what is left (the form starts afresh with the new position).
+ */
+async function requestWithdrawal(page: Page, amount: string, position: bigint): Promise<bigint> {
   await dismissNotices(page);
   await page.getByRole('tab', { name: 'Withdraw' }).click();
   const withdraw = page.getByRole('tabpanel', { name: 'Withdraw' });
+  await expect(withdraw.getByText(`In this pool: ${ethText(position)} ETH`)).toBeVisible();
+  const rows = page.getByTestId('withdrawal-row');
+  const before = await rows.count();
   await withdraw.getByLabel('Amount in ETH').fill(amount);
+  await expect(withdraw.getByLabel('Amount in ETH')).toHaveValue(amount);
   await withdraw.getByRole('button', { name: 'Request withdrawal' }).click();
   await expect(withdraw.getByTestId('withdraw-quote').getByTestId('quote-next')).toHaveText(/an operator approves it/);
   await withdraw.getByRole('button', { name: 'Confirm withdrawal' }).click();
-  await expect(withdraw.getByRole('button', { name: 'Confirm withdrawal' })).toBeHidden();
+  await expect(rows).toHaveCount(before + 1, { timeout: 15_000 });
+  const left = position - ETH(amount);
+  await expect(withdraw.getByText(`In this pool: ${ethText(left)} ETH`)).toBeVisible();
+  return left;
 }
 
 /** Deposits about `usd` dollars of ETH from the page's wallet and waits until it is credited. */
@@ -139,9 +156,9 @@ test('issue 26: two operators in two browsers: TOTP sign-in, a small withdrawal 
     // A user (no operator role) deposits 2 ETH and asks for a small and a large withdrawal.
     const user = await open();
     const { wallet } = await openPool(user, 'coin');
+    // $6,000 at the local price of $3,000 an ETH.
     await depositEth(user, '6000');
-    await requestWithdrawal(user, SMALL);
-    await requestWithdrawal(user, LARGE);
+    await requestWithdrawal(user, LARGE, await requestWithdrawal(user, SMALL, ETH('2')));
     const small = await awaiting(user, wallet.address, SMALL);
     const large = await awaiting(user, wallet.address, LARGE);
     expect([small.approvalsNeeded, large.approvalsNeeded]).toEqual([1, 2]);
@@ -157,7 +174,7 @@ test('issue 26: two operators in two browsers: TOTP sign-in, a small withdrawal 
     await a.getByRole('banner').getByRole('button', { name: 'Connect wallet' }).click();
     await expect(a.getByRole('banner').getByTestId('linked-wallet')).toHaveAttribute('title', new RegExp(`^${aliceWallet.address}$`, 'i'), { timeout: 30_000 });
     await depositEth(a, '3000');
-    await requestWithdrawal(a, SMALL);
+    await requestWithdrawal(a, SMALL, ETH('1'));
     const own = await awaiting(a, aliceWallet.address, SMALL);
 
     // Alice, in her browser: the console's sign-in with her password and TOTP.

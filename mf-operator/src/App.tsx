@@ -1,4 +1,3 @@
-import './operator.css';
 import type { MouseEvent } from 'react';
 import { Route, Routes, useParams } from '@app/singletons/router';
 import { useTranslation } from '@app/singletons/react-i18n';
