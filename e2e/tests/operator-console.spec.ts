@@ -274,6 +274,7 @@ const SCREENS = [
   { path: '/operator/users', en: 'Users', ru: 'Пользователи' },
   { path: '/operator/unclaimed', en: 'Unclaimed transfers', ru: 'Невостребованные переводы' },
   { path: '/operator/dao', en: 'DAO proposals', ru: 'Предложения DAO' },
+  { path: '/operator/money', en: 'Money settings', ru: 'Денежные настройки' },
 ] as const;
 
 test('issue 26: every console screen, and its sign-in, in English and Russian, light and dark, at 390 px: no sideways scrolling, keyboard, axe', async ({ page }) => {

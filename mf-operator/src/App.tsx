@@ -10,6 +10,7 @@ import { AuditLog } from './screens/AuditLog';
 import { Users } from './screens/Users';
 import { Unclaimed } from './screens/Unclaimed';
 import { DaoProposals } from './screens/DaoProposals';
+import { MoneySettings } from './screens/MoneySettings';
 
 /** The console's screens, by the last part of their address (/operator/<screen>); the overview is /operator. */
 export const SCREENS = [
@@ -19,6 +20,7 @@ export const SCREENS = [
   { screen: 'users', key: 'users', Component: Users },
   { screen: 'unclaimed', key: 'unclaimed', Component: Unclaimed },
   { screen: 'dao', key: 'dao', Component: DaoProposals },
+  { screen: 'money', key: 'money', Component: MoneySettings },
 ] as const;
 
 function ConsoleNav({ current }: { current: string }) {

@@ -22,3 +22,7 @@ export const utcTime = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)
 
 /** Whole hours since an ISO time. */
 export const hoursSince = (iso: string, now = Date.now()) => Math.max(0, Math.floor((now - Date.parse(iso)) / 3_600_000));
+
+/** Basis points as a percentage from their digits (no float on the way): 725n → "7.25 %". */
+export const bpsPercent = (bps: bigint, lang: string, minFraction = 0) =>
+  `${formatDecimal(`${bps / 100n}.${String(bps % 100n).padStart(2, '0')}`, lang, { minFraction, maxFraction: 2 })}\u00a0%`;

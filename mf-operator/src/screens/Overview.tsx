@@ -1,8 +1,7 @@
 import { useTranslation } from '@app/singletons/react-i18n';
 import { TableScroll } from '@app/ui';
-import { formatDecimal } from '@app/web3';
 import { useOperatorRead } from '../client';
-import { coinText, utcTime } from '../format';
+import { bpsPercent, coinText, utcTime } from '../format';
 
 type OverviewData = {
   ledger: { ok: boolean; checkedAt: string };
@@ -30,8 +29,6 @@ export function solvencyBps(rows: ReconcileRow[]): { currency: string; bps: bigi
   return [...by].map(([currency, c]) => ({ currency, bps: c.unknown || c.owed === 0n ? null : (c.held * 10_000n) / c.owed }));
 }
 
-/** Basis points as a percentage with two places, from the digits (no float on the way). */
-const bpsText = (bps: bigint, lang: string) => `${formatDecimal(`${bps / 100n}.${String(bps % 100n).padStart(2, '0')}`, lang, { minFraction: 2, maxFraction: 2 })}\u00a0%`;
 
 /** The overview: the ledger check, job health, the reconciliation with its differences, solvency. */
 export function Overview() {
@@ -112,7 +109,7 @@ export function Overview() {
             <ul className="operator__solvency" aria-label={t('overview.solvency.title')}>
               {solvencyBps(reconcile.data.items).map((s) => (
                 <li key={s.currency} data-testid="solvency">
-                  {t('overview.solvency.ratio', { currency: s.currency, ratio: s.bps === null ? t('overview.unknown') : bpsText(s.bps, lang) })}
+                  {t('overview.solvency.ratio', { currency: s.currency, ratio: s.bps === null ? t('overview.unknown') : bpsPercent(s.bps, lang, 2) })}
                 </li>
               ))}
             </ul>
