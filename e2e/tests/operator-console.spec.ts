@@ -155,7 +155,7 @@ test('issue 26: two operators in two browsers: TOTP sign-in, a small withdrawal 
   try {
     // A user (no operator role) deposits 2 ETH and asks for a small and a large withdrawal.
     const user = await open();
-    const { wallet } = await openPool(user, 'coin');
+    const { wallet, login } = await openPool(user, 'coin');
     // $6,000 at the local price of $3,000 an ETH.
     await depositEth(user, '6000');
     await requestWithdrawal(user, LARGE, await requestWithdrawal(user, SMALL, ETH('2')));
@@ -236,6 +236,14 @@ test('issue 26: two operators in two browsers: TOTP sign-in, a small withdrawal 
     const token = ((await (await user.request.post('/api/v1/refresh')).json()) as { token: string }).token;
     expect((await user.request.get('/operator-api/withdrawals', { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(401);
 
+    // Alice looks the user up (read-only): the account, its withdrawals; the lookup itself is audited.
+    await a.getByRole('navigation', { name: 'Operator console' }).getByRole('link', { name: 'Users' }).click();
+    await a.getByLabel('E-mail, wallet address or account id').fill(login);
+    await a.getByRole('button', { name: 'Look up' }).click();
+    const found = a.getByTestId('user-found');
+    await expect(found.getByRole('region', { name: 'Account', exact: true })).toContainText(small.userId);
+    await expect(found.locator('section[aria-labelledby="u-withdrawals"] tbody tr')).toHaveCount(2);
+
     // The audit log, in alice's console: each step with its actor.
     await a.getByRole('navigation', { name: 'Operator console' }).getByRole('link', { name: 'Audit log' }).click();
     await a.getByLabel('Action (e.g. withdrawal.approve)').fill('withdrawal.approve');
@@ -254,6 +262,10 @@ test('issue 26: two operators in two browsers: TOTP sign-in, a small withdrawal 
     await expect(a.locator('[data-testid="audit-row"][data-action="operator.sign-in"]').first()).toBeVisible();
     const exported = a.getByRole('link', { name: 'Export as CSV' });
     expect(decodeURIComponent((await exported.getAttribute('href'))!)).toContain(`"operator:bob","withdrawal.reject","${own.id}"`);
+    await a.getByLabel('Operator (e.g. operator:alice)').fill('operator:alice');
+    await a.getByLabel('Action (e.g. withdrawal.approve)').fill('user.lookup');
+    await a.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(a.locator(`[data-testid="audit-row"][data-target="user:${small.userId}"]`)).toHaveCount(1);
 
     await a.getByRole('button', { name: 'Verify the chain' }).click();
     await expect(a.getByTestId('audit-verify')).toHaveText(/^The chain holds: \d+ entries, none missing or altered\.$/);
