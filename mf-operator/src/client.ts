@@ -42,6 +42,8 @@ export async function operatorFetch<T>(path: string, lang: string, init: { metho
 
 export type ConsoleSession = {
   session: OperatorSession | null;
+  /** Why the last session ended without a sign-out (the API's message), until the next sign-in. */
+  ended: string | null;
   signedIn: (s: OperatorSession) => void;
   signOut: () => void;
   call: OperatorCall;
@@ -55,27 +57,36 @@ export function useConsole(): ConsoleSession {
   return c;
 }
 
-/** The console's session: a call whose session has ended (idle, or ended elsewhere) signs the console out. */
+/**
+ * The console's session: a call whose session has ended (idle, or ended elsewhere) signs the
+ * console out and says why on the sign-in screen.
+ */
 export function useSessionState(lang: string): ConsoleSession {
   const [session, setSession] = useState<OperatorSession | null>(null);
+  const [ended, setEnded] = useState<string | null>(null);
+  const signedIn = useCallback((s: OperatorSession) => {
+    setEnded(null);
+    setSession(s);
+  }, []);
   const signOut = useCallback(() => {
-    setSession((s) => {
-      if (s) void operatorFetch('session/end', lang, { method: 'POST', token: s.token }).catch(() => undefined);
-      return null;
-    });
-  }, [lang]);
+    if (session) void operatorFetch('session/end', lang, { method: 'POST', token: session.token }).catch(() => undefined);
+    setSession(null);
+  }, [lang, session]);
   const call = useCallback<OperatorCall>(
     async (path, init = {}) => {
       try {
         return await operatorFetch(path, lang, { ...init, token: session?.token });
       } catch (error) {
-        if (error instanceof OperatorCallError && error.status === 401 && error.code !== 'OPERATOR_CODE_WRONG' && error.code !== 'OPERATOR_CODE_REQUIRED') setSession(null);
+        if (error instanceof OperatorCallError && error.status === 401 && error.code !== 'OPERATOR_CODE_WRONG' && error.code !== 'OPERATOR_CODE_REQUIRED') {
+          setEnded(error.message);
+          setSession(null);
+        }
         throw error;
       }
     },
     [lang, session],
   );
-  return useMemo(() => ({ session, signedIn: setSession, signOut, call }), [session, signOut, call]);
+  return useMemo(() => ({ session, ended, signedIn, signOut, call }), [session, ended, signedIn, signOut, call]);
 }
 
 export type Loaded<T> = { data: T | null; error: string | null; loading: boolean; reload: () => void };

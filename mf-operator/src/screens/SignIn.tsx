@@ -7,7 +7,7 @@ import { operatorFetch, useConsole } from '../client';
 /** The console's own sign-in: the operator's name, password and the authenticator's code. */
 export function SignIn() {
   const { t, i18n } = useTranslation();
-  const { signedIn } = useConsole();
+  const { signedIn, ended } = useConsole();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const [fields, setFields] = useState<Record<string, string>>({});
@@ -39,6 +39,11 @@ export function SignIn() {
   return (
     <Page title={t('signIn.title')}>
       <form className="card form operator__sign-in" onSubmit={(e) => void submit(e)} noValidate aria-describedby="sign-in-intro">
+        {ended ? (
+          <p className="alert alert--warning" role="status" data-testid="session-ended">
+            {ended}
+          </p>
+        ) : null}
         <p id="sign-in-intro" className="muted">
           {t('signIn.intro')}
         </p>
