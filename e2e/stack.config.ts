@@ -8,6 +8,7 @@ export const ports = {
   'mf-pools': 13003 + offset,
   'mf-referral': 13004 + offset,
   'mf-dao': 13005 + offset,
+  'mf-operator': 13006 + offset,
   api: 14000 + offset,
   operatorApi: 14100 + offset,
   chain: 18545 + offset,

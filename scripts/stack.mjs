@@ -17,6 +17,7 @@ export const defaultPorts = {
   'mf-pools': 3003,
   'mf-referral': 3004,
   'mf-dao': 3005,
+  'mf-operator': 3006,
   api: 4000,
   /** The operator API: the API's own internal port for operator calls (the console reaches it through the shell on the operator host). */
   operatorApi: 4100,

@@ -109,7 +109,7 @@ const CALL = /^\/[A-Za-z0-9_\-/]*(\?[A-Za-z0-9_\-=&]*)?$/;
  */
 export function firstCalls(manifest, pathname) {
   const owner = routeOwner(manifest, pathname);
-  const calls = owner?.route.firstCalls;
+  const calls = owner?.route.role ? undefined : owner?.route.firstCalls;
   if (!Array.isArray(calls)) return [];
   const params = owner.params;
   if (!Object.values(params).every((value) => CALL_PARAM.test(value))) return [];
@@ -151,6 +151,19 @@ function inlineHashes(html) {
 
 export const CSP_REPORT_PATH = '/csp-report';
 
+/**
+ * A remote whose every route is a role's own (the operator console): nothing of it is hinted,
+ * prefetched or kept by the service worker, so a visitor's browser never fetches it.
+ */
+export const isRoleRemote = (remote) => Array.isArray(remote?.routes) && remote.routes.length > 0 && remote.routes.every((r) => typeof r?.role === 'string');
+
+/** The manifest's text without the remotes of a role (on a host that does not serve them), or as it is. */
+export function withoutRoleRemotes(manifestText) {
+  const { manifest } = parseManifest(manifestText);
+  if (!Array.isArray(manifest?.remotes) || !manifest.remotes.some(isRoleRemote)) return manifestText;
+  return JSON.stringify({ ...manifest, remotes: manifest.remotes.filter((r) => !isRoleRemote(r)) });
+}
+
 /** A brand's runtime manifest as stored, and its well-formed remotes. */
 function parseManifest(manifestText) {
   let manifest;
@@ -179,7 +192,7 @@ export function createPrecacheList({ dir, remoteManifests, mainVersion = mainScr
   ];
   /** @param {string | undefined} manifestText the brand's runtime manifest as stored */
   return async (manifestText) => {
-    const { remotes } = parseManifest(manifestText);
+    const remotes = parseManifest(manifestText).remotes.filter((r) => !isRoleRemote(r));
     const files = await Promise.all(remotes.map((r) => remoteManifests(r.entry)));
     // A remote's lazy chunks too: its pages themselves load lazily (the sign-in page is split from the
     // home page), so a second visit would otherwise fetch and compile them again.
@@ -298,7 +311,9 @@ export function createPageRenderer({ dir, remoteManifests, mainVersion = mainScr
       }
     }
     for (const origin of origins) hint('preconnect', origin);
-    const ownerFiles = owner ? files[remotes.findIndex((r) => r.name === owner.remote.name)] : undefined;
+    // A role's page (the operator console) is hinted nothing: the shell loads it only once the
+    // session shows the role.
+    const ownerFiles = owner && !owner.route.role ? files[remotes.findIndex((r) => r.name === owner.remote.name)] : undefined;
     const locale = localeOfPath(pathname);
     if (ownerFiles) {
       // The remote's strings of the page's language (and English, the fallback) are read before

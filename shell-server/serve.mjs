@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
 import { defaultLanguageRedirect, serveBrandFile } from './brand-page.mjs';
-import { CSP_REPORT_PATH, createPageRenderer, createPrecacheList, createRemoteManifests, loadServerSchemas, mainScriptVersion } from './page.mjs';
+import { CSP_REPORT_PATH, createPageRenderer, createPrecacheList, createRemoteManifests, loadServerSchemas, mainScriptVersion, withoutRoleRemotes } from './page.mjs';
 import { createManifestComposer, createRemoteRoutes } from './remote-routes.mjs';
 import { createUpstreams } from './upstreams.mjs';
 
@@ -247,7 +247,9 @@ export function serveShell({ dir, port, host = '127.0.0.1', remotesDir, brands, 
     if (url.pathname === CSP_REPORT_PATH && req.method === 'POST') return receiveCspReport(req, res, cspReportFile, reportAllowed, cspReportLimits);
     const brand = brands.forHost(req.headers.host);
     const manifestFile = join(remotesDir, brand.manifest);
-    const manifestText = () => warm.then(() => compose(readManifest(manifestFile)));
+    // The console's remote is composed only on the operator host; elsewhere it does not exist.
+    const operatorHost = onOperatorHost(req);
+    const manifestText = () => warm.then(() => compose(readManifest(manifestFile))).then((text) => (operatorHost ? text : withoutRoleRemotes(text)));
     if (url.pathname === SERVICE_WORKER_PATH) {
       // The brand's list is part of the script: a deploy of the shell or of a remote changes
       // its bytes, and the browser installs it again with the new files.

@@ -21,7 +21,7 @@ const LIBRARIES = {
 } as const;
 type Library = keyof typeof LIBRARIES;
 
-const BUILDS = ['shell', 'mf-auth', 'mf-cabinet', 'mf-pools', 'mf-referral', 'mf-dao'];
+const BUILDS = ['shell', 'mf-auth', 'mf-cabinet', 'mf-pools', 'mf-referral', 'mf-dao', 'mf-operator'];
 
 /** Every build carries its own copy of each library, to use only when the share scope has none. */
 function buildsCarrying(marker: string): string[] {

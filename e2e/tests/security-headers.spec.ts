@@ -13,7 +13,9 @@ declare global {
   }
 }
 
-const remoteOrigins = ['mf-auth', 'mf-cabinet', 'mf-pools', 'mf-referral', 'mf-dao'].map((n) => `http://localhost:${ports[n as keyof typeof ports]}`);
+const origin = (n: string) => `http://localhost:${ports[n as keyof typeof ports]}`;
+/** localhost is the operator host: its manifest has the operator console too; other brands' hosts do not. */
+const remoteOrigins = ['mf-auth', 'mf-cabinet', 'mf-pools', 'mf-referral', 'mf-dao', 'mf-operator'].map(origin);
 
 /** Every violation the page's CSP reports, as the browser sees it. */
 async function watchViolations(page: Page) {
@@ -46,7 +48,7 @@ test('the page’s CSP allows exactly its own origin, the brand’s remotes and 
 
   // Another brand, another manifest: down.test has mf_dao on its own port.
   const down = await request.get(`${baseURL}/sign-in`, { headers: { host: `down.test:${ports.shell}` } });
-  const downOrigins = remoteOrigins.map((o) => (o.endsWith(`:${ports['mf-dao']}`) ? `http://localhost:${controlledDaoPort}` : o));
+  const downOrigins = remoteOrigins.filter((o) => o !== origin('mf-operator')).map((o) => (o.endsWith(`:${ports['mf-dao']}`) ? `http://localhost:${controlledDaoPort}` : o));
   expect(directives(down.headers()['content-security-policy']!).get('script-src')!.filter((v) => v.startsWith('http')).sort()).toEqual(downOrigins.sort());
 });
 

@@ -31,6 +31,7 @@ export const frontends = {
   'mf-pools': { dir: 'mf-pools', mfName: 'mf_pools', port: 3003 },
   'mf-referral': { dir: 'mf-referral', mfName: 'mf_referral', port: 3004 },
   'mf-dao': { dir: 'mf-dao', mfName: 'mf_dao', port: 3005 },
+  'mf-operator': { dir: 'mf-operator', mfName: 'mf_operator', port: 3006 },
 };
 export const remoteNames = Object.keys(frontends).filter((n) => n !== 'shell');
 

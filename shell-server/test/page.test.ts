@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contentSecurityPolicy, createPageRenderer, createPrecacheList, createRemoteManifests, firstCalls, remoteFiles, routeOwner } from '../page.mjs';
+import { contentSecurityPolicy, createPageRenderer, createPrecacheList, createRemoteManifests, firstCalls, isRoleRemote, remoteFiles, routeOwner, withoutRoleRemotes } from '../page.mjs';
 import { systemThemeCss } from '../frame.mjs';
 import { runtimeManifestSchema } from '../../shared/contracts/src/manifest';
 import { cabinetRoutes } from '../../shared/contracts/src/api/cabinet-routes';
@@ -261,5 +261,27 @@ describe('the page made by the shell’s server', () => {
     const css = `[data-theme='light'] { --bg: #fff; } [data-theme='dark'] { --bg: #000; }`;
     expect(systemThemeCss(css)).toBe(':root:not([data-theme]){--bg: #fff;}@media (prefers-color-scheme: dark){:root:not([data-theme]){--bg: #000;}}');
     expect(systemThemeCss('')).toBe('');
+  });
+});
+
+describe('a remote of a role (issue 26, the operator console)', () => {
+  const console_ = { name: 'mf_operator', entry: 'http://localhost:3006/mf-manifest.json', contract: '1.1', routes: [{ path: '/operator/:screen', layout: 'inner', private: true, role: 'operator', firstCalls: ['/cabinet/summary'] }] };
+  const dao = { name: 'mf_dao', entry: 'http://localhost:3005/mf-manifest.json', contract: '1.1', routes: [{ path: '/cabinet/dao', layout: 'inner', private: true }] };
+
+  it('is known by its routes: every one carries a role', () => {
+    expect([isRoleRemote(console_), isRoleRemote(dao), isRoleRemote({ ...dao, routes: [...dao.routes, console_.routes[0]] })]).toEqual([true, false, false]);
+  });
+
+  it('is left out of the manifest served on a host that is not an operator host; a manifest without one is served as it is', () => {
+    const text = JSON.stringify({ remotes: [dao, console_] });
+    expect(JSON.parse(withoutRoleRemotes(text)!)).toEqual({ remotes: [dao] });
+    const plain = JSON.stringify({ remotes: [dao] });
+    expect(withoutRoleRemotes(plain)).toBe(plain);
+    expect(withoutRoleRemotes(undefined)).toBeUndefined();
+  });
+
+  it('starts no early call for its page, whatever its routes.json lists', () => {
+    const manifest = runtimeManifestSchema.parse({ remotes: [dao, console_] });
+    expect(firstCalls(manifest, '/operator/withdrawals')).toEqual([]);
   });
 });

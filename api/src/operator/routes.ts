@@ -32,6 +32,7 @@ import { auditEntries, verifyAuditChain } from './audit-log';
 import { endOperatorSession, signInOperator } from './identity';
 import { lookUpUser } from './users';
 import { overview } from './overview';
+import { operatorConsoleRoutes } from './console-routes';
 
 /** Only the fields given: an absent field leaves the setting as it is. */
 const given = <T extends Record<string, unknown>>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
@@ -124,6 +125,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
   });
 
   referralOperatorRoutes(app, s.db, opts, actor);
+  operatorConsoleRoutes(app, s.db, opts);
 
   // Proof of solvency: a snapshot on demand under the daily job's lease, so two never build at once.
   r.post('/operator/solvency/snapshot', opts, async (req) => {

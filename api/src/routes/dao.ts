@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { asc } from 'drizzle-orm';
-import * as z from 'zod/mini';
-import { apiMessages as M, apiRoutes, brandTitle, hostName, operatorIdParams } from '@app/contracts';
+import { apiMessages as M, apiRoutes, brandTitle, hostName, newProposalBodySchema as newProposalBody, operatorIdParams } from '@app/contracts';
 import { requestHost } from '../auth';
 import {
   castVote,
@@ -28,17 +27,6 @@ import { apyBps, apysOn } from '../interest';
 import { operatorGuard } from '../operator';
 import { asOfDay, poolsTvl, usd } from '../portfolio';
 import type { Services } from '../services';
-
-const when = z.iso.datetime({ offset: true });
-const newProposalBody = z.object({
-  title: z.string().check(z.minLength(1), z.maxLength(200)),
-  body: z.string().check(z.maxLength(20_000)),
-  choices: z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(2), z.maxLength(10)),
-  startsAt: when,
-  endsAt: when,
-  snapshotAt: when,
-  quorumUsd: z.optional(z.string().check(z.maxLength(40))),
-});
 
 /** How long a page of a public vote list is served from memory (other replicas see a new vote within it). */
 const VOTE_LIST_CACHE_MS = 5000;

@@ -13,6 +13,11 @@ export const remoteRouteSchema = z.object({
   /** Only signed-in users reach it (spec §4, access control). */
   private: z._default(z.boolean(), false),
   /**
+   * Only accounts with this role reach it (the operator console): the shell refuses the route to
+   * anyone else before loading the remote, and the shell's server neither hints nor caches it.
+   */
+  role: z.optional(z.enum(['operator'])),
+  /**
    * The API calls the page makes first (paths under /api/v1, with the route's `:params`). For a
    * signed-in visitor the shell's server has the page start them before any script arrives,
    * and the remote's own calls take those answers; a remote that changes its calls changes this.

@@ -12,6 +12,7 @@ const pairs = [
   'mf-pools/src/i18n',
   'mf-referral/src/i18n',
   'mf-dao/src/i18n',
+  'mf-operator/src/i18n',
 ];
 
 const load = (dir: string, lng: string) => JSON.parse(readFileSync(join(root, dir, `${lng}.json`), 'utf8'));

@@ -26,7 +26,7 @@ const SOCIAL = [
 
 export function Sidebar({ expanded, compact, onToggle, onNavigate }: { expanded: boolean; compact: boolean; onToggle: () => void; onNavigate: () => void }) {
   const { t } = useTranslation('shell');
-  const { bus, brandTitle, brand } = useShell();
+  const { bus, brandTitle, brand, manifest } = useShell();
   const social = SOCIAL.flatMap((s) => (brand.social[s.key] ? [{ ...s, href: brand.social[s.key] }] : []));
   const session = useObservable(bus.session, bus.session.getValue());
   const openTerms = useSetAtom(termsOpenAtom);
@@ -48,6 +48,9 @@ export function Sidebar({ expanded, compact, onToggle, onNavigate }: { expanded:
   }, [onPools]);
 
   const name = session.status === 'authenticated' ? displayName(session.user) : '';
+  // The console's link only for its role, and only where this host serves the console at all.
+  const role = session.status === 'authenticated' ? session.user.role : null;
+  const consoleHere = manifest.remotes.some((r) => r.routes.some((route) => route.role && route.role === role && route.path === '/operator'));
   const avatar = session.status === 'authenticated' ? session.user.avatar : null;
   const link = (to: string, label: string) => (
     <LocaleLink to={to} className={({ isActive }) => `menu__link${isActive ? ' is-active' : ''}`} onClick={onNavigate}>
@@ -94,6 +97,7 @@ export function Sidebar({ expanded, compact, onToggle, onNavigate }: { expanded:
           <li>{link('/cabinet/settings', t('nav.settings'))}</li>
           {/* Public, like the home page: the proof that the money on the books is held. */}
           <li>{link('/solvency', t('nav.solvency'))}</li>
+          {consoleHere ? <li>{link('/operator', t('nav.operator'))}</li> : null}
         </ul>
       </nav>
       {expanded ? (

@@ -6,6 +6,7 @@ import { useObservable } from '@app/ui';
 import { useShell } from '../app/ShellContext';
 import { localeOfPath, withLocale } from '../locale/locale';
 import { warmRemote } from '../remotes/loader';
+import { NotFoundPage } from '../pages/ErrorPages';
 
 // The home page is for visitors: a signed-in user goes on to the dashboard, as from the other visitor pages.
 const AUTH_PAGES = ['/', '/sign-in', '/sign-up', '/password-recovery', '/registration-confirm'];
@@ -22,10 +23,11 @@ export function RouteAccess({ route, remote, children }: { route: RemoteRoute; r
   const location = useLocation();
   const locale = localeOfPath(location.pathname);
   const waiting = session.status === 'unknown';
-  // While the session is read, the page's remote gets ready, so it mounts as soon as access is known.
+  // While the session is read, the page's remote gets ready, so it mounts as soon as access is known;
+  // never a remote of a role's own (the operator console), which nobody else may even fetch.
   useEffect(() => {
-    if (waiting && remote) warmRemote(remote, CONTRACT_VERSION);
-  }, [waiting, remote]);
+    if (waiting && remote && !route.role) warmRemote(remote, CONTRACT_VERSION);
+  }, [waiting, remote, route.role]);
 
   if (waiting) return <p className="remote-loading">{t('remote.loading')}</p>;
   if (route.private) {
@@ -35,7 +37,11 @@ export function RouteAccess({ route, remote, children }: { route: RemoteRoute; r
       return <Navigate to={`${withLocale('/sign-in', locale)}${reason}`} replace />;
     }
     if (!session.user.role) return <Navigate to={withLocale(REGISTRATION_CONFIRM, locale)} replace />;
-  } else if (AUTH_PAGES.includes(route.path) && session.status === 'authenticated' && session.user.role) {
+  }
+  // A route of a role (the operator console) does not exist for anyone without it: the same page
+  // as any unknown address, and its remote is never loaded.
+  if (route.role && (session.status !== 'authenticated' || session.user.role !== route.role)) return <NotFoundPage />;
+  if (!route.private && AUTH_PAGES.includes(route.path) && session.status === 'authenticated' && session.user.role) {
     return <Navigate to={withLocale('/cabinet/dashboard', locale)} replace />;
   }
   return <>{children}</>;

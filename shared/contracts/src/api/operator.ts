@@ -107,3 +107,16 @@ export type AuditVerify = z.infer<typeof auditVerifySchema>;
 
 /** A read-only look at one account, by e-mail, wallet address or id; the lookup is audited. */
 export const userLookupQuery = z.object({ q: z.string().check(z.minLength(3), z.maxLength(320)) });
+
+const proposalTime = z.iso.datetime({ offset: true });
+/** A DAO proposal the operator opens (the console's form and the command line's `dao proposal create`). */
+export const newProposalBodySchema = z.object({
+  title: z.string().check(z.minLength(1), z.maxLength(200)),
+  body: z.string().check(z.maxLength(20_000)),
+  choices: z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(2), z.maxLength(10)),
+  startsAt: proposalTime,
+  endsAt: proposalTime,
+  snapshotAt: proposalTime,
+  quorumUsd: z.optional(z.string().check(z.maxLength(40))),
+});
+export type NewProposalBody = z.infer<typeof newProposalBodySchema>;

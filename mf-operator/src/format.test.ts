@@ -1,0 +1,41 @@
+import { auditCsv } from './screens/AuditLog';
+import { apyPercent } from './screens/MoneySettings';
+import { solvencyBps } from './screens/Overview';
+import { bpsPercent, coinText, hoursSince } from './format';
+
+describe('the console\'s figures (issue 26)', () => {
+  it('shows amounts with every digit, in the currency\'s units, and base units for a currency it does not know', () => {
+    expect(coinText('700000000000000001', 'ETH', 'en')).toBe('0.700000000000000001\u00a0ETH');
+    expect(coinText('1234567890', 'USDT', 'en')).toBe('1,234.56789\u00a0USDT');
+    expect(coinText('-5', 'XYZ', 'en')).toBe('-5\u00a0XYZ');
+  });
+
+  it('reads percentages from their digits', () => {
+    expect(bpsPercent(725n, 'en')).toBe('7.25\u00a0%');
+    expect(bpsPercent(800n, 'en')).toBe('8\u00a0%');
+    expect(bpsPercent(10_050n, 'ru', 2)).toBe('100,50\u00a0%');
+    expect(apyPercent('0.072500000000000000', 'en')).toBe('7.25\u00a0%');
+    expect(apyPercent('0.18', 'en')).toBe('18\u00a0%');
+    expect(apyPercent('1.5', 'en')).toBe('150\u00a0%');
+  });
+
+  it('the solvency ratio per currency: reserves over what is owed, rounded down to a basis point; unknown when a balance is unread or nothing is owed', () => {
+    const row = (currency: string, onChain: string | null, liabilities: string) => ({ pool: 'coin', currency, address: '0x1', onChain, books: '0', difference: null, liabilities, covered: null });
+    // 3 held against 2 + 1 owed: 10000 bps; 2 against 3: 6666.66… → 6666.
+    expect(solvencyBps([row('ETH', '2', '2'), row('ETH', '1', '1'), row('USDT', '2', '3'), row('USDC', null, '5'), row('BNB', '7', '0')])).toEqual([
+      { currency: 'ETH', bps: 10_000n },
+      { currency: 'USDT', bps: 6666n },
+      { currency: 'USDC', bps: null },
+      { currency: 'BNB', bps: null },
+    ]);
+  });
+
+  it('exports the audit log as CSV whose quotes and commas stay inside their cells', () => {
+    const csv = auditCsv([{ seq: 7, actor: 'operator:bob', action: 'withdrawal.reject', target: '12', before: null, after: { reason: 'REJECTED: "no", thanks' }, at: '2026-01-02T03:04:05.000Z', hash: 'ab' }]);
+    expect(csv).toBe('seq,at,actor,action,target,before,after,hash\r\n"7","2026-01-02T03:04:05.000Z","operator:bob","withdrawal.reject","12","","{""reason"":""REJECTED: \\""no\\"", thanks""}","ab"\r\n');
+  });
+
+  it('counts whole hours of age', () => {
+    expect(hoursSince('2026-01-01T00:00:00.000Z', Date.parse('2026-01-01T02:59:59.000Z'))).toBe(2);
+  });
+});

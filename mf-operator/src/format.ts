@@ -1,0 +1,28 @@
+// Figures as the console shows them: amounts with every digit (an operator decides on exact
+// figures), ages in hours, times in UTC.
+import { CHAIN_IDS, decimalsOf, formatDecimal, formatUnits, type Currency } from '@app/web3';
+
+/** Decimals of a currency's base unit (the same on every chain the site knows), or undefined. */
+export function decimalsFor(currency: string): number | undefined {
+  for (const chain of CHAIN_IDS) {
+    const d = decimalsOf(currency as Currency, chain);
+    if (d !== undefined) return d;
+  }
+  return undefined;
+}
+
+/** Base units as a coin amount with all its digits, e.g. "0.005 ETH"; base units when the currency is unknown. */
+export function coinText(units: string, currency: string, lang: string): string {
+  const d = decimalsFor(currency);
+  return `${d === undefined ? units : formatDecimal(formatUnits(BigInt(units), d), lang)}\u00a0${currency}`;
+}
+
+/** An ISO time as "YYYY-MM-DD HH:MM UTC". */
+export const utcTime = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+/** Whole hours since an ISO time. */
+export const hoursSince = (iso: string, now = Date.now()) => Math.max(0, Math.floor((now - Date.parse(iso)) / 3_600_000));
+
+/** Basis points as a percentage from their digits (no float on the way): 725n → "7.25 %". */
+export const bpsPercent = (bps: bigint, lang: string, minFraction = 0) =>
+  `${formatDecimal(`${bps / 100n}.${String(bps % 100n).padStart(2, '0')}`, lang, { minFraction, maxFraction: 2 })}\u00a0%`;
