@@ -38,6 +38,9 @@ const VARIABLE = [
   '[data-testid="total-power"]',
   '[data-testid="dao-quorum-usd"]',
   '[data-testid="proposal"]',
+  // The proof's block: the first snapshot's, taken as the stack starts, while other tests may already send transactions.
+  '[data-testid="solvency-latest-id"]',
+  '[data-testid="solvency-block"]',
   '[data-testid="referral-id"]',
   '[data-testid="referral-qr"]',
   // The invite link carries the host and port of the run.
