@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { baseURL, brandURL } from './stack.config';
 
-const ACCRUAL_SPECS = /\/(cabinet|referral|dao|solvency|operator-console)\.spec\.ts$/;
+const ACCRUAL_SPECS = /\/(cabinet|cabinet-screenshots|referral|dao|solvency|operator-console)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: './tests',

@@ -68,10 +68,10 @@ export async function openPool(page: Page, pool: PoolName, { fund: fundWallet = 
  */
 export async function deposit(panel: Locator, currency: string, usd: string): Promise<string> {
   await panel.getByLabel('Currency').selectOption(currency);
-  await expect(panel.getByText(new RegExp(`^Wallet balance: [0-9,.]*[1-9][0-9,.]* ${currency}\\b`))).toBeVisible({ timeout: 30_000 });
+  await expect(panel.getByText(new RegExp(`^Wallet balance: [0-9,.]*[1-9][0-9,.]*\\s${currency}\\b`))).toBeVisible({ timeout: 30_000 });
   await panel.getByLabel('Amount in US dollars').fill(usd);
   await expect(panel.getByLabel('Amount in US dollars')).toHaveValue(`$ ${usd}`);
-  const preview = panel.getByText(new RegExp(`^≈ [0-9.]+ ${currency}$`));
+  const preview = panel.getByText(new RegExp(`^≈ [0-9.]+\\s${currency}$`));
   await expect(preview).toBeVisible();
   const coins = /≈ ([0-9.]+)/.exec((await preview.textContent()) ?? '')![1]!;
   await panel.getByRole('button', { name: 'Deposit' }).click();

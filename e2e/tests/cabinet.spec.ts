@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { earned } from '@app/web3/testing';
 import { seriousViolations } from '../support/axe';
+import { expectAmount } from '../support/amounts';
 import { signedUpAndConfirmed } from '../support/accounts';
 import { accrueUntil, addDays, apyFromFirstOpenDay, asOf, daysFrom, today } from '../support/calendar';
 import { deposit, dismissNotices, notification, openPool, sentHash } from '../support/pool';
@@ -94,11 +95,12 @@ test('a new user deposits 1 ETH and 100 USDT, 30 days accrue: the dashboard, cha
   await expect(page.getByTestId('empty-state')).toHaveCount(0);
   const coinCard = page.getByTestId('pool-card-coin');
   await expect(coinCard.getByTestId('apy')).toHaveText('8\u00a0%');
-  await expect(coinCard.getByTestId('position-ETH').getByTestId('balance')).toHaveText(`${whole(ETH + eEth, 18)} ETH`);
-  await expect(coinCard.getByTestId('position-ETH').getByTestId('earned')).toHaveText(`${whole(eEth, 18)} ETH`);
-  await expect(page.getByTestId('pool-card-stable').getByTestId('position-USDT').getByTestId('balance')).toHaveText(`${whole(100n * USDT + eUsdt, 6)} USDT`);
-  await expect(page.getByTestId('reward-coin-ETH')).toContainText(`${whole(dayEth, 18)} ETH`);
-  await expect(page.getByTestId('reward-stable-USDT')).toContainText(`${whole(dayUsdt, 6)} USDT`);
+  // Each coin amount: six significant digits, its mark, and the exact figure (issue 25).
+  await expectAmount(coinCard.getByTestId('position-ETH').getByTestId('balance'), ETH + eEth, 18, 'ETH');
+  await expectAmount(coinCard.getByTestId('position-ETH').getByTestId('earned'), eEth, 18, 'ETH');
+  await expectAmount(page.getByTestId('pool-card-stable').getByTestId('position-USDT').getByTestId('balance'), 100n * USDT + eUsdt, 6, 'USDT');
+  await expectAmount(page.getByTestId('reward-coin-ETH'), dayEth, 18, 'ETH');
+  await expectAmount(page.getByTestId('reward-stable-USDT'), dayUsdt, 6, 'USDT');
 
   // The balance chart's table: one row a day from the first deposit to the last credited interest (dated the day after the last accrued one).
   await scrollToBottom(page);
@@ -148,7 +150,7 @@ test('a new user deposits 1 ETH and 100 USDT, 30 days accrue: the dashboard, cha
   await expect(roi.getByTestId('roi-held')).toContainText('each UTC day earns on the lowest balance held during that day');
   // It starts from the user's position, in its coin (issue 27); 1 ETH typed over it.
   // The short figure by magnitude; pressed, the exact one.
-  await roi.getByTestId('roi-earned-amount').click();
+  await roi.getByTestId('roi-earned-amount').getByRole('button').click();
   await expect(roi.getByTestId('roi-earned')).toContainText(`${whole(ethOver(30), 18, 18)}\u00a0ETH`);
 
   // A withdrawal: requested, then paid with an explorer link, without a reload.

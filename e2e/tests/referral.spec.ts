@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, request as requests, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe';
+import { expectAmount } from '../support/amounts';
 import { PASSWORD, mailedCode, signedUpAndConfirmed, uniqueEmail } from '../support/accounts';
 import { dailyInterest, dailyRate } from '@app/web3/testing';
 import { addDays, apyFromFirstOpenDay, asOf, today } from '../support/calendar';
@@ -45,13 +46,6 @@ function operatorOk(...args: string[]): string {
 
 /** A referrer's reward on a referee's days: floor(interest × bps / 10000) each day (USDT interest, USDT payout). */
 const rewardOn = (interest: bigint[], bps: bigint) => interest.reduce((sum, i) => sum + (i * bps) / 10000n, 0n);
-
-/** Base units of USDT as the page prints them (en): up to 6 places, trailing zeros cut, grouped. */
-function usdt(units: bigint): string {
-  const int = (units / UNIT).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const frac = (units % UNIT).toString().padStart(6, '0').replace(/0+$/, '');
-  return `${frac ? `${int}.${frac}` : int} USDT`;
-}
 
 async function usdtBalance(wallet: TestWallet, address: string): Promise<bigint> {
   return BigInt(await wallet.chain.call({ to: USDT, data: `0x70a08231${word(BigInt(address))}` }));
@@ -226,9 +220,9 @@ test('the referral programme: link, sign-up, rewards by level, claim paid on cha
   await A.page.goto('/cabinet/refferal');
   await expect(A.page.getByTestId('network-members')).toContainText('3');
   for (const level of [1, 2, 3]) await expect(levels.getByTestId(`level-${level}`).getByTestId('members')).toHaveText('1');
-  await expect(A.page.getByTestId('reward-all-time')).toContainText(usdt(total));
-  await expect(A.page.getByTestId('reward-available')).toContainText(usdt(total));
-  await expect(A.page.getByTestId('reward-in-payment')).toContainText(usdt(0n));
+  await expectAmount(A.page.getByTestId('reward-all-time'), total, 6, 'USDT');
+  await expectAmount(A.page.getByTestId('reward-available'), total, 6, 'USDT');
+  await expectAmount(A.page.getByTestId('reward-in-payment'), 0n, 6, 'USDT');
   await expect(A.page.getByTestId('rank-current')).toHaveText('Your rank: Starter');
 
   await A.page.goto('/cabinet/affiliates');
@@ -237,7 +231,7 @@ test('the referral programme: link, sign-up, rewards by level, claim paid on cha
     const row = A.page.getByTestId('affiliate');
     await expect(row).toHaveCount(1);
     await expect(row.getByTestId('affiliate-member')).toHaveText(`${m.login[0]}***@example.com`);
-    await expect(row.getByTestId('affiliate-rewards')).toHaveText(usdt(reward));
+    await expectAmount(row.getByTestId('affiliate-rewards'), reward, 6, 'USDT');
   }
   // B earns from C at level 1 and from D at level 2.
   const bHarvest = await apiGet<{ allTime: string }>(B, '/referrals/harvest');
@@ -259,8 +253,8 @@ test('the referral programme: link, sign-up, rewards by level, claim paid on cha
     await claim.click();
     await expect(A.page.getByTestId('claim-state')).toHaveText('Sending Request...');
     await expect(A.page.getByTestId('claim-state')).toHaveText('Withdrawal request has been successfully sent! Payment will be processed soon.');
-    await expect(A.page.getByTestId('reward-in-payment')).toContainText(usdt(total));
-    await expect(A.page.getByTestId('reward-available')).toContainText(usdt(0n));
+    await expectAmount(A.page.getByTestId('reward-in-payment'), total, 6, 'USDT');
+    await expectAmount(A.page.getByTestId('reward-available'), 0n, 6, 'USDT');
     await A.page.unroute('**/api/v1/referrals/withdraw');
 
     await claim.click();
@@ -278,7 +272,7 @@ test('the referral programme: link, sign-up, rewards by level, claim paid on cha
     operatorOk('payouts', 'set', 'USDT', '--threshold', 'none');
   }
   await expect(A.page.getByTestId('latest-claim-status')).toHaveText('Paid', { timeout: 60_000 });
-  await expect(A.page.getByTestId('reward-paid')).toContainText(usdt(total));
+  await expectAmount(A.page.getByTestId('reward-paid'), total, 6, 'USDT');
   await expect(A.page.getByTestId('latest-claim-link')).toHaveAttribute('href', /^https:\/\/etherscan\.io\/tx\/0x[0-9a-f]{64}$/);
   expect(await usdtBalance(A.wallet, A.wallet.address)).toBe(walletBefore + total);
 

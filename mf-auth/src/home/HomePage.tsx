@@ -3,7 +3,7 @@ import { useTranslation } from '@app/singletons/react-i18n';
 import type { PoolsOverviewResponse } from '@app/contracts';
 import { Page, TableScroll, useRemote, useServerData } from '@app/ui';
 import { formatPercent, formatUsd } from '@app/web3';
-import { Reserves, coinText } from './Reserves';
+import { Reserves, coinFigure } from './Reserves';
 
 /**
  * The public home page (issue 27): what a visitor needs before trusting the site with money — each
@@ -47,7 +47,7 @@ export function HomePage() {
 
 function Overview({ data, lang }: { data: PoolsOverviewResponse; lang: string }) {
   const { t } = useTranslation();
-  const coin = (units: string, currency: string) => coinText(units, currency, data.decimals, lang);
+  const coin = (units: string, currency: string) => coinFigure(units, currency, data.decimals, lang);
   return (
     <>
       <section className="section" aria-labelledby="home-pools">

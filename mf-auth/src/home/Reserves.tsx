@@ -1,12 +1,12 @@
 import { Link } from '@app/singletons/router';
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { PoolName } from '@app/contracts';
-import { TableScroll, useRemote, useServerData } from '@app/ui';
-import { formatCoinUnits } from '@app/web3';
+import { Amount, TableScroll, useRemote, useServerData } from '@app/ui';
 
-/** Base units of a coin with its symbol, up to eight places, kept on one line with it. */
-export const coinText = (units: bigint | string, currency: string, decimals: Record<string, number>, lang: string) =>
-  `${formatCoinUnits(units, decimals[currency] ?? 18, lang, 8)}\u00a0${currency}`;
+/** Base units of a coin as the design system shows amounts: its mark, precision by magnitude, the exact figure on demand. */
+export const coinFigure = (units: bigint | string, currency: string, decimals: Record<string, number>, lang: string) => (
+  <Amount units={units} decimals={decimals[currency] ?? 18} currency={currency} lang={lang} />
+);
 
 /** Per currency, what the pool's addresses hold on chain and what its books say they should. */
 type Held = { currency: string; onChain: bigint | null; books: bigint };
@@ -35,7 +35,7 @@ export function Reserves({ pools, decimals, lang }: { pools: { pool: PoolName; t
       ),
     [api, pools.map((p) => p.pool).join()],
   );
-  const coin = (units: bigint, currency: string) => coinText(units, currency, decimals, lang);
+  const coin = (units: bigint, currency: string) => coinFigure(units, currency, decimals, lang);
   const titleOf = new Map(pools.map((p) => [p.pool, p.title]));
 
   return (

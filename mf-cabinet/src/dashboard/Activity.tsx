@@ -2,9 +2,8 @@ import { Fragment, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { ACTIVITY_KINDS, POOL_NAMES, type ActivityItem, type ActivityQuery } from '@app/contracts';
 import { formatDay } from '@app/web3';
-import { TxLink, useRemote, useServerData } from '@app/ui';
+import { Amount, TxLink, useRemote, useServerData } from '@app/ui';
 import { Panel } from './Panel';
-import { coinText } from './money';
 
 const PAGE_SIZE = 10;
 
@@ -25,7 +24,7 @@ function Row({ i, t, lang, decimals, action, testId }: { i: ActivityItem; t: T; 
       <td data-label={t('activity.date')}>{i.month ? monthName(i.month, lang) : formatDay(i.at)}</td>
       <td data-label={t('activity.type')}>{i.month ? t('activity.kinds.interestMonth', { count: i.days ?? 0 }) : t(`activity.kinds.${i.kind}`)}</td>
       <td data-label={t('activity.pool')}>{t(`kinds.${i.pool}`)}</td>
-      <td className="num" data-label={t('activity.amount')}>{coinText(i.amount, i.currency, lang, decimals)}</td>
+      <td className="num" data-label={t('activity.amount')}><Amount units={i.amount} decimals={decimals[i.currency] ?? 18} currency={i.currency} lang={lang} /></td>
       <td data-label={t('activity.status')} data-testid="status">{statusOf(t, i)}</td>
       <td data-label={t('activity.transaction')}>{action ?? <TxLink hash={i.transaction} />}</td>
     </tr>

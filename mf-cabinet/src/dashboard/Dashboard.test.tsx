@@ -70,12 +70,15 @@ describe('pool cards', () => {
     expect(within(coin).getByTestId('apy').textContent).toBe('12.5\u00a0%');
     expect(within(coin).getByTestId('apr').textContent).toBe('11.7\u00a0%');
     const eth = within(coin).getByTestId('position-ETH');
-    expect(within(eth).getByTestId('balance').textContent).toBe('1.000657 ETH');
-    expect(within(eth).getByTestId('earned').textContent).toBe('0.000657 ETH');
+    // Six significant digits, the exact figure on demand (issue 25).
+    expect(within(eth).getByTestId('balance').textContent).toBe('1.00066\u00a0ETH');
+    expect(within(eth).getByTestId('balance').querySelector('[data-full]')!.getAttribute('data-full')).toBe('1.000657');
+    expect(within(eth).getByTestId('balance').querySelector('svg.coin-mark')!.getAttribute('data-coin')).toBe('ETH');
+    expect(within(eth).getByTestId('earned').textContent).toBe('0.000657\u00a0ETH');
     // The exact text, no-break space included (the default matcher folds it into a plain space).
     expect(within(coin).getByText('Worth $\u00a03,001.97', { normalizer: (text) => text })).toBeTruthy();
     expect(within(coin).getByRole('link', { name: 'Open the Coin pool' }).getAttribute('href')).toBe('/cabinet/pools/coin');
-    expect(within(screen.getByTestId('pool-card-stable')).getByTestId('position-USDT').textContent).toContain('100 USDT');
+    expect(within(screen.getByTestId('pool-card-stable')).getByTestId('position-USDT').textContent).toContain('100\u00a0USDT');
     // A pool the user is not in says so rather than showing an empty table.
     const dex = screen.getByTestId('pool-card-dex');
     expect(within(dex).getByText('Nothing in this pool yet.')).toBeTruthy();
@@ -91,7 +94,7 @@ describe('pool cards', () => {
   it('daily rewards list what was credited on the last day, per pool', () => {
     renderCabinet(<DailyRewards summary={summary} />);
     expect(screen.getByText('Interest for 2026-03-01')).toBeTruthy();
-    expect(screen.getByTestId('reward-coin-ETH').textContent).toContain('0.000021 ETH');
+    expect(screen.getByTestId('reward-coin-ETH').textContent).toContain('0.000021912\u00a0ETH');
   });
 });
 
@@ -174,13 +177,13 @@ describe('activity', () => {
     const row = await screen.findByTestId('activity-interest-month');
     expect(row.textContent).toContain('February 2026');
     expect(row.textContent).toContain('Interest, 28 days');
-    expect(row.textContent).toContain('0.003 ETH');
+    expect(row.textContent).toContain('0.003\u00a0ETH');
     expect(screen.getByTestId('activity-deposit')).toBeTruthy();
     const open = within(row).getByRole('button', { name: 'Show the days of February 2026, Coin, ETH' });
     expect(open.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(open);
     const shown = await screen.findAllByTestId('activity-interest-day');
-    expect(shown.map((d) => [d.textContent!.slice(0, 10), d.textContent!.includes('0.002 ETH'), d.textContent!.includes('0.001 ETH')])).toEqual([
+    expect(shown.map((d) => [d.textContent!.slice(0, 10), d.textContent!.includes('0.002\u00a0ETH'), d.textContent!.includes('0.001\u00a0ETH')])).toEqual([
       ['2026-02-02', true, false],
       ['2026-02-01', false, true],
     ]);
@@ -220,9 +223,9 @@ describe('activity', () => {
     expect(within(deposit!).getByTestId('status').textContent).toBe('Confirming (1 of 12)');
     expect(within(deposit!).getByRole('link').getAttribute('href')).toContain(HASH);
     expect(deposit!.textContent).toContain('2026-02-01');
-    expect(deposit!.textContent).toContain('0.5 ETH');
+    expect(deposit!.textContent).toContain('0.5\u00a0ETH');
     expect(within(withdrawal!).getByTestId('status').textContent).toBe('Awaiting approval');
-    expect(withdrawal!.textContent).toContain('2.5 USDT');
+    expect(withdrawal!.textContent).toContain('2.5\u00a0USDT');
     expect(within(withdrawal!).queryByRole('link')).toBeNull();
     expect(interest!.textContent).toContain('Daily interest');
     expect(screen.queryByRole('navigation', { name: 'Activity pages' })).toBeNull();

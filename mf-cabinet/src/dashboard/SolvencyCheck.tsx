@@ -1,8 +1,8 @@
 import { useTranslation } from '@app/singletons/react-i18n';
 import { apiFailure, type SolvencyProof } from '@app/contracts';
 import { verifyProof, type Verdict } from '@app/solvency';
-import { useRemote, useServerData } from '@app/ui';
-import { formatCoinUnits } from '@app/web3';
+import { Fragment } from 'react';
+import { AMOUNT_SLOT, Amount, WithAmount, useRemote, useServerData } from '@app/ui';
 
 type Checked = { kind: 'none'; message: string } | { kind: 'checked'; proof: SolvencyProof; verdict: Verdict; signer: string };
 
@@ -54,9 +54,15 @@ export function SolvencyCheck() {
       </h2>
       {c.verdict.balances ? (
         <p data-testid="solvency-check-balances">
-          {t('solvency.balances', {
-            list: header.currencies.map((cur, i) => `${formatCoinUnits(c.verdict.balances![i] ?? '0', header.decimals[i] ?? 0, lang)} ${cur}`).join(', '),
-          })}
+          <WithAmount
+            text={t('solvency.balances', { list: AMOUNT_SLOT })}
+            amount={header.currencies.map((cur, i) => (
+              <Fragment key={cur}>
+                {i ? ', ' : ''}
+                <Amount units={c.verdict.balances![i] ?? '0'} decimals={header.decimals[i] ?? 0} currency={cur} lang={lang} />
+              </Fragment>
+            ))}
+          />
         </p>
       ) : null}
       <details>

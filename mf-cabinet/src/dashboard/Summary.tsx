@@ -2,7 +2,7 @@ import { Link } from '@app/singletons/router';
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { CabinetSummary } from '@app/contracts';
 import { formatDay, formatPercent, formatUsd } from '@app/web3';
-import { coinText } from './money';
+import { Amount } from '@app/ui';
 
 export function Totals({ summary }: { summary: CabinetSummary }) {
   const { t, i18n } = useTranslation();
@@ -60,8 +60,8 @@ export function PoolCards({ summary }: { summary: CabinetSummary }) {
                 {p.positions.map((pos) => (
                   <tr key={pos.currency} data-testid={`position-${pos.currency}`}>
                     <th scope="row">{pos.currency}</th>
-                    <td className="num" data-testid="balance">{coinText(pos.balance, pos.currency, lang, summary.decimals)}</td>
-                    <td className="num" data-testid="earned">{coinText(pos.earned, pos.currency, lang, summary.decimals)}</td>
+                    <td className="num" data-testid="balance"><Amount units={pos.balance} decimals={summary.decimals[pos.currency] ?? 18} currency={pos.currency} lang={lang} /></td>
+                    <td className="num" data-testid="earned"><Amount units={pos.earned} decimals={summary.decimals[pos.currency] ?? 18} currency={pos.currency} lang={lang} /></td>
                   </tr>
                 ))}
               </tbody>
@@ -93,7 +93,7 @@ export function DailyRewards({ summary }: { summary: CabinetSummary }) {
           {items.map((r) => (
             <tr key={`${r.pool}-${r.currency}`} data-testid={`reward-${r.pool}-${r.currency}`}>
               <th scope="row" data-label={t('rewards.pool')}>{t(`kinds.${r.pool}`)}</th>
-              <td className="num" data-label={t('rewards.amount')}>{coinText(r.amount, r.currency, i18n.language, summary.decimals)}</td>
+              <td className="num" data-label={t('rewards.amount')}><Amount units={r.amount} decimals={summary.decimals[r.currency] ?? 18} currency={r.currency} lang={i18n.language} /></td>
             </tr>
           ))}
         </tbody>

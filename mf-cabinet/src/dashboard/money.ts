@@ -1,11 +1,8 @@
 // Exact figures for the dashboard: base units and cents as bigint, text through the shared formatter.
 // Decimals come with the summary (the server's currency table), so the token table stays out of the page.
-import { formatCoinUnits, parseUnits, unitsToUsd } from '@app/web3';
+import { parseUnits, unitsToUsd } from '@app/web3';
 
 export type Decimals = Record<string, number>;
-
-/** "1.000657 ETH" in the page's language. */
-export const coinText = (units: string | bigint, currency: string, lang: string, decimals: Decimals) => `${formatCoinUnits(units, decimals[currency] ?? 18, lang)} ${currency}`;
 
 /** Cents of a balance at a price, rounded down (as the server values positions). */
 export const centsOf = (units: bigint, priceUsd: string, decimals: number): bigint =>

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { DaoPersonalResponse, DaoPoolsResponse, DaoRewardsResponse, DaoValuesResponse, ProposalsResponse } from '@app/contracts';
-import { Page, useRemote } from '@app/ui';
-import { formatCoinUnits, formatPercent, formatUnits, formatUsd } from '@app/web3';
+import { Amount, Page, useRemote } from '@app/ui';
+import { formatPercent, formatUnits, formatUsd } from '@app/web3';
 import { useLocaleLink } from './links';
 import { quorumInUsd } from './quorum';
 
@@ -10,11 +10,12 @@ import { quorumInUsd } from './quorum';
  * A governance value in people's words and units: the quorum as a share of the voting power, the
  * period in days, the proposal threshold in whole tokens (its base units have 18 decimals).
  */
-function valueText(key: string, value: string, all: Record<string, string>, lang: string, t: (k: string, o?: Record<string, unknown>) => string): string {
+function valueText(key: string, value: string, all: Record<string, string>, lang: string, t: (k: string, o?: Record<string, unknown>) => string): ReactNode {
   const token = all.governanceToken ?? '';
   if (key === 'quorumBps' && /^\d+$/.test(value)) return t('dao.values.quorumText', { share: formatPercent(formatUnits(BigInt(value), 4), lang) });
   if (key === 'votingPeriodDays' && /^\d+$/.test(value)) return t('dao.values.days', { n: value });
-  if (key === 'proposalThreshold' && /^\d+$/.test(value)) return `${formatCoinUnits(value, 18, lang)}\u00a0${token}`;
+  // The governance token is no coin of the pools: no mark.
+  if (key === 'proposalThreshold' && /^\d+$/.test(value)) return <Amount units={value} decimals={18} currency={token} lang={lang} mark={false} />;
   return value;
 }
 
@@ -61,7 +62,12 @@ export function DaoPage() {
                 {usd(data.rewards.totalUsd)}
                 {data.rewards.items.length ? (
                   <span className="dao__rewards">
-                    {data.rewards.items.map((r) => `${formatCoinUnits(r.earned, r.decimals, lang)} ${r.currency}`).join(', ')}
+                    {data.rewards.items.map((r, i) => (
+                      <Fragment key={r.currency}>
+                        {i ? ', ' : ''}
+                        <Amount units={r.earned} decimals={r.decimals} currency={r.currency} lang={lang} />
+                      </Fragment>
+                    ))}
                   </span>
                 ) : null}
               </dd>

@@ -3,9 +3,10 @@ import { useTranslation } from '@app/singletons/react-i18n';
 import { type WalletState, SUPPORTED_CHAIN_ID } from '@app/contracts';
 import { USD_INPUT_PREFIX, formatUnits, parseUnits, unitsToUsd } from '@app/web3';
 import { parseCoinInput } from '../withdraw/parseCoinInput';
-import { useObservable, useRemote } from '@app/ui';
+import { AMOUNT_SLOT, WithAmount, useObservable, useRemote } from '@app/ui';
 import { isDepositable, type PoolCoin } from '../pool/poolCoins';
-import { ETH_GAS_RESERVE, depositDecimals, depositUnits, formatCoin, formatUsd, maxUsd, parseUsdInput, usdInputText } from './amounts';
+import { ETH_GAS_RESERVE, depositDecimals, depositUnits, formatUsd, maxUsd, parseUsdInput, usdInputText } from './amounts';
+import { CoinFigure } from './CoinFigure';
 import { walletBalance } from './checks';
 import type { DepositBusy, useDepositFlow } from './useDepositFlow';
 
@@ -67,8 +68,8 @@ export function DepositForm({ coins, flow }: Props) {
     : !onSupportedChain
       ? t('deposit.balanceOtherNetwork')
       : /[1-9]/.test(coin.toFiat)
-      ? t('deposit.balanceUsd', { amount: formatCoin(balance, coin.currency, i18n.language), usd: formatUsd(unitsToUsd(balance, coin.toFiat, depositDecimals(coin.currency)), i18n.language) })
-      : t('deposit.balance', { amount: formatCoin(balance, coin.currency, i18n.language) });
+      ? <WithAmount text={t('deposit.balanceUsd', { amount: AMOUNT_SLOT, usd: formatUsd(unitsToUsd(balance, coin.toFiat, depositDecimals(coin.currency)), i18n.language) })} amount={<CoinFigure units={balance} currency={coin.currency} />} />
+      : <WithAmount text={t('deposit.balance', { amount: AMOUNT_SLOT })} amount={<CoinFigure units={balance} currency={coin.currency} />} />;
 
   const describedBy = ['deposit-amount-preview', 'deposit-amount-balance', amountError ? 'deposit-amount-error' : ''].filter(Boolean).join(' ');
   const busy = flow.busy !== null;
@@ -144,11 +145,11 @@ export function DepositForm({ coins, flow }: Props) {
           }}
         />
         <p id="deposit-amount-preview" className="pool-form__preview" aria-live="polite">
-          {units !== null ? t('deposit.preview', { amount: formatCoin(units, coin.currency, i18n.language) }) : t('deposit.previewNone')}
+          {units !== null ? <WithAmount text={t('deposit.preview', { amount: AMOUNT_SLOT })} amount={<CoinFigure units={units} currency={coin.currency} />} /> : t('deposit.previewNone')}
         </p>
         <p id="deposit-amount-balance" className="field__hint">
           {balanceText}
-          {coin.currency === 'ETH' && onSupportedChain ? ` ${t('deposit.gasReserve', { amount: formatCoin(ETH_GAS_RESERVE, 'ETH', i18n.language) })}` : ''}
+          {coin.currency === 'ETH' && onSupportedChain ? <> <WithAmount text={t('deposit.gasReserve', { amount: AMOUNT_SLOT })} amount={<CoinFigure units={ETH_GAS_RESERVE} currency="ETH" />} /></> : ''}
         </p>
         {amountError ? (
           <p id="deposit-amount-error" className="field__error">

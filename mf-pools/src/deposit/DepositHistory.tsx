@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { type DepositStatus, SUPPORTED_CHAIN_ID, type PoolName } from '@app/contracts';
-import { explorerTxUrl, isCurrency, shortAddress } from '@app/web3';
+import { explorerTxUrl, shortAddress } from '@app/web3';
 import { useRemote } from '@app/ui';
 import { errorMessage, isApiError } from '../errors';
 import { fetchDeposits } from '../pool/server';
-import { formatCoin } from './amounts';
+import { CoinFigure } from './CoinFigure';
 
 /** While a listed deposit waits for its confirmations, the list asks again this often. */
 export const HISTORY_POLL_MS = 3000;
@@ -20,7 +20,7 @@ function statusText(t: (key: string, options?: Record<string, unknown>) => strin
 
 /** The user's deposits in the pool as the server keeps them, so they are there after a reload. */
 export function DepositHistory({ pool, generation }: { pool: PoolName; generation: number }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { api } = useRemote();
   const [state, setState] = useState<HistoryState>({ status: 'loading' });
   const [tick, setTick] = useState(0);
@@ -63,7 +63,7 @@ export function DepositHistory({ pool, generation }: { pool: PoolName; generatio
               {state.items.map((item) => (
                 <tr key={item.id} data-testid="deposit-row" className={`pool-table__row--${item.status}`}>
                   <td>{item.createdAt.slice(0, 10)}</td>
-                  <td>{isCurrency(item.currency) ? formatCoin(BigInt(item.amount), item.currency, i18n.language) : `${item.amount} ${item.currency}`}</td>
+                  <td><CoinFigure units={item.amount} currency={item.currency} /></td>
                   <td>
                     <a href={explorerTxUrl(SUPPORTED_CHAIN_ID, item.transaction)} target="_blank" rel="noreferrer noopener" title={item.transaction}>
                       {shortAddress(item.transaction)}

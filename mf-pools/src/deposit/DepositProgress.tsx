@@ -1,7 +1,7 @@
 import { useTranslation } from '@app/singletons/react-i18n';
 import { SUPPORTED_CHAIN_ID } from '@app/contracts';
 import { explorerTxUrl, shortAddress } from '@app/web3';
-import { formatCoin } from './amounts';
+import { CoinFigure } from './CoinFigure';
 import type { TrackedDeposit } from './useDepositFlow';
 
 function statusText(t: (key: string, options?: Record<string, unknown>) => string, d: TrackedDeposit): string {
@@ -21,7 +21,7 @@ function statusText(t: (key: string, options?: Record<string, unknown>) => strin
 
 /** Deposits sent from this page: sent, then confirming (n of N), then credited. */
 export function DepositProgress({ deposits, onRetry }: { deposits: TrackedDeposit[]; onRetry(hash: string): void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   if (!deposits.length) return null;
   return (
     <section className="pool-section" aria-labelledby="deposit-progress-title">
@@ -29,7 +29,7 @@ export function DepositProgress({ deposits, onRetry }: { deposits: TrackedDeposi
       <ul className="deposit-progress">
         {deposits.map((d) => (
           <li key={d.hash} className={`deposit-progress__item deposit-progress__item--${d.stage}`} data-testid="deposit-progress">
-            <span className="deposit-progress__amount">{formatCoin(d.units, d.currency, i18n.language)}</span>
+            <span className="deposit-progress__amount"><CoinFigure units={d.units} currency={d.currency} /></span>
             <a href={explorerTxUrl(SUPPORTED_CHAIN_ID, d.hash)} target="_blank" rel="noreferrer noopener" title={d.hash}>
               {t('progress.transaction', { hash: shortAddress(d.hash) })}
             </a>

@@ -1,5 +1,5 @@
 import { parseUnits } from '@app/web3';
-import { ETH_GAS_RESERVE, depositUnits, formatCoin, formatUsd, maxUsd, parseUsdInput, usdInputText } from './amounts';
+import { ETH_GAS_RESERVE, depositUnits, formatUsd, maxUsd, parseUsdInput, usdInputText } from './amounts';
 import { checkDeposit } from './checks';
 import { MISSING_POOL_COINS, poolCoins } from '../pool/poolCoins';
 
@@ -47,19 +47,6 @@ describe('dollars to the coin at the pool estimate', () => {
     expect(depositUnits('', eth)).toBeNull();
     expect(depositUnits('0.0', eth)).toBeNull();
     expect(depositUnits('10', { ...eth, toFiat: '0' })).toBeNull();
-  });
-
-  it('shows the coin amount before sending', () => {
-    expect(formatCoin(depositUnits('100', eth)!, 'ETH', 'en')).toBe('0.033333 ETH');
-    expect(formatCoin(25_500_000n, 'USDT', 'en')).toBe('25.5 USDT');
-    expect(formatCoin(1n, 'ETH', 'en')).toBe('< 0.000001 ETH');
-  });
-
-  it('finding 4: one decimal separator per language: a coin amount under /ru takes the comma its dollars take', () => {
-    expect(formatCoin(depositUnits('100', eth)!, 'ETH', 'ru')).toBe('0,033333 ETH');
-    expect(formatCoin(25_500_000n, 'USDT', 'ru')).toBe('25,5 USDT');
-    expect(formatCoin(1n, 'ETH', 'ru')).toBe('< 0,000001 ETH');
-    expect(formatCoin(3_000_000n, 'USDT', 'ru')).toBe('3 USDT');
   });
 
   it('formats dollars with a space after the symbol', () => {

@@ -4,7 +4,6 @@ import {
   USD_INPUT_PREFIX,
   USD_PRECISION,
   decimalsOf,
-  formatUnits,
   parseUnits,
   unitsToUsd,
   usdToUnits,
@@ -65,20 +64,6 @@ export function maxUsd(balanceUnits: bigint, coin: PoolCoin): string {
   const spendable = coin.currency === 'ETH' ? balanceUnits - ETH_GAS_RESERVE : balanceUnits;
   if (spendable <= 0n) return '0';
   return unitsToUsd(spendable, coin.toFiat, depositDecimals(coin.currency), USD_PRECISION);
-}
-
-/** Shown digits of a coin amount: enough to tell amounts apart, never more than the coin has. */
-export const COIN_DISPLAY_DIGITS = 6;
-
-/**
- * A coin amount for people: "0.0333 ETH" (cut, not rounded up, to six decimal places), with the
- * language's one decimal separator ("0,0333 ETH" under /ru, as its dollars beside it).
- */
-export function formatCoin(units: bigint, currency: Currency, lang: string, decimals = depositDecimals(currency)): string {
-  const text = formatUnits(units, decimals, Math.min(decimals, COIN_DISPLAY_DIGITS));
-  // An amount too small for the shown digits is not zero: say so rather than print 0.
-  const shown = text === '0' && units > 0n ? `< 0.${'0'.repeat(COIN_DISPLAY_DIGITS - 1)}1` : text;
-  return `${lang === 'ru' ? shown.replace('.', ',') : shown} ${currency}`;
 }
 
 /** A US-dollar decimal string for people: "$ 1,234.5" (spec §9), the shared formatter keeping the input's places. */

@@ -3,4 +3,5 @@ export { DepositForm } from './DepositForm';
 export { DepositHistory } from './DepositHistory';
 export { DepositProgress } from './DepositProgress';
 export { useDepositFlow } from './useDepositFlow';
-export { depositDecimals, formatCoin } from './amounts';
+export { depositDecimals } from './amounts';
+export { CoinFigure } from './CoinFigure';

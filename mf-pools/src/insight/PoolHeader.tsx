@@ -1,27 +1,32 @@
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { CabinetPool } from '@app/contracts';
-import { formatPercent, formatUsd, isCurrency } from '@app/web3';
-import { formatCoin } from '../deposit/amounts';
+import { Fragment, type ReactNode } from 'react';
+import { formatPercent, formatUsd } from '@app/web3';
+import { CoinFigure } from '../deposit/CoinFigure';
 
-/** The interest the user has earned in the pool, per coin ("0.0123 ETH, 1.5 USDT"); '' when none. */
-function earnedText(pool: CabinetPool, lang: string): string {
-  return pool.positions
-    .filter((p) => /[1-9]/.test(p.earned))
-    .map((p) => (isCurrency(p.currency) ? formatCoin(BigInt(p.earned), p.currency, lang) : `${p.earned} ${p.currency}`))
-    .join(', ');
+/** The interest the user has earned in the pool, per coin ("0.0123 ETH, 1.5 USDT"); null when none. */
+function earnedFigures(pool: CabinetPool): ReactNode {
+  const earning = pool.positions.filter((p) => /[1-9]/.test(p.earned));
+  if (!earning.length) return null;
+  return earning.map((p, i) => (
+    <Fragment key={p.currency}>
+      {i ? ', ' : ''}
+      <CoinFigure units={p.earned} currency={p.currency} />
+    </Fragment>
+  ));
 }
 
 /** APY (compounded daily) and APR, TVL, risk, the user's position and the interest it earned, from the cabinet summary. */
 export function PoolFigures({ pool, compact = false }: { pool: CabinetPool; compact?: boolean }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const items: [string, string, string][] = [
+  const items: [string, string, ReactNode][] = [
     ['apy', t('insight.apy'), formatPercent(pool.apy, lang)],
     ['apr', t('insight.apr'), formatPercent(pool.apr, lang)],
     ['tvl', t('insight.tvl'), formatUsd(pool.tvlUsd, lang)],
     ['risk', t('insight.risk'), t(`insight.risks.${pool.riskLevel}`, { defaultValue: pool.riskLevel })],
     ['position', t('insight.position'), formatUsd(pool.valueUsd, lang)],
-    ['earned', t('insight.earned'), earnedText(pool, lang) || t('insight.earnedNone')],
+    ['earned', t('insight.earned'), earnedFigures(pool) ?? t('insight.earnedNone')],
   ];
   return (
     <dl className={compact ? 'pool-figures pool-figures--compact' : 'grid'} data-testid={`pool-figures-${pool.pool}`}>

@@ -1,8 +1,8 @@
 import { useTranslation } from '@app/singletons/react-i18n';
 import { translateMessage, type WithdrawalStatus, type PoolName } from '@app/contracts';
-import { formatDay, isCurrency } from '@app/web3';
+import { formatDay } from '@app/web3';
 import { TxLink, useRemote, useServerData } from '@app/ui';
-import { formatCoin } from '../deposit/amounts';
+import { CoinFigure } from '../deposit/CoinFigure';
 import { Panel } from './Panel';
 import { WithdrawalTimeline } from './WithdrawalTimeline';
 
@@ -40,7 +40,7 @@ export function Withdrawals({ pool, revision }: { pool: PoolName; revision: numb
               {data.items.map((w) => (
                 <tr key={w.id} data-testid="withdrawal-row" data-status={w.status}>
                   <td data-label={t('withdrawals.date')}>{formatDay(w.createdAt)}</td>
-                  <td className="num" data-label={t('withdrawals.amount')}>{isCurrency(w.currency) ? formatCoin(BigInt(w.amount), w.currency, i18n.language) : `${w.amount} ${w.currency}`}</td>
+                  <td className="num" data-label={t('withdrawals.amount')}><CoinFigure units={w.amount} currency={w.currency} /></td>
                   <td data-label={t('withdrawals.status')}>
                     <span data-testid="withdrawal-status">
                       {stateText(t, w, i18n.language)}

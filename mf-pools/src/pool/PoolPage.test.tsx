@@ -98,8 +98,8 @@ describe('a deposit', () => {
     await openPool({ pool: 'stable', wallet: ready });
     typeAmount('Amount in US dollars', '$ 12.34');
     expect((screen.getByLabelText('Amount in US dollars') as HTMLInputElement).value).toBe('$ 12.3');
-    expect(describedBy(screen.getByLabelText('Amount in US dollars'))).toContain('≈ 12.3 USDT');
-    expect(describedBy(screen.getByLabelText('Amount in US dollars'))).toContain('Wallet balance: 50 USDT (≈ $\u00a050)');
+    expect(describedBy(screen.getByLabelText('Amount in US dollars'))).toContain('≈ 12.3\u00a0USDT');
+    expect(describedBy(screen.getByLabelText('Amount in US dollars'))).toContain('Wallet balance: 50\u00a0USDT (≈ $\u00a050)');
     fireEvent.click(screen.getByRole('button', { name: 'Max' }));
     expect((screen.getByLabelText('Amount in US dollars') as HTMLInputElement).value).toBe('$ 50');
   });
@@ -135,7 +135,7 @@ describe('a deposit', () => {
       },
     });
     typeAmount('Amount in US dollars', '100');
-    expect(describedBy(screen.getByLabelText('Amount in US dollars'))).toContain('≈ 0.033333 ETH');
+    expect(describedBy(screen.getByLabelText('Amount in US dollars'))).toContain('≈ 0.0333333\u00a0ETH');
     await submit();
 
     // One click, one transaction: the button is busy and disabled while the wallet asks.
@@ -162,7 +162,9 @@ describe('a deposit', () => {
     await act(async () => confirmation[1]!.resolve());
     await waitFor(() => expect(progress()).toContain('Credited'));
     expect(waitForConfirmations.mock.calls).toEqual([[HASH, 1], [HASH, 2]]);
-    await waitFor(() => expect(screen.getByTestId('deposit-row').textContent).toContain('0.033333 ETH'));
+    // Six significant digits of the 33333333333333334 wei sent; the exact figure kept beside them.
+    await waitFor(() => expect(screen.getByTestId('deposit-row').textContent).toContain('0.0333333\u00a0ETH'));
+    expect(screen.getByTestId('deposit-row').querySelector('[data-full]')!.getAttribute('data-full')).toBe('0.033333333333333334');
     expect(screen.getByTestId('deposit-row').textContent).toContain('Credited');
     expect((screen.getByLabelText('Amount in US dollars') as HTMLInputElement).value).toBe('');
   });
@@ -300,7 +302,7 @@ describe('withdraw', () => {
     const tab = more.lang === 'ru' ? 'Вывести' : 'Withdraw';
     fireEvent.click(screen.getByRole('tab', { name: tab }));
     expect(screen.getByRole('tab', { name: tab }).getAttribute('aria-selected')).toBe('true');
-    expect(screen.getByText(more.lang === 'ru' ? 'В этом пуле: 0,1 ETH' : 'In this pool: 0.1 ETH')).toBeTruthy();
+    expect(document.getElementById('withdraw-amount-available')!.textContent).toBe(more.lang === 'ru' ? 'В этом пуле: 0,1\u00a0ETH' : 'In this pool: 0.1\u00a0ETH');
     return page;
   }
 
@@ -308,7 +310,7 @@ describe('withdraw', () => {
     const page = await openWithdraw(async () => ({ ...movement, status: 'requested' }));
     const input = screen.getByLabelText('Amount in ETH');
     // The rules answer says 10^15 wei: 0.001 ETH.
-    await waitFor(() => expect(describedBy(input)).toContain('Smallest withdrawal: 0.001 ETH'));
+    await waitFor(() => expect(describedBy(input)).toContain('Smallest withdrawal: 0.001\u00a0ETH'));
     typeAmount('Amount in ETH', '0.0009');
     await submit('Request withdrawal');
     expect(describedBy(input)).toContain('The smallest withdrawal of ETH is 0.001 ETH');
@@ -404,7 +406,8 @@ it("finding 9: the pool page shows the interest the user earned in that pool bes
   };
   await openPool({ api: { cabinetSummary: async () => withEarned } });
   const earned = await screen.findByTestId('figure-earned');
-  await waitFor(() => expect(earned.textContent).toContain('0.001234 ETH'));
+  // 0.0012345 ETH has five significant digits: shown whole.
+  await waitFor(() => expect(earned.textContent).toContain('0.0012345\u00a0ETH'));
   expect(earned.textContent).toContain('Interest earned here');
 });
 
@@ -419,8 +422,9 @@ it('finding 4: the ROI calculator starts from the user\'s position, says its uni
   const decimal = (units: bigint, places: number) => `0.${String(units).padStart(places, '0')}`.replace(/0+$/, '');
   expect(wei < 10n ** 16n && wei >= 10n ** 15n).toBe(true);
   expect(earned.textContent).toBe(`${decimal((wei + 5n * 10n ** 9n) / 10n ** 10n, 8)}\u00a0ETH`);
-  fireEvent.click(earned);
+  fireEvent.click(within(earned).getByRole('button'));
   expect(earned.textContent).toBe(`${decimal(wei, 18)}\u00a0ETH`);
+  expect(earned.getAttribute('data-full')).toBe(decimal(wei, 18));
 });
 
 it('moves between the tabs with the arrow keys', async () => {

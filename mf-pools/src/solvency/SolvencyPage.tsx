@@ -1,7 +1,7 @@
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { SolvencySnapshot } from '@app/contracts';
-import { Page, useRemote, useServerData } from '@app/ui';
-import { explorerAddressUrl, formatCoinUnits, formatDay, formatPercent, formatUnits, shortAddress } from '@app/web3';
+import { Amount, Page, useRemote, useServerData } from '@app/ui';
+import { explorerAddressUrl, formatDay, formatPercent, formatUnits, shortAddress } from '@app/web3';
 import { Panel } from '../insight/Panel';
 
 type Lang = 'en' | 'ru';
@@ -40,8 +40,8 @@ function Snapshot({ s, lang }: { s: SolvencySnapshot; lang: Lang }) {
           {figuresOf(s).map((f) => (
             <tr key={f.currency} data-testid="solvency-row" data-currency={f.currency} data-liabilities={String(f.liabilities)} data-reserves={String(f.reserves)}>
               <td data-label={t('solvency.currency')}>{f.currency}</td>
-              <td className="num" data-label={t('solvency.liabilities')}>{formatCoinUnits(f.liabilities, f.decimals, lang)}</td>
-              <td className="num" data-label={t('solvency.reserves')}>{formatCoinUnits(f.reserves, f.decimals, lang)}</td>
+              <td className="num" data-label={t('solvency.liabilities')}><Amount units={f.liabilities} decimals={f.decimals} currency={f.currency} lang={lang} /></td>
+              <td className="num" data-label={t('solvency.reserves')}><Amount units={f.reserves} decimals={f.decimals} currency={f.currency} lang={lang} /></td>
               {/* Under 100 % is shown as it is: the point of the page is that nothing is hidden. */}
               <td className="num" data-label={t('solvency.ratio')} data-testid="solvency-ratio">
                 {f.ratio === null ? t('solvency.nothingOwed') : formatPercent(f.ratio, lang, 2)}

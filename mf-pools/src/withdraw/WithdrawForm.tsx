@@ -2,20 +2,17 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { translateMessage, type DashboardPoolResponse, type PoolName } from '@app/contracts';
 import { formatDecimal, formatUnits, parseUnits } from '@app/web3';
-import { useNotify, useRemote, useServerData } from '@app/ui';
+import { AMOUNT_SLOT, WithAmount, useNotify, useRemote, useServerData } from '@app/ui';
 import { isApiError } from '../errors';
 import type { PoolCoin } from '../pool/poolCoins';
-import { depositDecimals, formatCoin } from '../deposit';
+import { CoinFigure, depositDecimals } from '../deposit';
 import { parseCoinInput } from './parseCoinInput';
 
 
 type Quote = { currency: PoolCoin['currency']; amount: bigint; fee: bigint; receive: bigint; approvalRequired: boolean; heldUntil: string | null };
 
-/** Every figure whole (no digits cut): what the user confirms is exactly what will move. */
-const exact = (units: bigint, decimals: number, currency: string, lang: string) => `${formatDecimal(formatUnits(units, decimals), lang)}\u00a0${currency}`;
-
 /** The withdrawal as it will be made: amount, fee, what arrives, and whether an approval or a hold comes first. */
-function QuoteSummary({ quote, decimals, busy, onConfirm, onChange }: { quote: Quote; decimals: number; busy: boolean; onConfirm(): void; onChange(): void }) {
+function QuoteSummary({ quote, busy, onConfirm, onChange }: { quote: Quote; busy: boolean; onConfirm(): void; onChange(): void }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const until = quote.heldUntil ? new Date(quote.heldUntil).toLocaleString(lang === 'ru' ? 'ru-RU' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) : null;
@@ -25,15 +22,16 @@ function QuoteSummary({ quote, decimals, busy, onConfirm, onChange }: { quote: Q
       <dl className="withdraw-quote__figures">
         <div>
           <dt>{t('withdraw.quote.amount')}</dt>
-          <dd data-testid="quote-amount">{exact(quote.amount, decimals, quote.currency, lang)}</dd>
+          {/* Every figure whole (no digits cut): what the user confirms is exactly what will move. */}
+          <dd data-testid="quote-amount"><CoinFigure units={quote.amount} currency={quote.currency} exact /></dd>
         </div>
         <div>
           <dt>{t('withdraw.quote.fee')}</dt>
-          <dd data-testid="quote-fee">{exact(quote.fee, decimals, quote.currency, lang)}</dd>
+          <dd data-testid="quote-fee"><CoinFigure units={quote.fee} currency={quote.currency} exact /></dd>
         </div>
         <div>
           <dt>{t('withdraw.quote.receive')}</dt>
-          <dd data-testid="quote-receive">{exact(quote.receive, decimals, quote.currency, lang)}</dd>
+          <dd data-testid="quote-receive"><CoinFigure units={quote.receive} currency={quote.currency} exact /></dd>
         </div>
       </dl>
       <p data-testid="quote-next">
@@ -82,7 +80,9 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
   // cannot be read) the form sends the request and shows the server's answer instead.
   const { state: rules } = useServerData((signal) => api.call('dashboardWithdrawRules', { signal }), [api]);
   const rule = rules.status === 'ready' ? (rules.data.currencies.find((c) => c.currency === coin.currency) ?? null) : undefined;
-  const minimum = rule ? `${formatUnits(BigInt(rule.minimum), decimals)} ${coin.currency}` : null;
+  const minimum = rule ? <CoinFigure units={rule.minimum} currency={coin.currency} exact /> : null;
+  // The same figure inside the refusal's sentence, which is plain text (it is also what the server says).
+  const minimumText = rule ? `${formatDecimal(formatUnits(BigInt(rule.minimum), decimals), i18n.language)} ${coin.currency}` : null;
   const closed = rule === null ? t('withdraw.closed', { coin: coin.currency }) : null;
 
   useEffect(() => {
@@ -102,7 +102,7 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
       return;
     }
     if (rule && minimum && units < BigInt(rule.minimum)) {
-      setError(t('withdraw.belowMinimum', { coin: coin.currency, minimum }));
+      setError(t('withdraw.belowMinimum', { coin: coin.currency, minimum: minimumText }));
       return;
     }
     setError('');
@@ -204,11 +204,11 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
           }}
         />
         <p id="withdraw-amount-available" className="field__hint">
-          {t('withdraw.available', { amount: formatCoin(available, coin.currency, i18n.language) })}
+          <WithAmount text={t('withdraw.available', { amount: AMOUNT_SLOT })} amount={<CoinFigure units={available} currency={coin.currency} />} />
         </p>
         {minimum || closed ? (
           <p id="withdraw-amount-minimum" className="field__hint" data-testid="withdraw-minimum">
-            {closed ?? t('withdraw.minimum', { minimum })}
+            {closed ?? <WithAmount text={t('withdraw.minimum', { minimum: AMOUNT_SLOT })} amount={minimum} />}
           </p>
         ) : null}
         {error ? (
@@ -218,7 +218,7 @@ export function WithdrawForm({ pool, coins, position, onRequested }: Props) {
         ) : null}
       </div>
       {quote ? (
-        <QuoteSummary quote={quote} decimals={depositDecimals(quote.currency)} busy={busy} onConfirm={onConfirm} onChange={() => setQuote(null)} />
+        <QuoteSummary quote={quote} busy={busy} onConfirm={onConfirm} onChange={() => setQuote(null)} />
       ) : (
         <div className="form__actions">
           <button type="submit" className="btn btn--primary" disabled={busy}>

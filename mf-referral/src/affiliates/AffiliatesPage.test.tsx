@@ -16,7 +16,7 @@ describe('the affiliates page', () => {
     expect(rows[0]!.textContent).toContain('2026-11-20');
     // data honesty: another member's capital is shown as its band only.
     expect(rows[0]!.textContent).toContain('$\u00a0100 – $\u00a01,000');
-    expect(rows[0]!.textContent).toContain('0.123456 USDT');
+    expect(rows[0]!.textContent).toContain('0.123456\u00a0USDT');
     expect(rows[1]!.textContent).toContain('0x1234…abcdef');
     expect(rows[1]!.textContent).toContain('$\u00a010,000 – $\u00a0100,000');
     expect(screen.getByText('Page 1 of 3')).toBeTruthy();

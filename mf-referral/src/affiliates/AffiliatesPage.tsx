@@ -3,9 +3,8 @@ import { Link } from '@app/singletons/router';
 import { useTranslation } from '@app/singletons/react-i18n';
 import type { Affiliate, AffiliateSort } from '@app/contracts';
 import { formatDay, formatUsd } from '@app/web3';
-import { Page, useCabinetRevision, useRemote, useServerData } from '@app/ui';
+import { Amount, Page, useCabinetRevision, useRemote, useServerData } from '@app/ui';
 import { Panel } from '../Panel';
-import { coinText } from '../referral/money';
 
 const PAGE_SIZE = 20;
 const whole = { minFraction: 0, maxFraction: 0 };
@@ -114,7 +113,7 @@ export function AffiliatesPage() {
                         {bandText(m.capitalBand)}
                       </td>
                       <td className="num" data-label={t('affiliates.rewards')} data-testid="affiliate-rewards">
-                        {coinText(m.rewards, data.currency, data.decimals, lang)}
+                        <Amount units={m.rewards} decimals={data.decimals} currency={data.currency} lang={lang} />
                       </td>
                     </tr>
                   ))}

@@ -37,10 +37,10 @@ describe('the referral page', () => {
     expect(screen.getByRole('progressbar', { name: 'Progress to the next rank' }).getAttribute('aria-valuetext')).toBe('6\u00a0%');
     expect(screen.getByTestId('rank-2').getAttribute('aria-current')).toBe('true');
 
-    expect(screen.getByTestId('reward-all-time').textContent).toContain('4.5 USDT');
-    expect(screen.getByTestId('reward-available').textContent).toContain('3.21 USDT');
-    expect(screen.getByTestId('reward-in-payment').textContent).toContain('0 USDT');
-    expect(screen.getByTestId('reward-paid').textContent).toContain('1.29 USDT');
+    expect(screen.getByTestId('reward-all-time').textContent).toContain('4.5\u00a0USDT');
+    expect(screen.getByTestId('reward-available').textContent).toContain('3.21\u00a0USDT');
+    expect(screen.getByTestId('reward-in-payment').textContent).toContain('0\u00a0USDT');
+    expect(screen.getByTestId('reward-paid').textContent).toContain('1.29\u00a0USDT');
     expect(await screen.findByTestId('referral-qr')).toBeTruthy();
   });
 
@@ -48,7 +48,7 @@ describe('the referral page', () => {
     renderReferral(<ReferralPage />, { path: '/cabinet/refferal', lang: 'ru', api: api() });
     expect(await screen.findByText('Реферальная ссылка')).toBeTruthy();
     expect(screen.getByTestId('network-capital').textContent).toContain('$\u00a012\u00a0500,50');
-    expect(screen.getByTestId('reward-available').textContent).toContain('3,21 USDT');
+    expect(screen.getByTestId('reward-available').textContent).toContain('3,21\u00a0USDT');
     expect(screen.getByRole('button', { name: 'Получить награды' })).toBeTruthy();
   });
 
@@ -82,7 +82,7 @@ describe('the referral page', () => {
     paying = true;
     await act(async () => answer.resolve({ message: 'ok' }));
     expect(screen.getByTestId('claim-state').textContent).toBe('Withdrawal request has been successfully sent! Payment will be processed soon.');
-    await waitFor(() => expect(screen.getByTestId('reward-in-payment').textContent).toContain('3.21 USDT'));
+    await waitFor(() => expect(screen.getByTestId('reward-in-payment').textContent).toContain('3.21\u00a0USDT'));
 
     await click(screen.getByRole('button', { name: 'Claim rewards' }));
     expect(screen.getByTestId('claim-state').textContent).toBe('Please wait for the current payment to complete before making a new claim');
@@ -153,13 +153,13 @@ describe('finding 10: the vesting period and earlier payout currencies on the re
     const claim = { id: 8, status: 'in_payment' as const, currency: 'ETH', amount: '1500000000000000', to: '0x1', transaction: null, createdAt: '2026-11-22T10:00:00.000Z', paidAt: null };
     const eth = { currency: 'ETH', decimals: 18, vesting: '0', availableToClaim: '2000000000000000', inPayment: '1500000000000000', alreadyPaid: '0' };
     renderReferral(<ReferralPage />, { path: '/cabinet/refferal', api: api({ referralsHarvest: async () => harvest({ vestingDays: 14, others: [eth], claim }) }) });
-    expect((await screen.findByTestId('reward-vesting')).textContent).toContain('0.15 USDT');
+    expect((await screen.findByTestId('reward-vesting')).textContent).toContain('0.15\u00a0USDT');
     expect(screen.getByTestId('vesting-note').textContent).toMatch(/^A reward becomes available 14 days after the day that earned it/);
     const row = screen.getByTestId('reward-other-ETH');
-    expect(row.textContent).toContain('0.002 ETH');
-    expect(row.textContent).toContain('0.0015 ETH');
+    expect(row.textContent).toContain('0.002\u00a0ETH');
+    expect(row.textContent).toContain('0.0015\u00a0ETH');
     // The claim in ETH is shown with ETH's 18 decimals, not the payout currency's 6.
-    expect(screen.getByTestId('latest-claim').textContent).toContain('0.0015 ETH');
+    expect(screen.getByTestId('latest-claim').textContent).toContain('0.0015\u00a0ETH');
   });
 
   it('finding 10: with no vesting period, says rewards are available at once', async () => {

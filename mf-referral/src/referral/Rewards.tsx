@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { isApiError, type ReferralHarvestResponse, type ReferralOtherCurrency } from '@app/contracts';
 import { formatDay } from '@app/web3';
-import { TxLink, useNotify, useRemote } from '@app/ui';
-import { coinText } from './money';
+import { AMOUNT_SLOT, Amount, TxLink, WithAmount, useNotify, useRemote } from '@app/ui';
 import { StatTile } from './StatTile';
 
 type Claim = { phase: 'idle' } | { phase: 'sending' } | { phase: 'sent' } | { phase: 'blocked' } | { phase: 'failed'; message: string };
@@ -34,7 +33,7 @@ export function Rewards({ harvest }: { harvest: ReferralHarvestResponse }) {
     <>
       <dl className="grid">
         {stats.map(([id, label, units, hint]) => (
-          <StatTile key={id} testId={`reward-${id}`} label={label} value={coinText(units, harvest.currency, harvest.decimals, lang)} hint={hint} />
+          <StatTile key={id} testId={`reward-${id}`} label={label} value={<Amount units={units} decimals={harvest.decimals} currency={harvest.currency} lang={lang} />} hint={hint} />
         ))}
       </dl>
       <p className="muted" data-testid="vesting-note">
@@ -61,7 +60,7 @@ export function Rewards({ harvest }: { harvest: ReferralHarvestResponse }) {
                 </th>
                 {columns.map(([key, label]) => (
                   <td key={key} className="num" data-label={label}>
-                    {coinText(String(o[key]), o.currency, o.decimals, lang)}
+                    <Amount units={String(o[key])} decimals={o.decimals} currency={o.currency} lang={lang} />
                   </td>
                 ))}
               </tr>
@@ -82,7 +81,7 @@ export function LatestClaim({ harvest }: { harvest: ReferralHarvestResponse }) {
   const decimals = harvest.others.find((o) => o.currency === claim.currency)?.decimals ?? harvest.decimals;
   return (
     <p data-testid="latest-claim">
-      {t('claim.latest', { day: formatDay(claim.createdAt), amount: coinText(claim.amount, claim.currency, decimals, i18n.language) })}{' '}
+      <WithAmount text={t('claim.latest', { day: formatDay(claim.createdAt), amount: AMOUNT_SLOT })} amount={<Amount units={claim.amount} decimals={decimals} currency={claim.currency} lang={i18n.language} />} />{' '}
       <strong data-testid="latest-claim-status">{t(`claim.states.${claim.status}`)}</strong>{' '}
       {claim.transaction ? <TxLink hash={claim.transaction} testId="latest-claim-link" /> : null}
     </p>

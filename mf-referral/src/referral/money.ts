@@ -1,9 +1,4 @@
-// Exact figures for the referral pages: base units and cents as bigint, text through the shared formatter.
-// The payout currency's decimals come with the answers, so the token table stays out of the page.
-import { formatCoinUnits } from '@app/web3';
-
-/** "12.345678 USDT" in the page's language. */
-export const coinText = (units: string | bigint, currency: string, decimals: number, lang: string) => `${formatCoinUnits(units, decimals, lang)} ${currency}`;
+// Figures for the referral pages (amounts are shown by the design system's Amount).
 
 /** Basis points as the fraction the percent formatter takes: 1000 → "0.1", 25 → "0.0025". */
 export function bpsFraction(bps: number): string {

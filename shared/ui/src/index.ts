@@ -11,4 +11,4 @@ export { TxLink } from './components/TxLink';
 export { CoinMark, COINS, type Coin } from './components/CoinMark';
 export { Field, FieldNotes, FormSummary, describedInput, fieldClass, type FieldProps } from './components/Field';
 export { TableScroll } from './components/TableScroll';
-export { Amount } from './components/Amount';
+export { Amount, WithAmount, AMOUNT_SLOT } from './components/Amount';
