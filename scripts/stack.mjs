@@ -1,5 +1,5 @@
-// The whole site on one machine: the local chain, the API, each remote on its own port and the
-// shell. Used by `npm start` and by the browser tests (with other ports and a throwaway data dir).
+// The whole site on one machine: the local chain, the signer, the API, each remote on its own port
+// and the shell. Used by `npm start` and by the browser tests (with other ports and a throwaway data dir).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { frontends, remoteNames, repoRoot } from '../shared/build/index.mjs';
@@ -19,6 +19,10 @@ export const defaultPorts = {
   api: 4000,
   /** The operator API: the API's own internal port for operator calls (the console reaches it through the shell on the operator host). */
   operatorApi: 4100,
+  /** The signer: it alone holds the float's and the deposit addresses' keys (signer/README.md). */
+  signer: 4200,
+  /** Where the API serves the signer the ledger's payout records (the local PGlite lives in the API's process). */
+  ledgerReader: 4300,
   chain: 8545,
   /** MailDev: the API sends its mail here over SMTP; the web inbox shows it. */
   mailSmtp: 1025,
@@ -82,10 +86,17 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
     }
     const mail = await startMailCatcher({ smtpPort: ports.mailSmtp, webPort: ports.mailInbox, log });
     children.push(mail);
+    const signerUrl = `http://127.0.0.1:${ports.signer}`;
+    if (existsSync(join(repoRoot, 'signer/src/main.ts'))) {
+      // Before the API: the payout job asks it to sign from its first run. It reads the records only when asked.
+      const env = { NODE_ENV: 'development', SIGNER_LOCAL_CHAIN: 'true', SIGNER_PORT: String(ports.signer), SIGNER_RECORDS_URL: `http://127.0.0.1:${ports.ledgerReader}`, SIGNER_LOG_FILE: join(dataDir, 'signer', 'audit.jsonl') };
+      children.push(startChild('signer', 'signer/src/main.ts', env, log));
+      await waitForHttp(`${signerUrl}/v1/addresses`);
+    }
     const apiUrl = `http://127.0.0.1:${ports.api}`;
     if (existsSync(join(repoRoot, 'api/src/main.ts'))) {
       // The API starts only in a named environment; this stack runs its own anvil, so the chain is local.
-      const env = { NODE_ENV: 'development', LOCAL_CHAIN: 'true', BRANDS_DIR: brandsDir, PUBLIC_URL: `http://localhost:${ports.shell}`, API_PORT: String(ports.api), OPERATOR_PORT: String(ports.operatorApi), DATA_DIR: join(dataDir, 'api'), RPC_URL: rpcUrl, SMTP_URL: mail.smtpUrl, ...apiEnv };
+      const env = { NODE_ENV: 'development', LOCAL_CHAIN: 'true', BRANDS_DIR: brandsDir, PUBLIC_URL: `http://localhost:${ports.shell}`, API_PORT: String(ports.api), OPERATOR_PORT: String(ports.operatorApi), DATA_DIR: join(dataDir, 'api'), RPC_URL: rpcUrl, SMTP_URL: mail.smtpUrl, SIGNER_URL: signerUrl, LEDGER_READER_PORT: String(ports.ledgerReader), ...apiEnv };
       children.push(startChild('api', 'api/src/main.ts', env, log));
       // A first start creates and migrates the database: on a busy machine that can take minutes.
       await waitForHttp(`${apiUrl}/api/health`, { timeoutMs: 240_000 });

@@ -21,8 +21,14 @@ export type UnsignedTx = {
   maxPriorityFeePerGas: string;
 };
 
-/** Sign a payout the ledger recorded (`withdrawalId`), or sweep a deposit address to cold. */
-export type SignRequest = { kind: 'payout'; withdrawalId: number; tx: UnsignedTx } | { kind: 'sweep'; tx: UnsignedTx };
+/**
+ * Sign a payout the ledger recorded (`withdrawalId`); cancel one that is stuck (a zero-value
+ * transfer of the float to itself at the payout's own nonce); or sweep a deposit address to cold.
+ */
+export type SignRequest =
+  | { kind: 'payout'; withdrawalId: number; tx: UnsignedTx }
+  | { kind: 'cancel'; withdrawalId: number; tx: UnsignedTx }
+  | { kind: 'sweep'; tx: UnsignedTx };
 
 /** The ledger's record of a payout, read by the signer itself (read-only), never taken from the request. */
 export type PayoutRecord = {
@@ -34,6 +40,8 @@ export type PayoutRecord = {
   fee: string;
   toAddress: string | null;
   chainId: number;
+  /** The nonce the payout was signed at, if it was. */
+  nonce: number | null;
   /** The wallet linked to the account now. */
   linkedWallet: string | null;
 };
@@ -73,8 +81,21 @@ export function transferIn(tx: UnsignedTx): { currency: string; to: string; amou
 }
 
 const SIGNABLE = new Set(['requested', 'waiting_funds', 'sending', 'cancelling']);
+const SIGNED = new Set(['sending', 'cancelling']);
+
+/** A cancel moves nothing: only the float's own signed payout's nonce is spent, by a transfer of nothing to itself. */
+function decideCancel(req: Extract<SignRequest, { kind: 'cancel' }>, record: PayoutRecord | null, limits: Limits): Decision {
+  const float = limits.float.toLowerCase();
+  if (!record) return { ok: false, reason: `the ledger has no payout ${req.withdrawalId}` };
+  if (!SIGNED.has(record.status)) return { ok: false, reason: `payout ${record.id} is ${record.status}` };
+  if (record.nonce !== req.tx.nonce) return { ok: false, reason: `payout ${record.id} was signed at nonce ${record.nonce}, not ${req.tx.nonce}` };
+  const empty = (req.tx.data === '' || req.tx.data === '0x') && BigInt(req.tx.value) === 0n;
+  if (!empty || req.tx.to.toLowerCase() !== float) return { ok: false, reason: 'a cancel is a transfer of nothing from the float to itself' };
+  return { ok: true, currency: 'ETH', amount: 0n, to: float };
+}
 
 export function decide(req: SignRequest, record: PayoutRecord | null, recent: Recent, limits: Limits): Decision {
+  if (req.kind === 'cancel') return decideCancel(req, record, limits);
   const t = transferIn(req.tx);
   if (!t) return { ok: false, reason: 'not a transfer of a known currency' };
   const cold = limits.cold.toLowerCase();

@@ -207,7 +207,7 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
       const query = new URLSearchParams();
       for (const [flag, key] of Object.entries(names)) if (flags.has(flag)) query.set(key, flags.get(flag)!);
       const r = await call('GET', `/withdrawals${query.size ? `?${query}` : ''}`);
-      out(table(r.items as Record<string, unknown>[], ['id', 'kind', 'status', 'pool', 'currency', 'amount', 'fee', 'approvals', 'approvalsNeeded', 'to', 'transaction', 'reason']));
+      out(table(r.items as Record<string, unknown>[], ['id', 'kind', 'status', 'pool', 'currency', 'amount', 'fee', 'approvals', 'approvalsNeeded', 'to', 'transaction', 'reason', 'signerRefusal']));
       return 0;
     }
     case 'withdrawals approve': {
