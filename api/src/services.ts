@@ -7,7 +7,7 @@ import { createBackground } from './background';
 import { rpcChainReader } from './chain';
 import { createDepositJob, createDeposits } from './deposits';
 import { createJobRunner } from './jobs';
-import { createPayoutJob, createTreasuryJob, httpSigner } from './payouts';
+import { createPayoutJob, createSweepJob, createTreasuryJob, httpSigner } from './payouts';
 import { Wallet } from 'ethers';
 import { tablePriceSource } from './pricing';
 import { createWatcher } from './watcher';
@@ -65,6 +65,13 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
         recheckSeconds: config.money.recheckSeconds,
       },
       returnNotice,
+      log,
+    ),
+    sweeps: createSweepJob(
+      db,
+      chain,
+      signer,
+      { chainId: config.deposits.chainId, confirmations: config.money.payoutConfirmations, rebroadcastSeconds: config.money.rebroadcastSeconds },
       log,
     ),
     treasury: createTreasuryJob(

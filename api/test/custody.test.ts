@@ -1,12 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { Wallet } from 'ethers';
-import { mine, rpc } from '@app/chain';
+import { HOT_WALLET_GAS, LOCAL_COLD, LOCAL_FLOAT, mine, rpc } from '@app/chain';
 import type { Db } from '../src/db/client';
-import { operatorAudit, withdrawals } from '../src/db/schema';
+import { floatRefills, operatorAudit, sweeps, withdrawals } from '../src/db/schema';
+import { reconcile } from '../src/ledger';
+import { runOperator } from '../src/operator/cli';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { call } from './helpers';
 import { providerFor, sendEth, sendToken, tokenContract, userWithWallet } from './deposit-helpers';
-import { ETH, USDT, expectLedgerBalanced, moneyStack, operator, operatorHeaders, testOperator } from './money-helpers';
+import { ETH, USDT, expectLedgerBalanced, moneyStack, operator, operatorHeaders, runCommand, testOperator } from './money-helpers';
 import { startTestSigner, type TestSigner } from './signer-helpers';
 
 /**
@@ -47,6 +49,10 @@ async function payAll() {
   }
 }
 
+/** Everything this file deposited, per pool address and currency: what the books hold there before any sweep. */
+const deposited = new Map<string, bigint>();
+const tally = (address: string, currency: string, amount: bigint) => deposited.set(`${address}:${currency}`, (deposited.get(`${address}:${currency}`) ?? 0n) + amount);
+
 /** A new investor with `eth` in the coin pool and `usdt` in the stable pool. */
 async function investor(eth: bigint, usdt: bigint) {
   const wallet = new Wallet(Wallet.createRandom().privateKey, providerFor(stack.chain.rpcUrl));
@@ -57,6 +63,7 @@ async function investor(eth: bigint, usdt: bigint) {
   if (usdt) deposits.push(['stable', 'USDT', usdt, await sendToken(wallet, 'USDT', LOCAL_POOL_ADDRESSES.stable, usdt)]);
   for (const [pool, currency, amount, transaction] of deposits) {
     expect((await call(stack.t.app, 'POST', '/api/v1/dashboard/deposit', { token: u.token, body: { pool, currency, amount: String(amount), transaction } })).status).toBe(200);
+    tally(LOCAL_POOL_ADDRESSES[pool as 'coin' | 'stable'], currency, amount);
   }
   await stack.t.app.services.depositJob.tick();
   return { ...u, wallet };
@@ -139,6 +146,95 @@ describe('issue 26: the signer signs only what the ledger recorded; a refusal is
     await payAll();
     expect((await rowOf(id)).status).toBe('requested');
     expect(await balanceOf(u.wallet.address)).toBe(walletBefore);
+    await expectLedgerBalanced(stack.t.app);
+  });
+});
+
+describe('issue 26: deposit addresses are swept to cold by the signer; the float is refilled with four eyes', () => {
+  const coin = LOCAL_POOL_ADDRESSES.coin;
+  const stable = LOCAL_POOL_ADDRESSES.stable;
+  const usdtAt = usdtOf;
+  const gasOf = async (hash: string) => {
+    const r = await rpc<{ gasUsed: string; effectiveGasPrice: string }>(stack.chain.rpcUrl, 'eth_getTransactionReceipt', [hash]);
+    return BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice);
+  };
+  const sweepAll = async () => {
+    const r = await stack.t.app.services.sweeps.run();
+    await mine(stack.chain.rpcUrl, 1);
+    await stack.t.app.services.sweeps.run();
+    return r;
+  };
+
+  it('issue 26: a sweep moves the deposit addresses\' booked funds to cold, once (two runs at once open one), and the reconciliation shows each address correctly', async () => {
+    const before = { coinEth: await balanceOf(coin), stableUsdt: await usdtAt(stable), stableEth: await balanceOf(stable), coldEth: await balanceOf(LOCAL_COLD), coldUsdt: await usdtAt(LOCAL_COLD) };
+    const eth = deposited.get(`${coin}:ETH`)!;
+    const usdt = deposited.get(`${stable}:USDT`)!;
+    // Two runs at once, as on two replicas: one transfer per address and currency.
+    const [a, b] = await Promise.all([stack.t.app.services.sweeps.run(), stack.t.app.services.sweeps.run()]);
+    expect(a.opened + b.opened).toBe(2);
+    await mine(stack.chain.rpcUrl, 1);
+    await stack.t.app.services.sweeps.run();
+    const done = await db().select().from(sweeps).where(eq(sweeps.kind, 'sweep'));
+    expect(done.map((s) => [s.fromAddress, s.toAddress, s.currency, BigInt(s.amount), s.status]).sort()).toEqual(
+      [
+        [coin, LOCAL_COLD, 'ETH', eth, 'done'],
+        [stable, LOCAL_COLD, 'USDT', usdt, 'done'],
+      ].sort(),
+    );
+    const gasCoin = await gasOf(done.find((s) => s.currency === 'ETH')!.txHash!);
+    const gasStable = await gasOf(done.find((s) => s.currency === 'USDT')!.txHash!);
+    // On chain: exactly the booked deposits moved; each deposit address paid its own gas.
+    expect([await balanceOf(LOCAL_COLD), await usdtAt(LOCAL_COLD)]).toEqual([before.coldEth + eth, before.coldUsdt + usdt]);
+    expect([await balanceOf(coin), await usdtAt(stable), await balanceOf(stable)]).toEqual([before.coinEth - eth - gasCoin, before.stableUsdt - usdt, before.stableEth - gasStable]);
+    // A second sweep finds nothing booked to move.
+    expect(await sweepAll()).toMatchObject({ opened: 0, refused: 0 });
+
+    // The reconciliation: every address's chain balance against its books. The deposit addresses
+    // keep only their start-up gas money off the books; cold holds on the books exactly what was swept.
+    const rows = await reconcile(db(), stack.t.app.services.chain, 1);
+    const row = (address: string, currency: string) => rows.find((r) => r.address === address && r.currency === currency)!;
+    expect(row(coin, 'ETH')).toMatchObject({ onChain: String(await balanceOf(coin)), books: String(-gasCoin), difference: String(HOT_WALLET_GAS), covered: true });
+    expect(row(stable, 'USDT')).toMatchObject({ onChain: '0', books: '0', difference: '0', covered: true });
+    expect(row(LOCAL_COLD, 'ETH')).toMatchObject({ onChain: String(before.coldEth + eth), books: String(eth), difference: String(before.coldEth) });
+    expect(row(LOCAL_COLD, 'USDT')).toMatchObject({ onChain: String(before.coldUsdt + usdt), books: String(usdt), difference: String(before.coldUsdt) });
+    const float = row(LOCAL_FLOAT, 'ETH');
+    expect(float.onChain).toBe(String(await balanceOf(LOCAL_FLOAT)));
+    expect(BigInt(float.difference!)).toBe(BigInt(float.onChain!) - BigInt(float.books));
+    // Swept money still covers what the pool owes: the treasury sends nothing back.
+    expect(await stack.t.app.services.treasury.run()).toMatchObject({ funded: 0 });
+    await expectLedgerBalanced(stack.t.app);
+  });
+
+  it('issue 26: the float is refilled from a deposit address only with four eyes: the asker cannot approve, a second operator can; the signer sends it and it is booked', async () => {
+    await investor(ETH / 2n, 0n);
+    const asker = await testOperator(stack.t.app, 'tess');
+    const second = await testOperator(stack.t.app, 'bob');
+    const amount = (2n * ETH) / 5n;
+    const asked = await operator(stack.t.app, 'custody', 'refill', 'coin', 'ETH', String(amount));
+    expect(asked.code).toBe(0);
+    const [refill] = await db().select().from(floatRefills).orderBy(floatRefills.id);
+    expect(refill).toMatchObject({ status: 'awaiting_approval', fromAddress: coin, amount: String(amount), requestedBy: asker.id });
+    const own = await operator(stack.t.app, 'custody', 'approve', String(refill!.id));
+    expect(own).toMatchObject({ code: 2, out: expect.stringContaining('A second operator approves a refill') });
+    const approved = await runCommand(stack.t.app, runOperator, ['custody', 'approve', String(refill!.id)], second);
+    expect(approved).toMatchObject({ code: 0, out: `refill ${refill!.id}: approved` });
+    const floatBefore = await balanceOf(LOCAL_FLOAT);
+    await sweepAll();
+    const [sent] = await db().select().from(sweeps).where(eq(sweeps.refillId, refill!.id));
+    expect(sent).toMatchObject({ kind: 'refill', toAddress: LOCAL_FLOAT, amount: String(amount), status: 'done' });
+    expect(await balanceOf(LOCAL_FLOAT)).toBe(floatBefore + amount);
+    expect((await db().select().from(floatRefills).where(eq(floatRefills.id, refill!.id)))[0]).toMatchObject({ status: 'done', approvedBy: second.id });
+    // A compromised API marks a refill approved without a second operator: the signer refuses it.
+    await operator(stack.t.app, 'custody', 'refill', 'coin', 'ETH', String(ETH / 20n));
+    const [forged] = await db().select().from(floatRefills).where(eq(floatRefills.status, 'awaiting_approval'));
+    await db().update(floatRefills).set({ status: 'approved' }).where(eq(floatRefills.id, forged!.id));
+    const floatNow = await balanceOf(LOCAL_FLOAT);
+    expect(await stack.t.app.services.sweeps.run()).toMatchObject({ refused: 1 });
+    expect((await db().select().from(floatRefills).where(eq(floatRefills.id, forged!.id)))[0]).toMatchObject({ status: 'refused' });
+    expect((await operator(stack.t.app, 'alerts')).out).toContain('sweep-refused:');
+    expect(signer.log().some((e) => e.event === 'refused' && e.detail.refillId === forged!.id && e.detail.reason === `refill ${forged!.id} is not approved by a second operator`)).toBe(true);
+    await mine(stack.chain.rpcUrl, 1);
+    expect(await balanceOf(LOCAL_FLOAT)).toBe(floatNow);
     await expectLedgerBalanced(stack.t.app);
   });
 });

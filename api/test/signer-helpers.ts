@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Wallet } from 'ethers';
-import { createSigner, databaseRecords, localCaps, localColdAddress, localKeys, serveSigner, type Limits } from '@app/signer';
+import { createSigner, databaseRecords, databaseRefills, localCaps, localColdAddress, localKeys, serveSigner, type Limits } from '@app/signer';
 import type { Db } from '../src/db/client';
 
 type Client = { query: (text: string, params: unknown[]) => Promise<{ rows: unknown[] }> };
@@ -17,10 +17,12 @@ export async function startTestSigner(db: () => Db, limits: Partial<Limits> = {}
   const float = new Wallet(keys.float).address;
   const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'signer-')), 'audit.jsonl');
   const alerts: string[] = [];
+  const query = (text: string, params: unknown[]) => (db() as unknown as { $client: Client }).$client.query(text, params);
   const signer = createSigner({
     keys: [keys.float, ...keys.deposits],
     limits: { caps: localCaps(), perMinute: 100_000, cold: localColdAddress(), float, ...limits },
-    records: databaseRecords((text, params) => (db() as unknown as { $client: Client }).$client.query(text, params)),
+    records: databaseRecords(query),
+    refills: databaseRefills(query),
     logFile,
     alert: (reason) => alerts.push(reason),
   });

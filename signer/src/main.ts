@@ -5,7 +5,7 @@
 //   SIGNER_COLD_ADDRESS the operator's cold address (sweeps go there, payouts may)
 //   SIGNER_CAPS        JSON { "ETH": { "perTransaction": "…", "perDay": "…" }, … } in base units
 //   SIGNER_RATE_PER_MINUTE (30)
-//   SIGNER_DATABASE_URL PostgreSQL, a role granted SELECT on withdrawals and users only
+//   SIGNER_DATABASE_URL PostgreSQL, a role granted SELECT on withdrawals, users and float_refills only
 //   SIGNER_LOG_FILE    its audit log (default signer-audit.jsonl beside the keys file)
 // SIGNER_LOCAL_CHAIN=true (the local stack, never production): the test mnemonic's keys and cold
 // address, caps far above the tests' amounts, and, since the local ledger is PGlite inside the API
@@ -14,24 +14,25 @@
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Wallet } from 'ethers';
-import { createSigner, databaseRecords, httpRecords, type Records } from './signer';
+import { createSigner, databaseRecords, databaseRefills, httpRecords, type RefillRecords, type Records } from './signer';
 import { serveSigner } from './server';
 import { localCaps, localColdAddress, localKeys } from './local';
-import type { Caps } from './policy';
+import type { Caps, RefillRecord } from './policy';
 
 function fail(message: string): never {
   console.error(message);
   process.exit(2);
 }
 
-async function records(e: NodeJS.ProcessEnv): Promise<Records> {
-  if (e.SIGNER_RECORDS_URL && e.SIGNER_LOCAL_CHAIN === 'true') return httpRecords(e.SIGNER_RECORDS_URL);
+async function records(e: NodeJS.ProcessEnv): Promise<{ records: Records; refills: RefillRecords }> {
+  if (e.SIGNER_RECORDS_URL && e.SIGNER_LOCAL_CHAIN === 'true') return { records: httpRecords(e.SIGNER_RECORDS_URL), refills: httpRecords<RefillRecord>(e.SIGNER_RECORDS_URL, 'refills') };
   const url = e.SIGNER_DATABASE_URL ?? fail('SIGNER_DATABASE_URL is required: a read-only role on the ledger\'s database');
   const { Pool } = await import('pg');
   const pool = new Pool({ connectionString: url, max: 2 });
   // Read-only whatever the role may do: a bug here cannot change the ledger.
   pool.on('connect', (c) => void c.query('set session characteristics as transaction read only'));
-  return databaseRecords((text, params) => pool.query(text, params));
+  const query = (text: string, params: unknown[]) => pool.query(text, params);
+  return { records: databaseRecords(query), refills: databaseRefills(query) };
 }
 
 async function main() {
@@ -60,7 +61,7 @@ async function main() {
   const signer = createSigner({
     keys: [keys.float, ...keys.deposits],
     limits: { caps, perMinute: Number(e.SIGNER_RATE_PER_MINUTE ?? (local ? 600 : 30)), cold, float },
-    records: await records(e),
+    ...(await records(e)),
     logFile,
     // The refusal is answered to the API, which records it on the payout and alerts the operator.
     alert: (reason) => console.warn(JSON.stringify({ level: 'warn', msg: 'signer refused', reason })),

@@ -36,7 +36,7 @@ export function serveSigner(signer: Signer, port: number, host = '127.0.0.1'): P
       let request: SignRequest;
       try {
         request = JSON.parse(raw) as SignRequest;
-        if (!request?.tx || !['payout', 'cancel', 'sweep'].includes(request.kind)) throw new Error('bad request');
+        if (!request?.tx || !['payout', 'cancel', 'sweep', 'refill'].includes(request.kind)) throw new Error('bad request');
       } catch {
         return answer(400, { error: 'expected a sign request' });
       }

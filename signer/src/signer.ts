@@ -3,10 +3,12 @@
 // are rebuilt from that log at start, so a restart does not reset the caps.
 import { Transaction, Wallet } from 'ethers';
 import { openLog } from './audit-log';
-import { decide, type Limits, type PayoutRecord, type SignRequest } from './policy';
+import { decide, type Limits, type PayoutRecord, type RefillRecord, type SignRequest } from './policy';
 
 /** The ledger's record of a payout, read by the signer with read-only access. */
 export type Records = (withdrawalId: number) => Promise<PayoutRecord | null>;
+/** The ledger's record of a float refill, likewise. */
+export type RefillRecords = (refillId: number) => Promise<RefillRecord | null>;
 
 export class Refused extends Error {
   constructor(readonly reason: string) {
@@ -19,12 +21,16 @@ export type SignerOptions = {
   keys: string[];
   limits: Limits;
   records: Records;
+  /** Without it no refill is signed. */
+  refills?: RefillRecords;
   logFile: string;
   alert?: (reason: string, request: SignRequest | { kind: 'message'; address: string }) => void;
   now?: () => Date;
 };
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
+/** What a request names in the log: the payout or the refill. */
+const ids = (req: SignRequest) => (req.kind === 'sweep' ? {} : req.kind === 'refill' ? { refillId: req.refillId } : { withdrawalId: req.withdrawalId });
 /** The proof-of-solvency control message (api/src/solvency/snapshot.ts controlMessage). */
 const CONTROL_MESSAGE = /^[^\n]{1,200} solvency: (0x[0-9a-fA-F]{40}) belongs to the operator at snapshot \d{1,18}$/;
 
@@ -43,7 +49,7 @@ export function createSigner(o: SignerOptions) {
   }
 
   const refuse = (reason: string, req: SignRequest): never => {
-    log.append('refused', { kind: req.kind, ...(req.kind === 'sweep' ? {} : { withdrawalId: req.withdrawalId }), from: req.tx.from, to: req.tx.to, reason });
+    log.append('refused', { kind: req.kind, ...ids(req), from: req.tx.from, to: req.tx.to, reason });
     o.alert?.(reason, req);
     throw new Refused(reason);
   };
@@ -75,9 +81,11 @@ export function createSigner(o: SignerOptions) {
       if (!wallet) return refuse(`no key for ${req.tx.from}`, req);
       // Payouts (and their cancels) leave from the float only; a sweep leaves from a deposit address, never the float.
       const fromFloat = req.tx.from.toLowerCase() === o.limits.float.toLowerCase();
-      if (req.kind !== 'sweep' && !fromFloat) return refuse('payouts are paid from the float only', req);
+      if ((req.kind === 'payout' || req.kind === 'cancel') && !fromFloat) return refuse('payouts are paid from the float only', req);
       if (req.kind === 'sweep' && fromFloat) return refuse('the float is not swept', req);
-      const record = req.kind === 'sweep' ? null : await o.records(req.withdrawalId);
+      if (req.kind === 'refill' && fromFloat) return refuse('the float is refilled from a deposit address', req);
+      const record =
+        req.kind === 'sweep' ? null : req.kind === 'refill' ? ((await o.refills?.(req.refillId)) ?? null) : await o.records(req.withdrawalId);
       const t = now();
       if (day(t) !== today.day) Object.assign(today, { day: day(t), byCurrency: {} });
       while (signedAt.length && signedAt[0]! < t.getTime() - 60_000) signedAt.shift();
@@ -98,7 +106,7 @@ export function createSigner(o: SignerOptions) {
       const hash = Transaction.from(signedTx).hash!;
       signedAt.push(t.getTime());
       if (req.kind === 'payout') today.byCurrency[decision.currency] = (today.byCurrency[decision.currency] ?? 0n) + decision.amount;
-      log.append('signed', { kind: req.kind, ...(req.kind === 'sweep' ? {} : { withdrawalId: req.withdrawalId }), currency: decision.currency, amount: decision.amount, to: decision.to, hash });
+      log.append('signed', { kind: req.kind, ...ids(req), currency: decision.currency, amount: decision.amount, to: decision.to, hash });
       return { signedTx, hash };
     },
   };
@@ -121,16 +129,29 @@ export function databaseRecords(query: (text: string, params: unknown[]) => Prom
   };
 }
 
+/** The refill records from the database, read-only; the approvers are operators' ids. */
+export function databaseRefills(query: (text: string, params: unknown[]) => Promise<{ rows: unknown[] }>): RefillRecords {
+  return async (id) => {
+    const { rows } = await query(
+      `select id::int as id, status, currency, amount::text as amount, from_address as "fromAddress", chain_id as "chainId",
+              requested_by::text as "requestedBy", approved_by::text as "approvedBy"
+         from float_refills where id = $1`,
+      [id],
+    );
+    return (rows[0] as RefillRecord | undefined) ?? null;
+  };
+}
+
 /**
  * The records from the local stack's ledger reader: the API process owns the local PGlite database,
  * so it serves the same query on a loopback port. A stand-in for a read-only replica; in production
  * the signer reads PostgreSQL through a read-only role (`databaseRecords`).
  */
-export function httpRecords(baseUrl: string): Records {
+export function httpRecords<T = PayoutRecord>(baseUrl: string, kind: 'payouts' | 'refills' = 'payouts'): (id: number) => Promise<T | null> {
   return async (id) => {
-    const res = await fetch(`${baseUrl}/v1/payouts/${id}`);
+    const res = await fetch(`${baseUrl}/v1/${kind}/${id}`);
     if (res.status === 404) return null;
     if (!res.ok) throw new Error(`the ledger reader answered ${res.status}`);
-    return (await res.json()) as PayoutRecord;
+    return (await res.json()) as T;
   };
 }

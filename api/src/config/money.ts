@@ -21,6 +21,8 @@ export const moneyEnv = z.object({
   HOT_WALLET_KEYS: z.optional(z.string()),
   /** The signer's loopback address: it signs payouts (from the float) and sweeps. With LOCAL_CHAIN: http://127.0.0.1:4200. */
   SIGNER_URL: z.optional(z.url()),
+  /** How often deposit addresses are swept to cold and approved refills sent; 0: only on the operator's `custody sweep`. */
+  SWEEP_INTERVAL_MS: z._default(int(0, 86_400_000), 0),
   /** The local stack only: the loopback port on which this process serves the signer the ledger's payout records (PGlite lives in this process). */
   LEDGER_READER_PORT: z.optional(int(1, 65_535)),
   /** First block the chain watcher reads when it has no cursor yet; default: the head at that moment (0 on the local chain). */
@@ -57,6 +59,15 @@ export const moneyDocs: ConfigDoc[] = [
     meaning: 'the signer process (signer/README.md), which alone holds the float\'s and the deposit addresses\' keys: payouts and sweeps are signed there or refused; without it a payout waits. The API holds no payout key: production refuses `HOT_WALLET_KEYS`',
   },
   {
+    vars: ['HOT_WALLET_KEYS'],
+    default: 'none',
+    meaning: 'no longer read: the keys that pay and sweep are the signer\'s (issue 26); production refuses it set, so an old deployment\'s keys are moved, not left beside the API',
+  },
+  {
+    vars: ['SWEEP_INTERVAL_MS'],
+    meaning: 'how often each deposit address\'s booked funds are swept to the cold address and approved float refills sent (signed by the signer); `0`: only on the operator\'s `custody sweep`',
+  },
+  {
     vars: ['LEDGER_READER_PORT'],
     default: 'none',
     meaning: 'local stack only: a loopback port where the API serves the signer the payout records of its in-process PGlite (in production the signer reads PostgreSQL through a read-only role); production refuses it',
@@ -76,6 +87,7 @@ export type MoneyConfig = {
     signerUrl: string | null;
     /** The local stack's ledger reader for the signer; null elsewhere. */
     ledgerReaderPort: number | null;
+    sweepIntervalMs: number;
     cancelAfterSeconds: number;
     recheckSeconds: number;
     /** The treasury's key; null in production until configured (the operator is alerted of what it would fund). */
@@ -107,6 +119,7 @@ export function moneyConfig(e: MoneyEnv, local: boolean): MoneyConfig {
       rebroadcastSeconds: e.PAYOUT_REBROADCAST_SECONDS,
       signerUrl: e.SIGNER_URL ?? (local ? 'http://127.0.0.1:4200' : null),
       ledgerReaderPort: e.LEDGER_READER_PORT ?? null,
+      sweepIntervalMs: e.SWEEP_INTERVAL_MS,
       cancelAfterSeconds: e.PAYOUT_CANCEL_AFTER_SECONDS,
       recheckSeconds: e.PAYOUT_RECHECK_SECONDS,
       treasuryKey: e.TREASURY_KEY ?? (local ? localTreasuryKey() : null),

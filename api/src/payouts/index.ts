@@ -31,3 +31,5 @@ export {
   type PayoutRules,
 } from './settings';
 export { createTreasuryJob } from './treasury';
+export { createSweepJob, type SweepJob, type SweepResult } from './sweep';
+export { custodyOperatorRoutes } from './custody-routes';

@@ -3,11 +3,11 @@ import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { Transaction } from 'ethers';
 import type { Db } from '../db/client';
 import { audit } from '../db/audit';
-import { hotWalletNonces, users, withdrawals } from '../db/schema';
+import { users, withdrawals } from '../db/schema';
 import type { ChainReader } from '../chain';
 import { post, type LedgerTransaction } from '../ledger';
 import { raiseAlert, resolveAlert } from '../db/alerts';
-import { balanceOf, estimateGas, feeCaps, maxCost, nextNonce, transactionAtNonce, transferOf, type RawReceipt } from './chain-tx';
+import { balanceOf, estimateGas, feeCaps, maxCost, nextNonce, releaseNonce, transactionAtNonce, transferOf, type RawReceipt } from './chain-tx';
 import { mailPaid, type ReturnNotice } from './notice';
 import type { PayoutSigner, UnsignedTx } from './signer-client';
 import { returnWithdrawal, type WithdrawalRow } from './requests';
@@ -71,17 +71,6 @@ function gasTransaction(w: WithdrawalRow, hash: string, gas: bigint): LedgerTran
 const gasOf = (r: NonNullable<RawReceipt>) => BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice);
 /** Back to unsigned: the nonce it held is spent (or never was), a new one is taken when it is signed again. */
 const UNSIGN = { nonce: null, signedTx: null, txHash: null, signedBlock: null, signedAt: null, broadcastAt: null, blockNumber: null, confirmations: 0, cancelTx: null, cancelHash: null };
-
-/**
- * Gives a nonce back when nothing was signed at it and it is the last one taken (the usual case: the
- * job signs one payout at a time). Otherwise it stays a gap, which the stuck-payout cancel closes.
- */
-async function releaseNonce(tx: Pick<Db, 'update'>, chainId: number, address: string, nonce: number) {
-  await tx
-    .update(hotWalletNonces)
-    .set({ nextNonce: nonce })
-    .where(and(eq(hotWalletNonces.chainId, chainId), eq(hotWalletNonces.address, address), eq(hotWalletNonces.nextNonce, nonce + 1)));
-}
 
 /**
  * Pays withdrawals on chain from the float, whose key only the signer holds (signer/README.md): the

@@ -3,7 +3,7 @@
 import type { Transfer } from './chain-tx';
 
 export type UnsignedTx = Transfer & { chainId: number; from: string; nonce: number; gasLimit: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
-export type SignKind = { kind: 'payout' | 'cancel'; withdrawalId: number } | { kind: 'sweep' };
+export type SignKind = { kind: 'payout' | 'cancel'; withdrawalId: number } | { kind: 'sweep' } | { kind: 'refill'; refillId: number };
 export type SignAnswer = { signedTx: string; hash: string } | { refused: string };
 export type CustodyAddresses = { float: string; cold: string; deposits: string[] };
 

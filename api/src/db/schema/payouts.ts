@@ -96,11 +96,33 @@ export const treasuryTransfers = pgTable(
   ],
 );
 
-/** Sweeps of a deposit address to the operator's cold address, signed by the signer (api/src/payouts/sweep.ts, 0033). */
+/** A refill of the float from a deposit address: one operator asks, another approves (0033). */
+export const floatRefills = pgTable('float_refills', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  chainId: integer('chain_id').notNull(),
+  pool: text('pool').notNull(),
+  currency: text('currency').notNull(),
+  fromAddress: text('from_address').notNull(),
+  amount: baseUnits('amount').notNull(),
+  /** awaiting_approval → approved (a sweep row carries it out) → done; or rejected. */
+  status: text('status').notNull().default('awaiting_approval'),
+  requestedBy: uuid('requested_by').notNull(),
+  approvedBy: uuid('approved_by'),
+  createdAt: created(),
+  decidedAt: ts('decided_at'),
+});
+
+/**
+ * Transfers out of a deposit address signed by the signer (api/src/payouts/sweep.ts, 0033): sweeps
+ * to the operator's cold address, and approved refills of the float.
+ */
 export const sweeps = pgTable(
   'sweeps',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** sweep (to cold) or refill (to the float). */
+    kind: text('kind').notNull().default('sweep'),
+    refillId: bigint('refill_id', { mode: 'number' }),
     chainId: integer('chain_id').notNull(),
     pool: text('pool').notNull(),
     currency: text('currency').notNull(),

@@ -107,3 +107,7 @@ export type AuditVerify = z.infer<typeof auditVerifySchema>;
 
 /** A read-only look at one account, by e-mail, wallet address or id; the lookup is audited. */
 export const userLookupQuery = z.object({ q: z.string().check(z.minLength(3), z.maxLength(320)) });
+
+/** A refill of the payout float from a pool's deposit address (issue 26): one operator asks, another approves. */
+export const floatRefillBodySchema = z.object({ pool: poolNameSchema, currency: currencyCodeSchema, amount: baseUnitsSchema });
+export type FloatRefillBody = z.infer<typeof floatRefillBodySchema>;
