@@ -41,5 +41,6 @@ CREATE TABLE IF NOT EXISTS "sweeps" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );--> statement-breakpoint
-CREATE UNIQUE INDEX IF NOT EXISTS "sweeps_sender_nonce_key" ON "sweeps" ("chain_id", "from_address", "nonce");--> statement-breakpoint
+-- A refused transfer gives its nonce back: only the others hold one.
+CREATE UNIQUE INDEX IF NOT EXISTS "sweeps_sender_nonce_key" ON "sweeps" ("chain_id", "from_address", "nonce") WHERE status <> 'refused';--> statement-breakpoint
 CREATE UNIQUE INDEX IF NOT EXISTS "sweeps_open_key" ON "sweeps" ("chain_id", "from_address", "currency") WHERE status in ('signing', 'sending');

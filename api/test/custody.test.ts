@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Wallet } from 'ethers';
 import { HOT_WALLET_GAS, LOCAL_COLD, LOCAL_FLOAT, mine, rpc } from '@app/chain';
 import type { Db } from '../src/db/client';
 import { floatRefills, operatorAudit, sweeps, withdrawals } from '../src/db/schema';
 import { reconcile } from '../src/ledger';
+import { rows } from '../src/db/rows';
 import { runOperator } from '../src/operator/cli';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { call } from './helpers';
@@ -237,4 +238,35 @@ describe('issue 26: deposit addresses are swept to cold by the signer; the float
     expect(await balanceOf(LOCAL_FLOAT)).toBe(floatNow);
     await expectLedgerBalanced(stack.t.app);
   });
+
+  it('issue 26: a sweep cut off between taking its nonce and being signed (a crash, or the signer unreachable) is signed at that nonce by the next run, and booked once', async () => {
+    await investor((3n * ETH) / 10n, 0n);
+    const client = stack.t.app.services.signer!;
+    const real = client.sign.bind(client);
+    client.sign = () => Promise.reject(new Error('the process died here'));
+    try {
+      await expect(stack.t.app.services.sweeps.run()).rejects.toThrow('the process died here');
+    } finally {
+      client.sign = real;
+    }
+    // What the books hold at the address: everything deposited there, less what left it on chain (value and gas).
+    let held = deposited.get(`${coin}:ETH`)!;
+    for (const t of await db().select().from(sweeps).where(eq(sweeps.fromAddress, coin))) {
+      if (t.status !== 'done') continue;
+      const tx = await rpc<{ value: string }>(stack.chain.rpcUrl, 'eth_getTransactionByHash', [t.txHash]);
+      held -= BigInt(tx.value) + (await gasOf(t.txHash!));
+    }
+    const [left] = await db().select().from(sweeps).where(eq(sweeps.status, 'signing'));
+    expect(left).toMatchObject({ fromAddress: coin, currency: 'ETH', amount: String(held), signedTx: null });
+    const coldBefore = await balanceOf(LOCAL_COLD);
+    await sweepAll();
+    await sweepAll();
+    const [done] = await db().select().from(sweeps).where(eq(sweeps.id, left!.id));
+    expect(done).toMatchObject({ status: 'done', nonce: left!.nonce });
+    expect(await balanceOf(LOCAL_COLD)).toBe(coldBefore + held);
+    const booked = await rows(db(), sql`select count(*)::int as n from ledger_transactions where reference = ${`custody:${left!.id}:moved`}`);
+    expect(booked).toEqual([{ n: 1 }]);
+    await expectLedgerBalanced(stack.t.app);
+  });
 });
+

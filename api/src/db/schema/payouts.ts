@@ -141,7 +141,8 @@ export const sweeps = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('sweeps_sender_nonce_key').on(t.chainId, t.fromAddress, t.nonce),
+    // A refused transfer gives its nonce back: only the others hold one.
+    uniqueIndex('sweeps_sender_nonce_key').on(t.chainId, t.fromAddress, t.nonce).where(sql`status <> 'refused'`),
     uniqueIndex('sweeps_open_key').on(t.chainId, t.fromAddress, t.currency).where(sql`status in ('signing', 'sending')`),
   ],
 );
