@@ -2,6 +2,8 @@
 -- a payout it refuses keeps its reason here (never paid, shown to the operator, who may cancel it).
 ALTER TABLE "withdrawals" ADD COLUMN IF NOT EXISTS "signer_refusal" text;--> statement-breakpoint
 ALTER TABLE "withdrawals" ADD COLUMN IF NOT EXISTS "signer_refused_at" timestamp with time zone;--> statement-breakpoint
+-- A refusal that passes with time (the signer's rate, its day's cap) is asked again from then on.
+ALTER TABLE "withdrawals" ADD COLUMN IF NOT EXISTS "signer_retry_at" timestamp with time zone;--> statement-breakpoint
 -- Transfers out of a deposit address, signed by the signer: sweeps to the operator's cold address
 -- and approved refills of the float. One open transfer per address and currency (a second run or replica opens none), its nonce taken before it is
 -- signed and its signed bytes stored before they are broadcast (a crash re-sends the same bytes).

@@ -74,7 +74,9 @@ export type Limits = {
 /** What was signed recently: the rate and the day's totals. */
 export type Recent = { lastMinute: number; todayByCurrency: Record<string, bigint> };
 
-export type Decision = { ok: true; currency: string; amount: bigint; to: string } | { ok: false; reason: string };
+/** `retry`: the refusal passes with time (the rate after a minute, the day's cap the next UTC day). */
+export type Retry = 'minute' | 'day';
+export type Decision = { ok: true; currency: string; amount: bigint; to: string } | { ok: false; reason: string; retry?: Retry };
 
 /** The transfer a transaction makes: currency, destination, amount (ETH, or a known token's `transfer`). */
 export function transferIn(tx: UnsignedTx): { currency: string; to: string; amount: bigint } | null {
@@ -142,7 +144,7 @@ export function decide(req: SignRequest, record: PayoutRecord | RefillRecord | n
   if (req.kind !== 'sweep' && t.amount > cap.perTransaction) return { ok: false, reason: `${t.amount} ${t.currency} is over the per-transaction cap of ${cap.perTransaction}` };
   const today = recent.todayByCurrency[t.currency] ?? 0n;
   // Sweeps move the house's own money to cold: the day's cap is for what leaves the house.
-  if (req.kind === 'payout' && today + t.amount > cap.perDay) return { ok: false, reason: `${t.currency} paid today would pass the daily cap of ${cap.perDay}` };
-  if (recent.lastMinute >= limits.perMinute) return { ok: false, reason: `more than ${limits.perMinute} signatures a minute` };
+  if (req.kind === 'payout' && today + t.amount > cap.perDay) return { ok: false, reason: `${t.currency} paid today would pass the daily cap of ${cap.perDay}`, retry: 'day' };
+  if (recent.lastMinute >= limits.perMinute) return { ok: false, reason: `more than ${limits.perMinute} signatures a minute`, retry: 'minute' };
   return { ok: true, ...t };
 }

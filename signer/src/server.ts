@@ -16,7 +16,7 @@ export function serveSigner(signer: Signer, port: number, host = '127.0.0.1'): P
     };
     if (req.method === 'GET' && req.url === '/v1/addresses') return answer(200, { addresses: signer.addresses, ...signer.declared });
     if (req.method !== 'POST' || (req.url !== '/v1/sign' && req.url !== '/v1/sign-message')) return answer(404, { error: 'not found' });
-    const refusedOr500 = (err: unknown) => (err instanceof Refused ? answer(403, { refused: err.reason }) : answer(500, { error: 'the signer failed' }));
+    const refusedOr500 = (err: unknown) => (err instanceof Refused ? answer(403, { refused: err.reason, ...(err.retry ? { retry: err.retry } : {}) }) : answer(500, { error: 'the signer failed' }));
     let raw = '';
     req.on('data', (chunk: Buffer) => {
       raw += chunk.toString('utf8');

@@ -3,7 +3,7 @@
 // are rebuilt from that log at start, so a restart does not reset the caps.
 import { Transaction, Wallet } from 'ethers';
 import { openLog } from './audit-log';
-import { decide, type Limits, type PayoutRecord, type RefillRecord, type SignRequest } from './policy';
+import { decide, type Limits, type PayoutRecord, type RefillRecord, type Retry, type SignRequest } from './policy';
 
 /** The ledger's record of a payout, read by the signer with read-only access. */
 export type Records = (withdrawalId: number) => Promise<PayoutRecord | null>;
@@ -11,7 +11,11 @@ export type Records = (withdrawalId: number) => Promise<PayoutRecord | null>;
 export type RefillRecords = (refillId: number) => Promise<RefillRecord | null>;
 
 export class Refused extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    /** Set when the refusal passes with time: the rate, the day's cap. */
+    readonly retry?: Retry,
+  ) {
     super(reason);
   }
 }
@@ -48,10 +52,10 @@ export function createSigner(o: SignerOptions) {
     if (e.event === 'signed') signedAt.push(Date.parse(e.at));
   }
 
-  const refuse = (reason: string, req: SignRequest): never => {
+  const refuse = (reason: string, req: SignRequest, retry?: Retry): never => {
     log.append('refused', { kind: req.kind, ...ids(req), from: req.tx.from, to: req.tx.to, reason });
     o.alert?.(reason, req);
-    throw new Refused(reason);
+    throw new Refused(reason, retry);
   };
 
   const float = o.limits.float.toLowerCase();
@@ -90,7 +94,7 @@ export function createSigner(o: SignerOptions) {
       if (day(t) !== today.day) Object.assign(today, { day: day(t), byCurrency: {} });
       while (signedAt.length && signedAt[0]! < t.getTime() - 60_000) signedAt.shift();
       const decision = decide(req, record, { lastMinute: signedAt.length, todayByCurrency: today.byCurrency }, o.limits);
-      if (!decision.ok) return refuse(decision.reason, req);
+      if (!decision.ok) return refuse(decision.reason, req, decision.retry);
       const tx = Transaction.from({
         type: 2,
         chainId: req.tx.chainId,

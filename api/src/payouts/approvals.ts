@@ -46,6 +46,8 @@ export async function operatorWithdrawals(db: Db, f: OperatorWithdrawalsQuery, r
       // The signer refused to sign it: not paid, and not tried again until an operator acts.
       signerRefusal: w.signerRefusal,
       signerRefusedAt: w.signerRefusedAt?.toISOString() ?? null,
+      // A refusal that passes with time (the signer's rate, its day's cap) is asked again from then.
+      signerRetryAt: w.signerRetryAt?.toISOString() ?? null,
     })),
   };
 }

@@ -55,6 +55,9 @@ function paidTransaction(w: WithdrawalRow): LedgerTransaction {
   };
 }
 
+/** Not refused by the signer, or refused for a while that has passed (the rate, the day's cap). */
+const askable = sql`(${withdrawals.signerRefusal} is null or ${withdrawals.signerRetryAt} <= now())`;
+
 /** Gas paid by the float for one mined transaction (payout, reverted payout or cancel): the house's expense. */
 function gasTransaction(w: WithdrawalRow, hash: string, gas: bigint): LedgerTransaction {
   return {
@@ -152,20 +155,23 @@ export function createPayoutJob(db: Db, chain: ChainReader, signer: PayoutSigner
   }
 
   /** The signer said no: recorded on the row (never signed again, never paid), audited, and the operator alerted. */
-  async function refusedBySigner(w: WithdrawalRow, from: string, nonce: number, reason: string) {
+  async function refusedBySigner(w: WithdrawalRow, from: string, nonce: number, reason: string, retry: 'minute' | 'day' | undefined) {
+    const now = new Date();
+    const nextDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+    const retryAt = retry === 'minute' ? new Date(now.getTime() + 60_000) : retry === 'day' ? nextDay : null;
     await db.transaction(async (tx) => {
       const [row] = await tx
         .update(withdrawals)
-        .set({ signerRefusal: reason.slice(0, 500), signerRefusedAt: new Date(), nonce: null, fromAddress: null, updatedAt: new Date() })
+        .set({ signerRefusal: reason.slice(0, 500), signerRefusedAt: now, signerRetryAt: retryAt, nonce: null, fromAddress: null, updatedAt: now })
         .where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, UNSIGNED), eq(withdrawals.nonce, nonce)))
         .returning({ id: withdrawals.id });
       if (!row) return;
       await releaseNonce(tx, settings.chainId, from, nonce);
-      await audit(tx, { actor: 'signer', action: 'withdrawal.signer-refused', target: String(w.id), after: { reason } });
+      await audit(tx, { actor: 'signer', action: 'withdrawal.signer-refused', target: String(w.id), after: { reason, ...(retryAt ? { retryAt: retryAt.toISOString() } : {}) } });
       await raiseAlert(tx, log, {
         key: `payout-refused:${w.id}`,
         kind: 'payout-refused',
-        message: `withdrawal ${w.id}: the signer refused the payout (${reason}); it is not paid until an operator acts`,
+        message: `withdrawal ${w.id}: the signer refused the payout (${reason}); ${retryAt ? `asked again from ${retryAt.toISOString()}` : 'it is not paid until an operator acts'}`,
         detail: { withdrawal: w.id, pool: w.pool, currency: w.currency, to: w.toAddress, reason },
       });
     });
@@ -197,7 +203,7 @@ export function createPayoutJob(db: Db, chain: ChainReader, signer: PayoutSigner
     // The nonce is taken and kept on the row before the signer is asked (outside any database
     // transaction: the signer reads the ledger itself). A crash after this reuses it.
     const nonce = await db.transaction(async (tx) => {
-      const [row] = await tx.select().from(withdrawals).where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, UNSIGNED), notHeld, sql`${withdrawals.signerRefusal} is null`)).for('update');
+      const [row] = await tx.select().from(withdrawals).where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, UNSIGNED), notHeld, askable)).for('update');
       if (!row) return null;
       if (row.nonce !== null && row.fromAddress === from) return row.nonce;
       const n = await nextNonce(tx, chain, settings.chainId, from);
@@ -208,17 +214,18 @@ export function createPayoutJob(db: Db, chain: ChainReader, signer: PayoutSigner
     const unsigned: UnsignedTx = { chainId: settings.chainId, from, nonce, gasLimit: estimate.gasLimit, ...fees, ...transfer };
     const answer = await signer.sign({ kind: 'payout', withdrawalId: w.id }, unsigned);
     if ('refused' in answer) {
-      await refusedBySigner(w, from, nonce, answer.refused);
+      await refusedBySigner(w, from, nonce, answer.refused, answer.retry);
       return void result.waiting++;
     }
     await db.transaction(async (tx) => {
       const [row] = await tx
         .update(withdrawals)
-        .set({ status: 'sending', signedTx: answer.signedTx, txHash: answer.hash, signedBlock: latest, signedAt: new Date(), waitingSince: null, updatedAt: new Date() })
+        .set({ status: 'sending', signedTx: answer.signedTx, txHash: answer.hash, signedBlock: latest, signedAt: new Date(), waitingSince: null, signerRefusal: null, signerRetryAt: null, updatedAt: new Date() })
         .where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, UNSIGNED), eq(withdrawals.nonce, nonce)))
         .returning({ id: withdrawals.id });
       if (!row) return;
       await resolveAlert(tx, `payout-waiting-funds:${w.id}`);
+      if (w.signerRefusal) await resolveAlert(tx, `payout-refused:${w.id}`);
       spent.set(`${from}:ETH`, (spent.get(`${from}:ETH`) ?? 0n) + gas + transfer.value);
       if (w.currency !== 'ETH') spent.set(`${from}:${w.currency}`, (spent.get(`${from}:${w.currency}`) ?? 0n) + receive);
       result.signed++;
@@ -396,7 +403,7 @@ export function createPayoutJob(db: Db, chain: ChainReader, signer: PayoutSigner
       // Signed in id order, so nonces follow the order of requests; one that waits for funds holds none.
       // One the signer refused waits for the operator.
       for (const w of open.filter((x) => UNSIGNED.includes(x.status))) {
-        if (w.signerRefusal) result.waiting++;
+        if (w.signerRefusal && !(w.signerRetryAt && w.signerRetryAt <= new Date())) result.waiting++;
         else await sign(w, spent, latest, result);
       }
       const signed = await db.select().from(withdrawals).where(inArray(withdrawals.status, SIGNED)).orderBy(asc(withdrawals.id)).limit(settings.batchSize);

@@ -4,7 +4,8 @@ import type { Transfer } from './chain-tx';
 
 export type UnsignedTx = Transfer & { chainId: number; from: string; nonce: number; gasLimit: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
 export type SignKind = { kind: 'payout' | 'cancel'; withdrawalId: number } | { kind: 'sweep' } | { kind: 'refill'; refillId: number };
-export type SignAnswer = { signedTx: string; hash: string } | { refused: string };
+/** A refusal with `retry` passes with time: the signer's rate (a minute) or its day's cap (the next UTC day). */
+export type SignAnswer = { signedTx: string; hash: string } | { refused: string; retry?: 'minute' | 'day' };
 export type CustodyAddresses = { float: string; cold: string; deposits: string[] };
 
 export type PayoutSigner = {
@@ -53,7 +54,10 @@ export function httpSigner(baseUrl: string): PayoutSigner {
         },
       };
       const res = await request('/v1/sign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      if (res.status === 403) return { refused: String(((await res.json()) as { refused: string }).refused) };
+      if (res.status === 403) {
+        const b = (await res.json()) as { refused: string; retry?: unknown };
+        return { refused: String(b.refused), ...(b.retry === 'minute' || b.retry === 'day' ? { retry: b.retry } : {}) };
+      }
       if (!res.ok) throw new SignerUnavailable(`the signer answered ${res.status}`);
       return (await res.json()) as { signedTx: string; hash: string };
     },

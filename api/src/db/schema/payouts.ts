@@ -52,6 +52,8 @@ export const withdrawals = pgTable(
     /** Why the signer refused to sign it (0033): it is not signed again; the operator cancels it or has it corrected. */
     signerRefusal: text('signer_refusal'),
     signerRefusedAt: ts('signer_refused_at'),
+    /** A refusal that passes with time (the rate, the day's cap): asked again from then on. */
+    signerRetryAt: ts('signer_retry_at'),
   },
   (t) => [
     index('withdrawals_user_idx').on(t.userId),
