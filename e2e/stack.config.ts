@@ -11,6 +11,9 @@ export const ports = {
   'mf-operator': 13006 + offset,
   api: 14000 + offset,
   operatorApi: 14100 + offset,
+  // Off the hundreds: offsets step by hundreds, so 14200 + one would be 14100 + another.
+  signer: 14050 + offset,
+  ledgerReader: 14060 + offset,
   chain: 18545 + offset,
   mailSmtp: 11025 + offset,
   mailInbox: 11080 + offset,

@@ -1,5 +1,5 @@
-// The whole site on one machine: the local chain, the API, each remote on its own port and the
-// shell. Used by `npm start` and by the browser tests (with other ports and a throwaway data dir).
+// The whole site on one machine: the local chain, the signer, the API, each remote on its own port
+// and the shell. Used by `npm start` and by the browser tests (with other ports and a throwaway data dir).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { frontends, remoteNames, repoRoot } from '../shared/build/index.mjs';
@@ -21,6 +21,10 @@ export const defaultPorts = {
   api: 4000,
   /** The operator API: the API's own internal port for operator calls (the console reaches it through the shell on the operator host). */
   operatorApi: 4100,
+  /** The signer: it alone holds the float's and the deposit addresses' keys (signer/README.md). */
+  signer: 4200,
+  /** Where the API serves the signer the ledger's payout records (the local PGlite lives in the API's process). */
+  ledgerReader: 4300,
   chain: 8545,
   /** MailDev: the API sends its mail here over SMTP; the web inbox shows it. */
   mailSmtp: 1025,
@@ -65,7 +69,7 @@ function startChild(name, script, env, log) {
  * enrols the local operators, and the others find them. Jobs stay single-runner through the
  * lease table (api/src/jobs/README.md), whatever the number.
  */
-async function startApiReplicas({ ports, dataDir, brandsDir, rpcUrl, smtpUrl, apiEnv, postgres, replicas, children, log }) {
+async function startApiReplicas({ ports, dataDir, brandsDir, rpcUrl, smtpUrl, apiEnv, postgres, replicas, children, log, signerUrl, startSigner }) {
   let databaseUrl = apiEnv.DATABASE_URL ?? process.env.DATABASE_URL;
   if (postgres && !databaseUrl) {
     const pg = await startPostgres({ dataDir: join(dataDir, 'postgres'), port: ports.postgres, throwaway: postgres.throwaway === true, log });
@@ -73,6 +77,7 @@ async function startApiReplicas({ ports, dataDir, brandsDir, rpcUrl, smtpUrl, ap
     databaseUrl = pg.url;
   }
   if (replicas > 1 && !databaseUrl) throw new Error('More than one API replica needs PostgreSQL: add --postgres (or set DATABASE_URL).');
+  await startSigner(databaseUrl);
   const started = [];
   for (let i = 0; i < replicas; i++) {
     const name = replicas > 1 ? `api-${i + 1}` : 'api';
@@ -88,7 +93,8 @@ async function startApiReplicas({ ports, dataDir, brandsDir, rpcUrl, smtpUrl, ap
       DATA_DIR: join(dataDir, 'api'),
       RPC_URL: rpcUrl,
       SMTP_URL: smtpUrl,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl, PGAPPNAME: name } : {}),
+      SIGNER_URL: signerUrl,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl, PGAPPNAME: name } : { LEDGER_READER_PORT: String(ports.ledgerReader) }),
       ...apiEnv,
     };
     await assertFree(port, name);
@@ -133,8 +139,19 @@ export async function startStack({ ports: portOverrides = {}, dataDir = join(rep
     }
     const mail = await startMailCatcher({ smtpPort: ports.mailSmtp, webPort: ports.mailInbox, log });
     children.push(mail);
+    const signerUrl = `http://127.0.0.1:${ports.signer}`;
+    /** Before the API: the payout job asks it to sign from its first run. It reads the records only when asked. */
+    const startSigner = async (databaseUrl) => {
+      if (!existsSync(join(repoRoot, 'signer/src/main.ts'))) return;
+      // From PostgreSQL when the stack has one; else from the API's loopback ledger reader (PGlite lives in the API).
+      const records = databaseUrl ? { SIGNER_DATABASE_URL: databaseUrl } : { SIGNER_RECORDS_URL: `http://127.0.0.1:${ports.ledgerReader}` };
+      const env = { NODE_ENV: 'development', SIGNER_LOCAL_CHAIN: 'true', SIGNER_PORT: String(ports.signer), ...records, SIGNER_LOG_FILE: join(dataDir, 'signer', 'audit.jsonl') };
+      await assertFree(ports.signer, 'signer');
+      children.push(startChild('signer', 'signer/src/main.ts', env, log));
+      await waitForHttp(`${signerUrl}/v1/addresses`);
+    };
     const api = existsSync(join(repoRoot, 'api/src/main.ts'))
-      ? await startApiReplicas({ ports, dataDir, brandsDir, rpcUrl, smtpUrl: mail.smtpUrl, apiEnv, postgres, replicas, children, log })
+      ? await startApiReplicas({ ports, dataDir, brandsDir, rpcUrl, smtpUrl: mail.smtpUrl, apiEnv, postgres, replicas, children, log, signerUrl, startSigner })
       : undefined;
 
     for (const name of remoteNames) {

@@ -7,7 +7,7 @@ import { createBackground } from './background';
 import { rpcChainReader } from './chain';
 import { createDepositJob, createDeposits } from './deposits';
 import { createJobRunner } from './jobs';
-import { createPayoutJob, createTreasuryJob, hotWallets } from './payouts';
+import { createPayoutJob, createSweepJob, createTreasuryJob, httpSigner } from './payouts';
 import { Wallet } from 'ethers';
 import { tablePriceSource } from './pricing';
 import { createWatcher } from './watcher';
@@ -19,6 +19,8 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
   const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log, ...config.mail });
   // Background mail has no request to take a brand from: the default brand, as it is when the mail goes.
   const returnNotice = { mailer, brands: config.brands, publicUrl: config.publicUrl };
+  // The API holds no key that pays: the signer signs, or refuses (signer/README.md).
+  const signer = config.money.signerUrl ? httpSigner(config.money.signerUrl) : null;
   return {
     config,
     db,
@@ -33,6 +35,7 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     mailer,
     returnNotice,
     chain,
+    signer,
     deposits: createDeposits(db, chain, config.deposits),
     depositJob: createDepositJob(db, chain, config.deposits, log, returnNotice),
     prices: tablePriceSource(db, config.priceSource),
@@ -52,7 +55,7 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     payouts: createPayoutJob(
       db,
       chain,
-      hotWallets(config.money.hotWalletKeys),
+      signer,
       {
         chainId: config.deposits.chainId,
         confirmations: config.money.payoutConfirmations,
@@ -62,6 +65,13 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
         recheckSeconds: config.money.recheckSeconds,
       },
       returnNotice,
+      log,
+    ),
+    sweeps: createSweepJob(
+      db,
+      chain,
+      signer,
+      { chainId: config.deposits.chainId, confirmations: config.money.payoutConfirmations, rebroadcastSeconds: config.money.rebroadcastSeconds },
       log,
     ),
     treasury: createTreasuryJob(

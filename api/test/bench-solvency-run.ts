@@ -34,7 +34,7 @@ async function main() {
   const seeded = (performance.now() - seedStart) / 1000;
 
   const start = performance.now();
-  const taken = await takeSnapshot(db, chain, { chainId: 1, confirmations: 12, solvencyKey: `0x${'11'.repeat(32)}`, brandTitle: 'Bench', hotWalletKeys: [], treasuryKey: null, pageSize: 5000 }, { actor: 'bench' });
+  const taken = await takeSnapshot(db, chain, { chainId: 1, confirmations: 12, solvencyKey: `0x${'11'.repeat(32)}`, brandTitle: 'Bench', custody: null, treasuryKey: null, pageSize: 5000 }, { actor: 'bench' });
   const seconds = (performance.now() - start) / 1000;
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
 

@@ -140,12 +140,14 @@ describe('finding 13: the configuration fails closed', () => {
     expect(testKeys.map((k) => k.address.toLowerCase())).toEqual(Object.values(LOCAL_POOL_ADDRESSES));
     for (const env of ['development', 'test']) {
       const c = loadConfig({ NODE_ENV: env, DATA_DIR: dir });
-      expect([env, c.localChain, c.money.hotWalletKeys]).toEqual([env, false, []]);
+      expect([env, c.localChain, c.money.signerUrl]).toEqual([env, false, null]);
       expect(c.deposits).toMatchObject({ confirmations: 12, useFinalized: true });
       expect(c.money).toMatchObject({ payoutConfirmations: 12, watcherStartBlock: null, allowFutureAccrual: false });
       const local = loadConfig({ NODE_ENV: env, DATA_DIR: dir, LOCAL_CHAIN: 'true' });
       expect(local.localChain).toBe(true);
-      expect(local.money.hotWalletKeys).toEqual(testKeys.map((k) => k.privateKey));
+      // The API holds no key of the pools' addresses any more: the local signer does.
+      expect(local.money.signerUrl).toBe('http://127.0.0.1:4200');
+      expect(JSON.stringify(local)).not.toContain(testKeys[0]!.privateKey.slice(2));
       expect(local.deposits).toMatchObject({ confirmations: 1, useFinalized: false });
       expect(local.money).toMatchObject({ payoutConfirmations: 1, watcherStartBlock: 0, allowFutureAccrual: true });
     }
@@ -176,7 +178,8 @@ describe('finding 13: the configuration fails closed', () => {
     ['BRANDS_DIR must not list a loopback host in production: 127.0.0.2', { BRANDS_DIR: loopbackBrands }],
     ['DEPOSIT_USE_FINALIZED must not be off in production', { DEPOSIT_USE_FINALIZED: 'false' }],
     ['PAYOUT_CONFIRMATIONS must be at least 12', { PAYOUT_CONFIRMATIONS: '11' }],
-    ['HOT_WALLET_KEYS must not hold a key of the public test mnemonic', { HOT_WALLET_KEYS: testKey }],
+    ['HOT_WALLET_KEYS must not be set: the API holds no payout key, the signer does', { HOT_WALLET_KEYS: testKey }],
+    ['LEDGER_READER_PORT is for the local stack only', { LEDGER_READER_PORT: '4300' }],
     ['OPERATOR_PORT is required in production: the operator API listens apart from the public one', { OPERATOR_PORT: '' }],
     ['OPERATOR_PORT must differ from API_PORT', { OPERATOR_PORT: '4000' }],
   ])('finding 13: production stops: %s', (message, env) => {
@@ -187,7 +190,7 @@ describe('finding 13: the configuration fails closed', () => {
     const c = loadConfig(production);
     expect(c).toMatchObject({ localChain: false, operatorPort: 4100, operatorHost: '127.0.0.1' });
     expect(c.deposits).toMatchObject({ confirmations: 12, useFinalized: true });
-    expect(c.money).toMatchObject({ payoutConfirmations: 12, hotWalletKeys: [], allowFutureAccrual: false, watcherStartBlock: null });
+    expect(c.money).toMatchObject({ payoutConfirmations: 12, signerUrl: null, ledgerReaderPort: null, allowFutureAccrual: false, watcherStartBlock: null });
   });
 });
 

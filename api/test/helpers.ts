@@ -7,6 +7,7 @@ import { buildServer, type App } from '../src/app';
 import { loadConfig, type AppConfig } from '../src/config';
 import { migrationsFolder, openDatabase, type Database } from '../src/db/client';
 import { startMailCatcher, type MailCatcher } from './mail-catcher';
+import { startTestSigner, type TestSigner } from './signer-helpers';
 
 /**
  * Test databases. With TEST_DATABASE_URL (a PostgreSQL server; the user needs CREATEDB), each
@@ -99,7 +100,7 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
   });
 }
 
-export type TestApp = { app: App; db: TestDatabase; mail: MailCatcher; close: () => Promise<void> };
+export type TestApp = { app: App; db: TestDatabase; mail: MailCatcher; /** The real signer, in this process, reading this app's database (unless SIGNER_URL was given). */ signer: TestSigner | null; close: () => Promise<void> };
 
 // Creating a PostgreSQL database, migrating it and starting MailDev can take a while on a busy
 // machine: hooks and tests get two minutes rather than jest's default.
@@ -119,15 +120,19 @@ if (typeof afterAll === 'function') {
 
 export async function startTestApp(env: Record<string, string> = {}, configure?: (c: AppConfig) => void): Promise<TestApp> {
   const [db, mail] = await Promise.all([createTestDatabase(), mailCatcher()]);
-  const config = testConfig({ SMTP_URL: mail.smtpUrl, ...env });
+  // The API holds no payout key: payouts are signed by the signer, as in the stack.
+  const signer = env.SIGNER_URL ? null : await startTestSigner(() => db.database.db);
+  const config = testConfig({ SMTP_URL: mail.smtpUrl, ...(signer ? { SIGNER_URL: signer.url } : {}), ...env });
   configure?.(config);
   const app = await buildServer(config, { database: db.database, logger: false });
   return {
     app,
     db,
     mail,
+    signer,
     close: async () => {
       await app.close();
+      await signer?.close();
       await db.drop();
     },
   };

@@ -1,14 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { Wallet } from 'ethers';
 import { apiMessages as M } from '@app/contracts';
-import { LOCAL_TREASURY, mine } from '@app/chain';
+import { LOCAL_FLOAT, LOCAL_TREASURY, mine } from '@app/chain';
+import { localKeys } from '@app/signer';
 import { withdrawals } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { reconcile } from '../src/ledger';
 import { createTreasuryJob } from '../src/payouts/treasury';
+import { runOperator } from '../src/operator/cli';
 import { call, lastMail } from './helpers';
 import { providerFor, sendToken, tokenContract, userWithWallet } from './deposit-helpers';
-import { USDT, addDays, expectLedgerBalanced, independentEarned, moneyStack, operator, today } from './money-helpers';
+import { USDT, addDays, expectLedgerBalanced, independentEarned, moneyStack, operator, runCommand, testOperator, today } from './money-helpers';
 
 /**
  * Money owed is money on chain (issue 21): the interest the books credit is funded from the
@@ -28,6 +30,9 @@ describe('money owed is money on chain', () => {
     const wallet = new Wallet(Wallet.createRandom().privateKey, providerFor(stack.chain.rpcUrl));
     await stack.chain.fund(wallet.address, { eth: '1', tokens: { USDT: '1000' } });
     const u = await userWithWallet(app, wallet);
+    // Payouts leave from the float (issue 26): this one starts without tokens, as if payouts had emptied it.
+    const float = new Wallet(localKeys().float, providerFor(stack.chain.rpcUrl));
+    await (await tokenContract(float, 'USDT').getFunction('transfer')(Wallet.createRandom().address, await usdtOf(LOCAL_FLOAT))).wait();
     const principal = 1000n * USDT;
     const tx = await sendToken(wallet, 'USDT', LOCAL_POOL_ADDRESSES.stable, principal);
     expect((await call(app, 'POST', '/api/v1/dashboard/deposit', { token: u.token, body: { pool: 'stable', currency: 'USDT', amount: String(principal), transaction: tx } })).status).toBe(200);
@@ -64,6 +69,14 @@ describe('money owed is money on chain', () => {
     await app.services.treasury.run(); // booked once final
     expect(await usdtOf(LOCAL_TREASURY)).toBe(treasuryBefore - earned);
     expect(await usdtOf(LOCAL_POOL_ADDRESSES.stable)).toBe(total);
+
+    // The operators refill the float from the pool's deposit address (one asks, another approves); the signer sends it.
+    expect(await operator(app, 'custody', 'refill', 'stable', 'USDT', String(total))).toMatchObject({ code: 0 });
+    expect(await runCommand(app, runOperator, ['custody', 'approve', '1'], await testOperator(app, 'bob'))).toMatchObject({ code: 0 });
+    await app.services.sweeps.run();
+    await mine(stack.chain.rpcUrl, 2);
+    await app.services.sweeps.run();
+    expect(await usdtOf(LOCAL_FLOAT)).toBe(total);
 
     const before = await usdtOf(wallet.address);
     for (let i = 0; i < 6; i++) {

@@ -2,11 +2,11 @@ import { eq, sql } from 'drizzle-orm';
 import { Transaction, Wallet } from 'ethers';
 import { apiMessages as M, apiMessagesRu as Ru, formatMessage } from '@app/contracts';
 import { decimalsOf } from '@app/web3';
-import { mine, rpc } from '@app/chain';
+import { LOCAL_FLOAT, mine, rpc } from '@app/chain';
+import { localKeys } from '@app/signer';
 import { buildServer } from '../src/app';
 import { systemSettings, users, withdrawals } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
-import { localHotWalletKeys } from '../src/payouts/hot-wallets';
 import { GAS_CAP } from '../src/payouts/chain-tx';
 import { reconcile } from '../src/ledger';
 import { call, lastMail } from './helpers';
@@ -180,9 +180,9 @@ describe('withdrawals paid on chain', () => {
 
   it('finding 6 (money owed): a payout the paying address cannot fund waits for funds, shown to user and operator, never returned; paid once funded', async () => {
     const u = await investor(9, 0n, 50n * USDT);
-    // The hot wallet's tokens leave it (by hand): it cannot pay.
-    const hot = new Wallet(localHotWalletKeys()[0]!, providerFor(stack.chain.rpcUrl));
-    expect(hot.address.toLowerCase()).toBe(LOCAL_POOL_ADDRESSES.stable);
+    // The float's tokens leave it (by hand, with its key as the operator would): it cannot pay.
+    const hot = new Wallet(localKeys().float, providerFor(stack.chain.rpcUrl));
+    expect(hot.address.toLowerCase()).toBe(LOCAL_FLOAT);
     const all = await usdtOf(hot.address);
     const away = Wallet.createRandom().address;
     await (await tokenContract(hot, 'USDT').getFunction('transfer')(away, all)).wait();
@@ -206,11 +206,12 @@ describe('withdrawals paid on chain', () => {
     await expectLedgerBalanced(stack.t.app);
   });
 
-  it('finding 6: a hot wallet drained of ETH holds no nonce; later payouts of other pools go on; a stuck signed payout is cancelled at its nonce and returned', async () => {
+  it('finding 6: the float short of ETH holds no nonce; later payouts of other currencies go on; a stuck signed payout is cancelled at its nonce and returned', async () => {
     const u = await investor(0, 2n * ETH, 20n * USDT);
-    const coinHot = LOCAL_POOL_ADDRESSES.coin;
+    const coinHot = LOCAL_FLOAT;
     const full = await balanceOf(coinHot);
-    await rpc(stack.chain.rpcUrl, 'anvil_setBalance', [coinHot, '0x0']);
+    // Gas money for a token transfer, not half an ether.
+    await rpc(stack.chain.rpcUrl, 'anvil_setBalance', [coinHot, `0x${(ETH / 10n).toString(16)}`]);
     const eth = await withdraw(u.token, { pool: 'coin', currency: 'ETH', amount: String(ETH / 2n) });
     const usdt = await withdraw(u.token, { pool: 'stable', currency: 'USDT', amount: String(5n * USDT) });
     await payAll();
@@ -276,7 +277,7 @@ describe('withdrawals paid on chain', () => {
   it('finding 5: a recipient that reverts is refused twice, then not retried: returned, shown to the user and the operator, no gas spent', async () => {
     const u = await investor(2, 2n * ETH, 0n);
     await rpc(stack.chain.rpcUrl, 'anvil_setCode', [u.wallet.address, '0x60006000fd']); // REVERT on any call
-    const hotBefore = await balanceOf(LOCAL_POOL_ADDRESSES.coin);
+    const hotBefore = await balanceOf(LOCAL_FLOAT);
     const r = await withdraw(u.token, { pool: 'coin', currency: 'ETH', amount: String(ETH / 2n) });
     await payouts();
     expect((await list(u.token))[0]).toMatchObject({ status: 'requested' });
@@ -287,7 +288,7 @@ describe('withdrawals paid on chain', () => {
     expect(row).toMatchObject({ reverts: 2, nonce: null });
     await new Promise((res) => setTimeout(res, 1100));
     await payAll(); // not retried
-    expect(await balanceOf(LOCAL_POOL_ADDRESSES.coin)).toBe(hotBefore); // the house paid no gas
+    expect(await balanceOf(LOCAL_FLOAT)).toBe(hotBefore); // the house paid no gas
     expect((await operator(stack.t.app, 'alerts')).out).toContain(`payout-recipient-reverts:${r.body.id}`);
     const mails = (await stack.t.mail.mailsTo(u.email)).filter((m) => m.headers?.['x-mail-kind'] === 'withdrawal-returned');
     expect(mails).toHaveLength(1);
@@ -300,7 +301,7 @@ describe('withdrawals paid on chain', () => {
   it("finding 7: a node whose nonce count runs ahead of its blocks does not make a payout 'dropped': it is paid once", async () => {
     const u = await investor(3, 2n * ETH, 0n);
     const before = await balanceOf(u.wallet.address);
-    const hot = LOCAL_POOL_ADDRESSES.coin;
+    const hot = LOCAL_FLOAT;
     await rpc(stack.chain.rpcUrl, 'evm_setAutomine', [false]);
     try {
       const r = await withdraw(u.token, { pool: 'coin', currency: 'ETH', amount: String(ETH / 4n) });
@@ -331,9 +332,8 @@ describe('withdrawals paid on chain', () => {
 
   it('finding 7: a payout whose nonce another final transaction used is returned, and its hash re-checked: mined after a reorg, the operator is alerted', async () => {
     const u = await investor(null, 2n * ETH, 0n);
-    const hotKey = localHotWalletKeys()[1]!;
-    const hot = new Wallet(hotKey, providerFor(stack.chain.rpcUrl));
-    expect(hot.address.toLowerCase()).toBe(LOCAL_POOL_ADDRESSES.coin);
+    const hot = new Wallet(localKeys().float, providerFor(stack.chain.rpcUrl));
+    expect(hot.address.toLowerCase()).toBe(LOCAL_FLOAT);
     await rpc(stack.chain.rpcUrl, 'evm_setAutomine', [false]);
     let id = 0;
     try {
@@ -365,10 +365,11 @@ describe('withdrawals paid on chain', () => {
   });
 
   it('finding 8: the public reserves answer after a pool paid a token withdrawal (its gas is below zero on the books), with one reconciliation for concurrent callers', async () => {
-    const stable = await call(stack.t.app, 'GET', '/api/v1/pools/stable/reserves');
-    expect(stable.status).toBe(200);
-    const gasRow = (stable.body.items as Json[]).find((i) => i.currency === 'ETH' && i.address === LOCAL_POOL_ADDRESSES.stable);
-    expect(BigInt(gasRow!.books as string) < 0n).toBe(true); // the payouts' gas, paid from money the books never held
+    const listed = await Promise.all(['coin', 'stable'].map((p) => call(stack.t.app, 'GET', `/api/v1/pools/${p}/reserves`)));
+    expect(listed.map((a) => a.status)).toEqual([200, 200]);
+    // The float pays for every pool: its ETH row is listed under the pool that first paid from it.
+    const gasRow = listed.flatMap((a) => a.body.items as Json[]).find((i) => i.currency === 'ETH' && i.address === LOCAL_FLOAT);
+    expect(BigInt(gasRow!.books as string) < 0n).toBe(true); // the payouts and their gas, paid from money the books never held
     // Single flight: twenty callers of a cold pool cause the node reads of one reconciliation.
     const chain = stack.t.app.services.chain;
     const real = chain.call.bind(chain);

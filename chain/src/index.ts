@@ -10,13 +10,13 @@ import { DEV_ACCOUNTS, type DevAccount } from './accounts';
 import { SUPPORTED_CHAIN_ID } from '@app/contracts';
 import { freePort, runAnvil } from './anvil';
 import { fundAccount, type Funding } from './fund';
-import { fundHotWallets, fundTreasury } from './hot-wallets';
+import { fundCustody, fundHotWallets, fundTreasury } from './hot-wallets';
 import { LOCAL_TOKENS, installTokens, type LocalToken } from './tokens';
 import type { TokenCurrency } from '@app/web3';
 
 export { DEV_ACCOUNTS, DEV_MNEMONIC, type DevAccount } from './accounts';
 export { DEFAULT_FUNDING, fundAccount, type Funding } from './fund';
-export { HOT_WALLET_GAS, LOCAL_HOT_WALLETS, LOCAL_TREASURY, TREASURY_TOKEN_FUNDING, fundHotWallets, fundTreasury } from './hot-wallets';
+export { HOT_WALLET_GAS, LOCAL_COLD, LOCAL_FLOAT, LOCAL_HOT_WALLETS, LOCAL_TREASURY, TREASURY_TOKEN_FUNDING, fundCustody, fundHotWallets, fundTreasury } from './hot-wallets';
 export { blockNumber, mine, revertTo, rpc, RpcError, snapshot } from './rpc';
 export { DEV_TOKEN_FUNDING, LOCAL_TOKENS, MINTER, TOKEN_ARTIFACT, type LocalToken } from './tokens';
 export { freePort } from './anvil';
@@ -85,8 +85,10 @@ export async function startChain(options: ChainOptions = {}): Promise<LocalChain
     try {
       // Normally nothing to do; replaces tokens whose code changed since the state file was written.
       installed = [...installed, ...(await installTokens(anvil.rpcUrl))];
-      // The pools pay withdrawals from their receiving addresses: they need gas.
+      // The deposit addresses pay the gas of their sweeps to cold.
       await fundHotWallets(anvil.rpcUrl);
+      // Withdrawals are paid from the float; sweeps go to the cold address.
+      await fundCustody(anvil.rpcUrl);
       // The treasury funds the interest the books owe (the API's treasury job).
       await fundTreasury(anvil.rpcUrl);
     } catch (error) {

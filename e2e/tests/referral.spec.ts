@@ -237,7 +237,7 @@ test('the referral programme: link, sign-up, rewards by level, claim paid on cha
   const bHarvest = await apiGet<{ allTime: string }>(B, '/referrals/harvest');
   expect(BigInt(bHarvest.allTime)).toBe(rewardOn(interest(DEPOSITS.C), LEVELS[0]!) + rewardOn(interest(DEPOSITS.D), LEVELS[1]!));
 
-  // The claim is paid from the stable pool's USDT hot wallet: A's own deposit there makes sure it holds some.
+  // The claim is paid from the float, signed by the signer; A deposits in the stable pool as well.
   // A's wallet is linked on the way. The payout waits for the operator's approval, so the payment is in progress for a while.
   await depositUsdt(A, 10n, 'stable');
   await A.page.goto('/cabinet/refferal');

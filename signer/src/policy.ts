@@ -21,8 +21,27 @@ export type UnsignedTx = {
   maxPriorityFeePerGas: string;
 };
 
-/** Sign a payout the ledger recorded (`withdrawalId`), or sweep a deposit address to cold. */
-export type SignRequest = { kind: 'payout'; withdrawalId: number; tx: UnsignedTx } | { kind: 'sweep'; tx: UnsignedTx };
+/**
+ * Sign a payout the ledger recorded (`withdrawalId`); cancel one that is stuck (a zero-value
+ * transfer of the float to itself at the payout's own nonce); or sweep a deposit address to cold.
+ */
+export type SignRequest =
+  | { kind: 'payout'; withdrawalId: number; tx: UnsignedTx }
+  | { kind: 'cancel'; withdrawalId: number; tx: UnsignedTx }
+  | { kind: 'sweep'; tx: UnsignedTx }
+  | { kind: 'refill'; refillId: number; tx: UnsignedTx };
+
+/** The ledger's record of a float refill: asked for by one operator, approved by another. */
+export type RefillRecord = {
+  id: number;
+  status: string;
+  currency: string;
+  amount: string;
+  fromAddress: string;
+  chainId: number;
+  requestedBy: string | null;
+  approvedBy: string | null;
+};
 
 /** The ledger's record of a payout, read by the signer itself (read-only), never taken from the request. */
 export type PayoutRecord = {
@@ -34,6 +53,8 @@ export type PayoutRecord = {
   fee: string;
   toAddress: string | null;
   chainId: number;
+  /** The nonce the payout was signed at, if it was. */
+  nonce: number | null;
   /** The wallet linked to the account now. */
   linkedWallet: string | null;
 };
@@ -53,7 +74,9 @@ export type Limits = {
 /** What was signed recently: the rate and the day's totals. */
 export type Recent = { lastMinute: number; todayByCurrency: Record<string, bigint> };
 
-export type Decision = { ok: true; currency: string; amount: bigint; to: string } | { ok: false; reason: string };
+/** `retry`: the refusal passes with time (the rate after a minute, the day's cap the next UTC day). */
+export type Retry = 'minute' | 'day';
+export type Decision = { ok: true; currency: string; amount: bigint; to: string } | { ok: false; reason: string; retry?: Retry };
 
 /** The transfer a transaction makes: currency, destination, amount (ETH, or a known token's `transfer`). */
 export function transferIn(tx: UnsignedTx): { currency: string; to: string; amount: bigint } | null {
@@ -73,15 +96,38 @@ export function transferIn(tx: UnsignedTx): { currency: string; to: string; amou
 }
 
 const SIGNABLE = new Set(['requested', 'waiting_funds', 'sending', 'cancelling']);
+const SIGNED = new Set(['sending', 'cancelling']);
 
-export function decide(req: SignRequest, record: PayoutRecord | null, recent: Recent, limits: Limits): Decision {
+/** A cancel moves nothing: only the float's own signed payout's nonce is spent, by a transfer of nothing to itself. */
+function decideCancel(req: Extract<SignRequest, { kind: 'cancel' }>, record: PayoutRecord | null, limits: Limits): Decision {
+  const float = limits.float.toLowerCase();
+  if (!record) return { ok: false, reason: `the ledger has no payout ${req.withdrawalId}` };
+  if (!SIGNED.has(record.status)) return { ok: false, reason: `payout ${record.id} is ${record.status}` };
+  if (record.nonce !== req.tx.nonce) return { ok: false, reason: `payout ${record.id} was signed at nonce ${record.nonce}, not ${req.tx.nonce}` };
+  const empty = (req.tx.data === '' || req.tx.data === '0x') && BigInt(req.tx.value) === 0n;
+  if (!empty || req.tx.to.toLowerCase() !== float) return { ok: false, reason: 'a cancel is a transfer of nothing from the float to itself' };
+  return { ok: true, currency: 'ETH', amount: 0n, to: float };
+}
+
+export function decide(req: SignRequest, record: PayoutRecord | RefillRecord | null, recent: Recent, limits: Limits): Decision {
+  if (req.kind === 'cancel') return decideCancel(req, record as PayoutRecord | null, limits);
   const t = transferIn(req.tx);
   if (!t) return { ok: false, reason: 'not a transfer of a known currency' };
   const cold = limits.cold.toLowerCase();
   const float = limits.float.toLowerCase();
   if (req.kind === 'sweep') {
     if (t.to !== cold) return { ok: false, reason: `a sweep goes to the cold address only, not ${t.to}` };
+  } else if (req.kind === 'refill') {
+    const r = record as RefillRecord | null;
+    if (!r) return { ok: false, reason: `the ledger has no refill ${req.refillId}` };
+    if (r.status !== 'approved') return { ok: false, reason: `refill ${r.id} is ${r.status}` };
+    // Four eyes, checked here too: a compromised API cannot approve its own request.
+    if (!r.requestedBy || !r.approvedBy || r.requestedBy === r.approvedBy) return { ok: false, reason: `refill ${r.id} is not approved by a second operator` };
+    if (r.chainId !== req.tx.chainId || r.currency !== t.currency || BigInt(r.amount) !== t.amount) return { ok: false, reason: `refill ${r.id} moves ${r.amount} ${r.currency}, not ${t.amount} ${t.currency}` };
+    if (r.fromAddress.toLowerCase() !== req.tx.from.toLowerCase()) return { ok: false, reason: `refill ${r.id} leaves from ${r.fromAddress}, not ${req.tx.from}` };
+    if (t.to !== float) return { ok: false, reason: `a refill goes to the float only, not ${t.to}` };
   } else {
+    record = record as PayoutRecord | null;
     if (!record) return { ok: false, reason: `the ledger has no payout ${req.withdrawalId}` };
     if (!SIGNABLE.has(record.status)) return { ok: false, reason: `payout ${record.id} is ${record.status}` };
     if (record.chainId !== req.tx.chainId) return { ok: false, reason: `payout ${record.id} is for chain ${record.chainId}, not ${req.tx.chainId}` };
@@ -94,10 +140,11 @@ export function decide(req: SignRequest, record: PayoutRecord | null, recent: Re
   }
   const cap = limits.caps[t.currency];
   if (!cap) return { ok: false, reason: `no caps declared for ${t.currency}` };
-  if (t.amount > cap.perTransaction) return { ok: false, reason: `${t.amount} ${t.currency} is over the per-transaction cap of ${cap.perTransaction}` };
+  // A sweep only ever reaches cold, the safest place: it is not capped, only rated.
+  if (req.kind !== 'sweep' && t.amount > cap.perTransaction) return { ok: false, reason: `${t.amount} ${t.currency} is over the per-transaction cap of ${cap.perTransaction}` };
   const today = recent.todayByCurrency[t.currency] ?? 0n;
   // Sweeps move the house's own money to cold: the day's cap is for what leaves the house.
-  if (req.kind === 'payout' && today + t.amount > cap.perDay) return { ok: false, reason: `${t.currency} paid today would pass the daily cap of ${cap.perDay}` };
-  if (recent.lastMinute >= limits.perMinute) return { ok: false, reason: `more than ${limits.perMinute} signatures a minute` };
+  if (req.kind === 'payout' && today + t.amount > cap.perDay) return { ok: false, reason: `${t.currency} paid today would pass the daily cap of ${cap.perDay}`, retry: 'day' };
+  if (recent.lastMinute >= limits.perMinute) return { ok: false, reason: `more than ${limits.perMinute} signatures a minute`, retry: 'minute' };
   return { ok: true, ...t };
 }

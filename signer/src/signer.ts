@@ -3,13 +3,19 @@
 // are rebuilt from that log at start, so a restart does not reset the caps.
 import { Transaction, Wallet } from 'ethers';
 import { openLog } from './audit-log';
-import { decide, type Limits, type PayoutRecord, type SignRequest } from './policy';
+import { decide, type Limits, type PayoutRecord, type RefillRecord, type Retry, type SignRequest } from './policy';
 
 /** The ledger's record of a payout, read by the signer with read-only access. */
 export type Records = (withdrawalId: number) => Promise<PayoutRecord | null>;
+/** The ledger's record of a float refill, likewise. */
+export type RefillRecords = (refillId: number) => Promise<RefillRecord | null>;
 
 export class Refused extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    /** Set when the refusal passes with time: the rate, the day's cap. */
+    readonly retry?: Retry,
+  ) {
     super(reason);
   }
 }
@@ -19,12 +25,18 @@ export type SignerOptions = {
   keys: string[];
   limits: Limits;
   records: Records;
+  /** Without it no refill is signed. */
+  refills?: RefillRecords;
   logFile: string;
-  alert?: (reason: string, request: SignRequest) => void;
+  alert?: (reason: string, request: SignRequest | { kind: 'message'; address: string }) => void;
   now?: () => Date;
 };
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
+/** What a request names in the log: the payout or the refill. */
+const ids = (req: SignRequest) => (req.kind === 'sweep' ? {} : req.kind === 'refill' ? { refillId: req.refillId } : { withdrawalId: req.withdrawalId });
+/** The proof-of-solvency control message (api/src/solvency/snapshot.ts controlMessage). */
+const CONTROL_MESSAGE = /^[^\n]{1,200} solvency: (0x[0-9a-fA-F]{40}) belongs to the operator at snapshot \d{1,18}$/;
 
 export function createSigner(o: SignerOptions) {
   const now = o.now ?? (() => new Date());
@@ -40,28 +52,49 @@ export function createSigner(o: SignerOptions) {
     if (e.event === 'signed') signedAt.push(Date.parse(e.at));
   }
 
-  const refuse = (reason: string, req: SignRequest): never => {
-    log.append('refused', { kind: req.kind, ...(req.kind === 'payout' ? { withdrawalId: req.withdrawalId } : {}), from: req.tx.from, to: req.tx.to, reason });
+  const refuse = (reason: string, req: SignRequest, retry?: Retry): never => {
+    log.append('refused', { kind: req.kind, ...ids(req), from: req.tx.from, to: req.tx.to, reason });
     o.alert?.(reason, req);
-    throw new Refused(reason);
+    throw new Refused(reason, retry);
   };
 
+  const float = o.limits.float.toLowerCase();
   return {
     /** The addresses whose keys it holds. */
     addresses: [...wallets.keys()],
+    /** The float (pays), the cold address (sweeps go there) and the deposit addresses (swept). */
+    declared: { float, cold: o.limits.cold.toLowerCase(), deposits: [...wallets.keys()].filter((a) => a !== float) },
+    /**
+     * Signs the proof-of-solvency control message of an address it holds (EIP-191), and nothing
+     * else: the message names that address and a snapshot, so it can never authorise a transfer.
+     */
+    async signMessage(address: string, message: string): Promise<{ signature: string }> {
+      const m = CONTROL_MESSAGE.exec(message);
+      const wallet = wallets.get(address.toLowerCase());
+      const reason = !wallet ? `no key for ${address}` : !m || m[1]!.toLowerCase() !== address.toLowerCase() ? 'only a control message naming the address is signed' : null;
+      if (reason) {
+        log.append('refused', { kind: 'message', address, reason });
+        o.alert?.(reason, { kind: 'message', address });
+        throw new Refused(reason);
+      }
+      log.append('signed', { kind: 'message', address, message });
+      return { signature: await wallet!.signMessage(message) };
+    },
     async sign(req: SignRequest): Promise<{ signedTx: string; hash: string }> {
       const wallet = wallets.get(req.tx.from.toLowerCase());
       if (!wallet) return refuse(`no key for ${req.tx.from}`, req);
-      // Payouts leave from the float only; a sweep leaves from a deposit address, never the float.
+      // Payouts (and their cancels) leave from the float only; a sweep leaves from a deposit address, never the float.
       const fromFloat = req.tx.from.toLowerCase() === o.limits.float.toLowerCase();
-      if (req.kind === 'payout' && !fromFloat) return refuse('payouts are paid from the float only', req);
+      if ((req.kind === 'payout' || req.kind === 'cancel') && !fromFloat) return refuse('payouts are paid from the float only', req);
       if (req.kind === 'sweep' && fromFloat) return refuse('the float is not swept', req);
-      const record = req.kind === 'payout' ? await o.records(req.withdrawalId) : null;
+      if (req.kind === 'refill' && fromFloat) return refuse('the float is refilled from a deposit address', req);
+      const record =
+        req.kind === 'sweep' ? null : req.kind === 'refill' ? ((await o.refills?.(req.refillId)) ?? null) : await o.records(req.withdrawalId);
       const t = now();
       if (day(t) !== today.day) Object.assign(today, { day: day(t), byCurrency: {} });
       while (signedAt.length && signedAt[0]! < t.getTime() - 60_000) signedAt.shift();
       const decision = decide(req, record, { lastMinute: signedAt.length, todayByCurrency: today.byCurrency }, o.limits);
-      if (!decision.ok) return refuse(decision.reason, req);
+      if (!decision.ok) return refuse(decision.reason, req, decision.retry);
       const tx = Transaction.from({
         type: 2,
         chainId: req.tx.chainId,
@@ -77,7 +110,7 @@ export function createSigner(o: SignerOptions) {
       const hash = Transaction.from(signedTx).hash!;
       signedAt.push(t.getTime());
       if (req.kind === 'payout') today.byCurrency[decision.currency] = (today.byCurrency[decision.currency] ?? 0n) + decision.amount;
-      log.append('signed', { kind: req.kind, ...(req.kind === 'payout' ? { withdrawalId: req.withdrawalId } : {}), currency: decision.currency, amount: decision.amount, to: decision.to, hash });
+      log.append('signed', { kind: req.kind, ...ids(req), currency: decision.currency, amount: decision.amount, to: decision.to, hash });
       return { signedTx, hash };
     },
   };
@@ -92,10 +125,37 @@ export function databaseRecords(query: (text: string, params: unknown[]) => Prom
   return async (id) => {
     const { rows } = await query(
       `select w.id::int as id, w.status, w.currency, w.amount::text as amount, w.fee::text as fee, w.to_address as "toAddress",
-              w.chain_id as "chainId", u.wallet_address as "linkedWallet"
+              w.chain_id as "chainId", w.nonce::int as nonce, u.wallet_address as "linkedWallet"
          from withdrawals w join users u on u.id = w.user_id where w.id = $1`,
       [id],
     );
     return (rows[0] as PayoutRecord | undefined) ?? null;
+  };
+}
+
+/** The refill records from the database, read-only; the approvers are operators' ids. */
+export function databaseRefills(query: (text: string, params: unknown[]) => Promise<{ rows: unknown[] }>): RefillRecords {
+  return async (id) => {
+    const { rows } = await query(
+      `select id::int as id, status, currency, amount::text as amount, from_address as "fromAddress", chain_id as "chainId",
+              requested_by::text as "requestedBy", approved_by::text as "approvedBy"
+         from float_refills where id = $1`,
+      [id],
+    );
+    return (rows[0] as RefillRecord | undefined) ?? null;
+  };
+}
+
+/**
+ * The records from the local stack's ledger reader: the API process owns the local PGlite database,
+ * so it serves the same query on a loopback port. A stand-in for a read-only replica; in production
+ * the signer reads PostgreSQL through a read-only role (`databaseRecords`).
+ */
+export function httpRecords<T = PayoutRecord>(baseUrl: string, kind: 'payouts' | 'refills' = 'payouts'): (id: number) => Promise<T | null> {
+  return async (id) => {
+    const res = await fetch(`${baseUrl}/v1/${kind}/${id}`);
+    if (res.status === 404) return null;
+    if (!res.ok) throw new Error(`the ledger reader answered ${res.status}`);
+    return (await res.json()) as T;
   };
 }

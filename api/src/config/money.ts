@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { localHotWalletKeys, localTreasuryKey } from '../payouts';
+import { localTreasuryKey } from '../payouts';
 import type { ChainEnv } from './chain';
 import { int, type ConfigDoc } from './fields';
 
@@ -17,8 +17,14 @@ export const moneyEnv = z.object({
   PAYOUT_RECHECK_SECONDS: z._default(int(0, 90 * 86_400), 86_400),
   /** Private key of the treasury (yield) address, which funds the interest owed at the paying addresses. With LOCAL_CHAIN: the test mnemonic's. */
   TREASURY_KEY: z.optional(z.string().check(z.length(66))),
-  /** Comma-separated private keys of the pools' hot wallets (the receiving addresses). With LOCAL_CHAIN: the test mnemonic's. */
-  HOT_WALLET_KEYS: z.optional(z.string().check(z.minLength(66))),
+  /** No longer read: the keys that pay belong to the signer (signer/README.md). Production refuses it being set. */
+  HOT_WALLET_KEYS: z.optional(z.string()),
+  /** The signer's loopback address: it signs payouts (from the float) and sweeps. With LOCAL_CHAIN: http://127.0.0.1:4200. */
+  SIGNER_URL: z.optional(z.url()),
+  /** How often deposit addresses are swept to cold and approved refills sent; 0: only on the operator's `custody sweep`. */
+  SWEEP_INTERVAL_MS: z._default(int(0, 86_400_000), 0),
+  /** The local stack only: the loopback port on which this process serves the signer the ledger's payout records (PGlite lives in this process). */
+  LEDGER_READER_PORT: z.optional(int(1, 65_535)),
   /** First block the chain watcher reads when it has no cursor yet; default: the head at that moment (0 on the local chain). */
   WATCHER_START_BLOCK: z.optional(int(0, 2_000_000_000)),
   /** Blocks the watcher reads per step. */
@@ -48,9 +54,23 @@ export const moneyDocs: ConfigDoc[] = [
       'key of the treasury (yield) address that funds what the books owe at the paying addresses; without it the operator is alerted instead. Production refuses the test mnemonic\'s',
   },
   {
+    vars: ['SIGNER_URL'],
+    default: 'none; with `LOCAL_CHAIN` `http://127.0.0.1:4200`',
+    meaning: 'the signer process (signer/README.md), which alone holds the float\'s and the deposit addresses\' keys: payouts and sweeps are signed there or refused; without it a payout waits. The API holds no payout key: production refuses `HOT_WALLET_KEYS`',
+  },
+  {
     vars: ['HOT_WALLET_KEYS'],
-    default: 'none; with `LOCAL_CHAIN` the test mnemonic\'s m/44\'/60\'/0\'/0/100..102',
-    meaning: 'comma-separated keys of the pools\' receiving addresses, which pay withdrawals; without a key a payout waits',
+    default: 'none',
+    meaning: 'no longer read: the keys that pay and sweep are the signer\'s (issue 26); production refuses it set, so an old deployment\'s keys are moved, not left beside the API',
+  },
+  {
+    vars: ['SWEEP_INTERVAL_MS'],
+    meaning: 'how often each deposit address\'s booked funds are swept to the cold address and approved float refills sent (signed by the signer); `0`: only on the operator\'s `custody sweep`',
+  },
+  {
+    vars: ['LEDGER_READER_PORT'],
+    default: 'none',
+    meaning: 'local stack only: a loopback port where the API serves the signer the payout records of its in-process PGlite (in production the signer reads PostgreSQL through a read-only role); production refuses it',
   },
   { vars: ['WATCHER_START_BLOCK'], default: '`0` with `LOCAL_CHAIN`, else the head', meaning: 'first block the chain watcher reads when it has no cursor' },
   { vars: ['WATCHER_BATCH_BLOCKS'], meaning: 'blocks per watcher step' },
@@ -63,8 +83,11 @@ export type MoneyConfig = {
     jobsIntervalMs: number;
     payoutConfirmations: number;
     rebroadcastSeconds: number;
-    /** Hot wallet keys; empty until configured (payouts then wait), the test keys only on the local chain. */
-    hotWalletKeys: string[];
+    /** The signer's address; null until configured (payouts then wait). */
+    signerUrl: string | null;
+    /** The local stack's ledger reader for the signer; null elsewhere. */
+    ledgerReaderPort: number | null;
+    sweepIntervalMs: number;
     cancelAfterSeconds: number;
     recheckSeconds: number;
     /** The treasury's key; null in production until configured (the operator is alerted of what it would fund). */
@@ -77,15 +100,12 @@ export type MoneyConfig = {
   priceSource: string;
 };
 
-export const hotWalletKeysOf = (e: Pick<MoneyEnv, 'HOT_WALLET_KEYS'>) =>
-  e.HOT_WALLET_KEYS ? e.HOT_WALLET_KEYS.split(',').map((k) => k.trim()).filter(Boolean) : [];
-
 export function moneyProblems(e: MoneyEnv): string[] {
   const problems: string[] = [];
   const payoutFloor = e.PAYOUT_CONFIRMATIONS ?? e.DEPOSIT_CONFIRMATIONS;
   if (payoutFloor !== undefined && payoutFloor < 12) problems.push('PAYOUT_CONFIRMATIONS must be at least 12 in production');
-  const local = new Set(localHotWalletKeys().map((k) => k.toLowerCase()));
-  if (hotWalletKeysOf(e).some((k) => local.has(k.toLowerCase()))) problems.push('HOT_WALLET_KEYS must not hold a key of the public test mnemonic in production');
+  if (e.HOT_WALLET_KEYS) problems.push('HOT_WALLET_KEYS must not be set: the API holds no payout key, the signer does (SIGNER_URL)');
+  if (e.LEDGER_READER_PORT !== undefined) problems.push('LEDGER_READER_PORT is for the local stack only: in production the signer reads PostgreSQL through a read-only role');
   if (e.TREASURY_KEY && e.TREASURY_KEY.toLowerCase() === localTreasuryKey().toLowerCase()) problems.push('TREASURY_KEY must not be a key of the public test mnemonic in production');
   return problems;
 }
@@ -97,7 +117,9 @@ export function moneyConfig(e: MoneyEnv, local: boolean): MoneyConfig {
       jobsIntervalMs: e.MONEY_JOBS_INTERVAL_MS,
       payoutConfirmations: e.PAYOUT_CONFIRMATIONS ?? e.DEPOSIT_CONFIRMATIONS ?? (local ? 1 : 12),
       rebroadcastSeconds: e.PAYOUT_REBROADCAST_SECONDS,
-      hotWalletKeys: e.HOT_WALLET_KEYS ? hotWalletKeysOf(e) : local ? localHotWalletKeys() : [],
+      signerUrl: e.SIGNER_URL ?? (local ? 'http://127.0.0.1:4200' : null),
+      ledgerReaderPort: e.LEDGER_READER_PORT ?? null,
+      sweepIntervalMs: e.SWEEP_INTERVAL_MS,
       cancelAfterSeconds: e.PAYOUT_CANCEL_AFTER_SECONDS,
       recheckSeconds: e.PAYOUT_RECHECK_SECONDS,
       treasuryKey: e.TREASURY_KEY ?? (local ? localTreasuryKey() : null),

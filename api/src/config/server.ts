@@ -34,12 +34,12 @@ export const serverDocs: ConfigDoc[] = [
     vars: ['NODE_ENV'],
     default: '**required**',
     meaning:
-      '`production`, `development` or `test`; without it nothing starts (neither the API nor its money jobs), with a message saying so. `npm start`, the e2e stack, the tests and the benchmarks set it. `production` refuses to start without `JWT_SECRET`, `CODE_HMAC_KEY` (different from it), `SMTP_URL`, `OPERATOR_PORT` (the operator API apart from the public one) and `BRANDS_DIR` (none of its hosts loopback: SIWE would accept `localhost`), and with `LOCAL_CHAIN`, `DEPOSIT_CONFIRMATIONS` or `PAYOUT_CONFIRMATIONS` below 12, `DEPOSIT_USE_FINALIZED=false`, a key of the public test mnemonic in `HOT_WALLET_KEYS`, `RATE_LIMIT_MULTIPLIER` above 1, a password written in `DATABASE_URL`, or argon2id below m = 19 MiB, t = 2. It sets `Secure` on the cookies and serves the OpenAPI docs only with `API_DOCS=true`',
+      '`production`, `development` or `test`; without it nothing starts (neither the API nor its money jobs), with a message saying so. `npm start`, the e2e stack, the tests and the benchmarks set it. `production` refuses to start without `JWT_SECRET`, `CODE_HMAC_KEY` (different from it), `SMTP_URL`, `OPERATOR_PORT` (the operator API apart from the public one) and `BRANDS_DIR` (none of its hosts loopback: SIWE would accept `localhost`), and with `LOCAL_CHAIN`, `DEPOSIT_CONFIRMATIONS` or `PAYOUT_CONFIRMATIONS` below 12, `DEPOSIT_USE_FINALIZED=false`, `HOT_WALLET_KEYS` (the signer holds the keys that pay) or `LEDGER_READER_PORT`, `RATE_LIMIT_MULTIPLIER` above 1, a password written in `DATABASE_URL`, or argon2id below m = 19 MiB, t = 2. It sets `Secure` on the cookies and serves the OpenAPI docs only with `API_DOCS=true`',
   },
   {
     vars: ['LOCAL_CHAIN'],
     meaning:
-      '`true`: the chain is the local anvil. Only then the API uses the public test mnemonic\'s hot wallet keys, seeds the local pool addresses and prices, credits and pays after 1 block without finality, reads the chain from block 0 and lets `accrue --until` name a future day. Production refuses it. `npm start` and the e2e stack set it (they start their own anvil)',
+      '`true`: the chain is the local anvil. Only then the API uses the public test mnemonic\'s treasury and solvency keys (the keys that pay are the signer\'s), seeds the local pool addresses and prices, credits and pays after 1 block without finality, reads the chain from block 0 and lets `accrue --until` name a future day. Production refuses it. `npm start` and the e2e stack set it (they start their own anvil)',
   },
   { vars: ['API_PORT', 'API_HOST'], meaning: 'listen address' },
   { vars: ['API_DOCS'], default: '`true` outside production', meaning: 'serve `/api/docs`' },

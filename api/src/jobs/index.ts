@@ -76,6 +76,8 @@ export function defineJobs(s: Services) {
     leaseSeconds: 1800,
     run: () => dailySnapshot(s, lastClosedDay()),
   });
+  // Deposit addresses swept to cold, approved float refills sent (signed by the signer); by default only on the operator's command.
+  jobs.define({ name: 'custody', exclusive: true, intervalMs: config.money.sweepIntervalMs, leaseSeconds: 60, run: () => s.sweeps.run() });
   // Reserves ≥ liabilities at every paying address: funded from the treasury, or alerted.
   jobs.define({ name: 'treasury', exclusive: true, intervalMs: config.money.jobsIntervalMs && Math.max(config.money.jobsIntervalMs, 60_000), leaseSeconds: 60, run: () => s.treasury.run() });
 }

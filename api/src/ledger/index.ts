@@ -1,6 +1,6 @@
 export { accountKey, naturalBalance, type AccountKind, type AccountRef } from './accounts';
 export { FULL_CHECK_BATCH, checkLedger, checkLedgerIncremental, type CurrencyTotals, type LedgerCheck } from './check';
-export { liabilities, reconcile, type ReconcileRow } from './reconcile';
+export { liabilities, movedToCustody, reconcile, type ReconcileRow } from './reconcile';
 export {
   InsufficientBalance,
   LedgerReferenceConflict,

@@ -21,6 +21,9 @@ export const TRANSACTION_KINDS = [
   'referral_claim',
   'referral_forfeit',
   'treasury_funding',
+  // Custody (issue 26): a deposit address swept to cold or refilling the float, and its gas.
+  'custody_transfer',
+  'custody_gas',
 ] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 

@@ -43,6 +43,21 @@ export async function liabilities(db: Pick<Db, 'execute'>, chainId: number) {
   );
 }
 
+/**
+ * What custody moved out of each address (to cold, or to refill the float), per currency: money the
+ * house still holds for that address's liabilities, at another of its addresses.
+ */
+export async function movedToCustody(db: Pick<Db, 'execute'>, chainId: number): Promise<Map<string, bigint>> {
+  const found = await rows<{ address: string; currency: string; moved: string }>(
+    db,
+    sql`select a.address, a.currency, (-sum(p.amount))::text as moved
+        from ledger_postings p join ledger_transactions t on t.id = p.transaction_id join ledger_accounts a on a.id = p.account_id
+        where t.kind = 'custody_transfer' and p.amount < 0 and a.key like ${`reserves:${chainId}:%`}
+        group by a.address, a.currency`,
+  );
+  return new Map(found.map((r) => [`${r.address}:${r.currency}`, BigInt(r.moved)]));
+}
+
 const erc20 = new Interface(ERC20_ABI as unknown as string[]);
 
 async function onChainBalance(chain: ChainReader, address: string, currency: string): Promise<bigint | null> {
@@ -79,6 +94,7 @@ export async function reconcile(db: Pick<Db, 'execute'>, chain: ChainReader, cha
         order by p.pool, p.currency, p.address`,
   );
   const owed = new Map((await liabilities(db, chainId)).map((l) => [`${l.pool}:${l.currency}:${l.address}`, l.owed]));
+  const moved = await movedToCustody(db, chainId);
   // An address shared by pools is one balance on chain: listed once per pool, compared once.
   const seen = new Set<string>();
   const out: ReconcileRow[] = [];
@@ -95,7 +111,8 @@ export async function reconcile(db: Pick<Db, 'execute'>, chain: ChainReader, cha
       books: r.books,
       difference: onChain === null ? null : String(onChain - BigInt(r.books)),
       liabilities: owed.get(`${r.pool}:${r.currency}:${r.address}`) ?? '0',
-      covered: onChain === null ? null : onChain >= BigInt(owed.get(`${r.pool}:${r.currency}:${r.address}`) ?? '0'),
+      // What was swept to cold or refilled the float still covers what the address owes.
+      covered: onChain === null ? null : onChain + (moved.get(key) ?? 0n) >= BigInt(owed.get(`${r.pool}:${r.currency}:${r.address}`) ?? '0'),
     });
   }
   return out;

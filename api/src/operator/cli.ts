@@ -35,6 +35,10 @@ const USAGE = `usage: npm run operator -- <command> [--api URL]   (as OPERATOR_K
   withdrawals cancel <id>                        release a payout: returned if unsigned, else cancelled at its nonce
   alerts [--all yes]                             what needs the operator (open ones; --all yes: resolved too)
   treasury                                       fund each paying address from the treasury; reserves against liabilities
+  custody                                        the float, cold and deposit addresses (the signer's) and the float's refills
+  custody sweep                                  sweep each deposit address's booked funds to cold, send approved refills
+  custody refill <pool> <currency> <base-units>  ask to refill the float from that pool's deposit address
+  custody approve <id>                           approve a refill another operator asked for (four eyes)
   unclaimed list
   unclaimed message <id> <login-or-user-id> <pool>
                                                  the EIP-4361 message the sending wallet signs to claim the transfer
@@ -166,7 +170,7 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
     }
     return r.body as Record<string, unknown>;
   };
-  const cmd = ['accrue', 'reconcile', 'alerts', 'treasury', 'overview'].includes(group ?? '') && action === undefined ? group! : `${group ?? ''} ${action ?? ''}`.trim();
+  const cmd = ['accrue', 'reconcile', 'alerts', 'treasury', 'overview', 'custody'].includes(group ?? '') && action === undefined ? group! : `${group ?? ''} ${action ?? ''}`.trim();
   switch (cmd) {
     case 'ledger check': {
       const r = await call('GET', flags.has('full') ? '/ledger/check?full=yes' : '/ledger/check');
@@ -207,7 +211,31 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
       const query = new URLSearchParams();
       for (const [flag, key] of Object.entries(names)) if (flags.has(flag)) query.set(key, flags.get(flag)!);
       const r = await call('GET', `/withdrawals${query.size ? `?${query}` : ''}`);
-      out(table(r.items as Record<string, unknown>[], ['id', 'kind', 'status', 'pool', 'currency', 'amount', 'fee', 'approvals', 'approvalsNeeded', 'to', 'transaction', 'reason']));
+      out(table(r.items as Record<string, unknown>[], ['id', 'kind', 'status', 'pool', 'currency', 'amount', 'fee', 'approvals', 'approvalsNeeded', 'to', 'transaction', 'reason', 'signerRefusal']));
+      return 0;
+    }
+    case 'custody': {
+      const r = await call('GET', '/custody');
+      const a = r.addresses as { float: string; cold: string; deposits: string[] } | null;
+      out(a ? `float ${a.float}\ncold ${a.cold}\ndeposit addresses ${a.deposits.join(', ')}` : 'no signer configured (SIGNER_URL)');
+      out(table(r.items as Record<string, unknown>[], ['id', 'status', 'pool', 'currency', 'amount', 'fromAddress', 'createdAt']));
+      return 0;
+    }
+    case 'custody sweep': {
+      const r = await call('POST', '/custody/sweep');
+      out(`custody: ${r.opened ?? 0} transfer(s) opened, ${r.signed ?? 0} signed, ${r.refused ?? 0} refused, ${r.settled ?? 0} settled`);
+      return Number(r.refused ?? 0) ? 1 : 0;
+    }
+    case 'custody refill': {
+      const [pool, currency, amount] = rest;
+      if (!pool || !currency || !amount) throw new UsageError('custody refill <pool> <currency> <base-units>');
+      const r = await call('POST', '/custody/refills', { pool, currency, amount });
+      out(`refill ${r.id}: ${r.amount} ${r.currency} from ${r.fromAddress}, awaiting a second operator's approval`);
+      return 0;
+    }
+    case 'custody approve': {
+      const r = await call('POST', `/custody/refills/${id(rest[0])}/approve`);
+      out(`refill ${r.id}: ${r.status}`);
       return 0;
     }
     case 'withdrawals approve': {

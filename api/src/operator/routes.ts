@@ -17,7 +17,7 @@ import {
   rejectBodySchema,
   userLookupQuery,
 } from '@app/contracts';
-import { approveWithdrawal, cancelWithdrawal, operatorWithdrawals, rejectWithdrawal, setPayoutRule, setWithdrawalLimits } from '../payouts';
+import { approveWithdrawal, cancelWithdrawal, custodyOperatorRoutes, operatorWithdrawals, rejectWithdrawal, setPayoutRule, setWithdrawalLimits } from '../payouts';
 import { apyHistory, setApy, utcDay } from '../interest';
 import { referralOperatorRoutes } from '../referral/operator-routes';
 import { accrueAsOperator } from '../referral';
@@ -126,6 +126,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
 
   referralOperatorRoutes(app, s.db, opts, actor);
   operatorConsoleRoutes(app, s.db, opts);
+  custodyOperatorRoutes(app, s, opts, approver);
 
   // Proof of solvency: a snapshot on demand under the daily job's lease, so two never build at once.
   r.post('/operator/solvency/snapshot', opts, async (req) => {

@@ -43,6 +43,11 @@ export async function operatorWithdrawals(db: Db, f: OperatorWithdrawalsQuery, r
       reverts: w.reverts,
       approvals: approvals.get(w.id) ?? 0,
       approvalsNeeded: approvalsNeeded(ruleFor(rules, w.currency), BigInt(w.amount)),
+      // The signer refused to sign it: not paid, and not tried again until an operator acts.
+      signerRefusal: w.signerRefusal,
+      signerRefusedAt: w.signerRefusedAt?.toISOString() ?? null,
+      // A refusal that passes with time (the signer's rate, its day's cap) is asked again from then.
+      signerRetryAt: w.signerRetryAt?.toISOString() ?? null,
     })),
   };
 }

@@ -117,3 +117,14 @@ export async function transactionAtNonce(chain: ChainReader, from: string, nonce
     throw err;
   }
 }
+
+/**
+ * Gives a nonce back when nothing was signed at it and it is the last one taken (the usual case: the
+ * job signs one transaction at a time). Otherwise the gap stays: rare, two runs signing at once.
+ */
+export async function releaseNonce(tx: Pick<Db, 'update'>, chainId: number, address: string, nonce: number) {
+  await tx
+    .update(hotWalletNonces)
+    .set({ nextNonce: nonce })
+    .where(and(eq(hotWalletNonces.chainId, chainId), eq(hotWalletNonces.address, address), eq(hotWalletNonces.nextNonce, nonce + 1)));
+}

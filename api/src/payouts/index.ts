@@ -1,5 +1,7 @@
 export { approveWithdrawal, cancelWithdrawal, operatorWithdrawals, rejectWithdrawal } from './approvals';
-export { hotWallets, localHotWalletKeys, localKey, localTreasuryKey } from './hot-wallets';
+export { localKey, localTreasuryKey } from './hot-wallets';
+export { httpSigner, SignerUnavailable, type CustodyAddresses, type PayoutSigner } from './signer-client';
+export { startLedgerReader } from './ledger-reader';
 export { createPayoutJob, type PayoutJob, type PayoutResult, type PayoutSettings } from './job';
 export { mailReturned, type ReturnNotice } from './notice';
 export {
@@ -29,3 +31,5 @@ export {
   type PayoutRules,
 } from './settings';
 export { createTreasuryJob } from './treasury';
+export { createSweepJob, type SweepJob, type SweepResult } from './sweep';
+export { custodyOperatorRoutes } from './custody-routes';

@@ -1,13 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
-import { Transaction, type Wallet } from 'ethers';
+import { Transaction } from 'ethers';
 import type { Db } from '../db/client';
-import { poolAddresses, users, withdrawals } from '../db/schema';
+import { audit } from '../db/audit';
+import { users, withdrawals } from '../db/schema';
 import type { ChainReader } from '../chain';
 import { post, type LedgerTransaction } from '../ledger';
 import { raiseAlert, resolveAlert } from '../db/alerts';
-import { balanceOf, estimateGas, feeCaps, maxCost, nextNonce, transactionAtNonce, transferOf, type RawReceipt } from './chain-tx';
+import { balanceOf, estimateGas, feeCaps, maxCost, nextNonce, releaseNonce, transactionAtNonce, transferOf, type RawReceipt } from './chain-tx';
 import { mailPaid, type ReturnNotice } from './notice';
+import type { PayoutSigner, UnsignedTx } from './signer-client';
 import { returnWithdrawal, type WithdrawalRow } from './requests';
 
 export type PayoutSettings = {
@@ -53,7 +55,10 @@ function paidTransaction(w: WithdrawalRow): LedgerTransaction {
   };
 }
 
-/** Gas paid by the hot wallet for one mined transaction (payout, reverted payout or cancel): the house's expense. */
+/** Not refused by the signer, or refused for a while that has passed (the rate, the day's cap). */
+const askable = sql`(${withdrawals.signerRefusal} is null or ${withdrawals.signerRetryAt} <= now())`;
+
+/** Gas paid by the float for one mined transaction (payout, reverted payout or cancel): the house's expense. */
 function gasTransaction(w: WithdrawalRow, hash: string, gas: bigint): LedgerTransaction {
   return {
     reference: `withdrawal:${w.id}:gas:${hash}`,
@@ -71,11 +76,12 @@ const gasOf = (r: NonNullable<RawReceipt>) => BigInt(r.gasUsed) * BigInt(r.effec
 const UNSIGN = { nonce: null, signedTx: null, txHash: null, signedBlock: null, signedAt: null, broadcastAt: null, blockNumber: null, confirmations: 0, cancelTx: null, cancelHash: null };
 
 /**
- * Pays withdrawals on chain from the pool's hot wallet (the pool's receiving address). Every step
- * is idempotent and guarded by the row's status, so a second run, a concurrent one or one after a
- * crash changes nothing twice (README.md in this folder):
+ * Pays withdrawals on chain from the float, whose key only the signer holds (signer/README.md): the
+ * API builds each transaction and the signer signs it after checking it against the ledger's record,
+ * or refuses. Every step is idempotent and guarded by the row's status, so a second run, a
+ * concurrent one or one after a crash changes nothing twice (README.md in this folder):
  *
- * 1. sign, only what the hot wallet can pay: the amount and the gas (estimated, with a margin and a
+ * 1. sign, only what the float can pay: the amount and the gas (estimated, with a margin and a
  *    cap) against its balance less what its unmined payouts may still take. Otherwise the row waits
  *    unsigned, holding no nonce (`waiting_funds`), and the operator is alerted. A recipient that
  *    refuses the transfer twice is not tried again: returned, and the operator is alerted.
@@ -85,7 +91,7 @@ const UNSIGN = { nonce: null, signedTx: null, txHash: null, signedBlock: null, s
  *    nonce taken by another transaction that is itself final → returned. A returned payout's hash is
  *    looked up for a while after: if it mines anyway, the operator is alerted.
  */
-export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string, Wallet>, settings: PayoutSettings, notice: ReturnNotice, log: FastifyBaseLogger) {
+export function createPayoutJob(db: Db, chain: ChainReader, signer: PayoutSigner | null, settings: PayoutSettings, notice: ReturnNotice, log: FastifyBaseLogger) {
   const alert = (key: string, kind: string, message: string, detail: Record<string, unknown>) => raiseAlert(db, log, { key, kind, message, detail });
 
   /** What each hot wallet's unmined payouts may still take from it, by currency (ETH includes their gas). */
@@ -116,11 +122,11 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
       .returning({ id: withdrawals.id });
     if (!moved.length) return;
     result.newlyWaiting++;
-    await alert(`payout-waiting-funds:${w.id}`, 'payout-waiting-funds', `withdrawal ${w.id} waits for funds: the hot wallet cannot pay ${need}`, {
+    await alert(`payout-waiting-funds:${w.id}`, 'payout-waiting-funds', `withdrawal ${w.id} waits for funds: the float cannot pay ${need}`, {
       withdrawal: w.id,
       pool: w.pool,
       currency: w.currency,
-      hotWallet: from,
+      float: from,
     });
   }
 
@@ -148,19 +154,37 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
     });
   }
 
+  /** The signer said no: recorded on the row (never signed again, never paid), audited, and the operator alerted. */
+  async function refusedBySigner(w: WithdrawalRow, from: string, nonce: number, reason: string, retry: 'minute' | 'day' | undefined) {
+    const now = new Date();
+    const nextDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+    const retryAt = retry === 'minute' ? new Date(now.getTime() + 60_000) : retry === 'day' ? nextDay : null;
+    await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(withdrawals)
+        .set({ signerRefusal: reason.slice(0, 500), signerRefusedAt: now, signerRetryAt: retryAt, nonce: null, fromAddress: null, updatedAt: now })
+        .where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, UNSIGNED), eq(withdrawals.nonce, nonce)))
+        .returning({ id: withdrawals.id });
+      if (!row) return;
+      await releaseNonce(tx, settings.chainId, from, nonce);
+      await audit(tx, { actor: 'signer', action: 'withdrawal.signer-refused', target: String(w.id), after: { reason, ...(retryAt ? { retryAt: retryAt.toISOString() } : {}) } });
+      await raiseAlert(tx, log, {
+        key: `payout-refused:${w.id}`,
+        kind: 'payout-refused',
+        message: `withdrawal ${w.id}: the signer refused the payout (${reason}); ${retryAt ? `asked again from ${retryAt.toISOString()}` : 'it is not paid until an operator acts'}`,
+        detail: { withdrawal: w.id, pool: w.pool, currency: w.currency, to: w.toAddress, reason },
+      });
+    });
+  }
+
   async function sign(w: WithdrawalRow, spent: Map<string, bigint>, latest: number, result: PayoutResult) {
     // A refused payout is tried again only after a pause, not in the same breath.
     if (w.reverts > 0 && Date.now() - w.updatedAt.getTime() < settings.rebroadcastSeconds * 1000) return void result.waiting++;
-    const [pa] = await db
-      .select({ address: poolAddresses.address })
-      .from(poolAddresses)
-      .where(and(eq(poolAddresses.pool, w.pool), eq(poolAddresses.currency, w.currency), eq(poolAddresses.chainId, settings.chainId)));
-    const from = pa?.address.toLowerCase();
-    const wallet = from ? wallets.get(from) : undefined;
-    if (!from || !wallet) {
-      log.warn({ withdrawal: w.id, pool: w.pool, currency: w.currency }, 'no hot wallet key for this pool address; the payout waits');
+    if (!signer) {
+      log.warn({ withdrawal: w.id }, 'no signer configured (SIGNER_URL); the payout waits');
       return void result.waiting++;
     }
+    const from = (await signer.addresses()).float;
     const receive = BigInt(w.amount) - BigInt(w.fee);
     const transfer = transferOf(w.currency, w.toAddress!, receive);
     const eth = (await balanceOf(chain, from, 'ETH')) - (spent.get(`${from}:ETH`) ?? 0n);
@@ -176,18 +200,32 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
     const fees = await feeCaps(chain);
     const gas = estimate.gasLimit * fees.maxFeePerGas;
     if (eth < gas + transfer.value) return waitForFunds(w, from, `${receive} ${w.currency} and ${gas} wei of gas`, result);
+    // The nonce is taken and kept on the row before the signer is asked (outside any database
+    // transaction: the signer reads the ledger itself). A crash after this reuses it.
+    const nonce = await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(withdrawals).where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, UNSIGNED), notHeld, askable)).for('update');
+      if (!row) return null;
+      if (row.nonce !== null && row.fromAddress === from) return row.nonce;
+      const n = await nextNonce(tx, chain, settings.chainId, from);
+      await tx.update(withdrawals).set({ nonce: n, fromAddress: from }).where(eq(withdrawals.id, w.id));
+      return n;
+    });
+    if (nonce === null) return;
+    const unsigned: UnsignedTx = { chainId: settings.chainId, from, nonce, gasLimit: estimate.gasLimit, ...fees, ...transfer };
+    const answer = await signer.sign({ kind: 'payout', withdrawalId: w.id }, unsigned);
+    if ('refused' in answer) {
+      await refusedBySigner(w, from, nonce, answer.refused, answer.retry);
+      return void result.waiting++;
+    }
     await db.transaction(async (tx) => {
-      // Lock the row: only a withdrawal still unsigned is signed, once.
-      const [row] = await tx.select().from(withdrawals).where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, UNSIGNED), notHeld)).for('update');
-      if (!row) return;
-      const nonce = await nextNonce(tx, chain, settings.chainId, from);
-      const signed = await wallet.signTransaction(Transaction.from({ type: 2, chainId: settings.chainId, nonce, gasLimit: estimate.gasLimit, ...fees, ...transfer }));
-      const hash = Transaction.from(signed).hash!;
-      await tx
+      const [row] = await tx
         .update(withdrawals)
-        .set({ status: 'sending', fromAddress: from, nonce, signedTx: signed, txHash: hash, signedBlock: latest, signedAt: new Date(), waitingSince: null, updatedAt: new Date() })
-        .where(eq(withdrawals.id, w.id));
+        .set({ status: 'sending', signedTx: answer.signedTx, txHash: answer.hash, signedBlock: latest, signedAt: new Date(), waitingSince: null, signerRefusal: null, signerRetryAt: null, updatedAt: new Date() })
+        .where(and(eq(withdrawals.id, w.id), inArray(withdrawals.status, UNSIGNED), eq(withdrawals.nonce, nonce)))
+        .returning({ id: withdrawals.id });
+      if (!row) return;
       await resolveAlert(tx, `payout-waiting-funds:${w.id}`);
+      if (w.signerRefusal) await resolveAlert(tx, `payout-refused:${w.id}`);
       spent.set(`${from}:ETH`, (spent.get(`${from}:ETH`) ?? 0n) + gas + transfer.value);
       if (w.currency !== 'ETH') spent.set(`${from}:${w.currency}`, (spent.get(`${from}:${w.currency}`) ?? 0n) + receive);
       result.signed++;
@@ -220,16 +258,21 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
    * nonce is used once, and the amount leaves only if the payout won.
    */
   async function signCancel(w: WithdrawalRow, result: PayoutResult) {
-    const wallet = wallets.get(w.fromAddress!);
-    if (!wallet) return;
+    if (!signer) return;
     const old = Transaction.from(w.signedTx!);
     const now = await feeCaps(chain);
     const bump = (x: bigint | null) => ((x ?? 0n) * 13n) / 10n + 1n;
     const maxPriorityFeePerGas = [bump(old.maxPriorityFeePerGas), now.maxPriorityFeePerGas].reduce((a, b) => (a > b ? a : b));
     const maxFeePerGas = [bump(old.maxFeePerGas), now.maxFeePerGas, maxPriorityFeePerGas].reduce((a, b) => (a > b ? a : b));
-    const signed = await wallet.signTransaction(
-      Transaction.from({ type: 2, chainId: settings.chainId, nonce: w.nonce!, to: w.fromAddress!, value: 0n, data: '0x', gasLimit: 21_000n, maxFeePerGas, maxPriorityFeePerGas }),
+    const answer = await signer.sign(
+      { kind: 'cancel', withdrawalId: w.id },
+      { chainId: settings.chainId, from: w.fromAddress!, nonce: w.nonce!, to: w.fromAddress!, value: 0n, data: '0x', gasLimit: 21_000n, maxFeePerGas, maxPriorityFeePerGas },
     );
+    if ('refused' in answer) {
+      await alert(`payout-cancel-refused:${w.id}`, 'payout-refused', `withdrawal ${w.id}: the signer refused to cancel the stuck payout (${answer.refused})`, { withdrawal: w.id, reason: answer.refused });
+      return;
+    }
+    const signed = answer.signedTx;
     const done = await db
       .update(withdrawals)
       .set({ status: 'cancelling', cancelTx: signed, cancelHash: Transaction.from(signed).hash!, broadcastAt: null, updatedAt: new Date() })
@@ -358,7 +401,11 @@ export function createPayoutJob(db: Db, chain: ChainReader, wallets: Map<string,
       const latest = await chain.blockNumber();
       const spent = await committed();
       // Signed in id order, so nonces follow the order of requests; one that waits for funds holds none.
-      for (const w of open.filter((x) => UNSIGNED.includes(x.status))) await sign(w, spent, latest, result);
+      // One the signer refused waits for the operator.
+      for (const w of open.filter((x) => UNSIGNED.includes(x.status))) {
+        if (w.signerRefusal && !(w.signerRetryAt && w.signerRetryAt <= new Date())) result.waiting++;
+        else await sign(w, spent, latest, result);
+      }
       const signed = await db.select().from(withdrawals).where(inArray(withdrawals.status, SIGNED)).orderBy(asc(withdrawals.id)).limit(settings.batchSize);
       for (const w of signed) {
         if (!w.broadcastAt) await broadcast(w, result);

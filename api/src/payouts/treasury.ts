@@ -4,7 +4,7 @@ import { Transaction, Wallet } from 'ethers';
 import type { Db } from '../db/client';
 import { treasuryTransfers } from '../db/schema';
 import type { ChainReader } from '../chain';
-import { liabilities, post } from '../ledger';
+import { liabilities, movedToCustody, post } from '../ledger';
 import { raiseAlert, resolveAlert } from '../db/alerts';
 import { balanceOf, estimateGas, feeCaps, nextNonce, transferOf, type RawReceipt } from './chain-tx';
 
@@ -114,9 +114,11 @@ export function createTreasuryJob(db: Db, chain: ChainReader, key: string | null
     const latest = await chain.blockNumber();
     await settle(result, latest);
     const open = await db.select().from(treasuryTransfers).where(eq(treasuryTransfers.status, 'sending'));
+    const moved = await movedToCustody(db, settings.chainId);
     for (const l of await liabilities(db, settings.chainId)) {
       const owed = BigInt(l.owed) + (l.currency === 'ETH' ? GAS_RESERVE : 0n);
-      const onChain = await balanceOf(chain, l.address, l.currency);
+      // Swept to cold or refilling the float, the address's money is still the house's: not funded again.
+      const onChain = (await balanceOf(chain, l.address, l.currency)) + (moved.get(`${l.address}:${l.currency}`) ?? 0n);
       const pending = open.filter((t) => t.toAddress === l.address && t.currency === l.currency);
       const incoming = pending.reduce((s, t) => s + BigInt(t.amount), 0n);
       const shortfall = owed - onChain - incoming;

@@ -10,14 +10,14 @@ export { controlMessage, splitVector, takeSnapshot, type SnapshotSettings, type 
 export { listSnapshots, mine, nonceOf, proofOf, snapshotById } from './read';
 
 /** The snapshot settings of a running API. */
-export function snapshotSettings(s: Pick<Services, 'config'>): SnapshotSettings {
+export function snapshotSettings(s: Pick<Services, 'config' | 'signer'>): SnapshotSettings {
   const c = s.config;
   return {
     chainId: c.deposits.chainId,
     confirmations: c.deposits.confirmations,
     solvencyKey: c.solvencyKey,
     brandTitle: c.brands.defaultBrand.title,
-    hotWalletKeys: c.money.hotWalletKeys,
+    custody: s.signer,
     treasuryKey: c.money.treasuryKey,
   };
 }

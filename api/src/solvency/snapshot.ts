@@ -13,6 +13,7 @@ import { audit } from '../db/audit';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { ApiError } from '../http/errors';
+import type { PayoutSigner } from '../payouts';
 
 export type SnapshotSettings = {
   chainId: number;
@@ -21,7 +22,8 @@ export type SnapshotSettings = {
   solvencyKey: string | null;
   /** The brand title the control messages name. */
   brandTitle: string;
-  hotWalletKeys: readonly string[];
+  /** The signer, which holds the deposit addresses' and the float's keys and signs their control messages. */
+  custody: PayoutSigner | null;
   treasuryKey: string | null;
   /** Users read, and parts and nodes written, per statement. */
   pageSize?: number;
@@ -71,24 +73,29 @@ export function splitVector(vector: readonly bigint[], k: number): bigint[][] {
   return parts;
 }
 
-type Declared = { address: string; role: 'pool' | 'treasury'; pool: string | null; wallet: Wallet };
+type Declared = { address: string; role: DeclaredAddress['role']; pool: string | null; sign: (message: string) => Promise<string> };
 
-/** The operator's addresses whose keys it holds: each pool's hot wallet and the treasury. */
+/**
+ * The operator's addresses whose control can be proven: each pool's deposit address and the float
+ * (their keys are the signer's, which signs the control messages) and the treasury.
+ */
 async function declaredAddresses(db: Db, s: SnapshotSettings): Promise<Declared[]> {
-  const keys = new Map(s.hotWalletKeys.map((k) => new Wallet(k)).map((w) => [w.address.toLowerCase(), w]));
+  const custody = s.custody ? await s.custody.addresses() : null;
+  const held = new Set(custody?.deposits ?? []);
+  const signedBy = (address: string) => (message: string) => s.custody!.signMessage(address, message);
   const pools = await rows<{ address: string; pools: string }>(
     db,
     sql`select lower(address) as address, string_agg(distinct pool, ',' order by pool) as pools from pool_addresses where chain_id = ${s.chainId} group by lower(address) order by 1`,
   );
   const out: Declared[] = [];
   for (const p of pools) {
-    const wallet = keys.get(p.address);
-    // An address whose key we do not hold cannot prove control: it is not declared, nor counted.
-    if (wallet) out.push({ address: getAddress(p.address), role: 'pool', pool: p.pools, wallet });
+    // An address whose key the signer does not hold cannot prove control: it is not declared, nor counted.
+    if (held.has(p.address)) out.push({ address: getAddress(p.address), role: 'pool', pool: p.pools, sign: signedBy(p.address) });
   }
+  if (custody && !out.some((d) => d.address.toLowerCase() === custody.float)) out.push({ address: getAddress(custody.float), role: 'float', pool: null, sign: signedBy(custody.float) });
   if (s.treasuryKey) {
     const wallet = new Wallet(s.treasuryKey);
-    if (!out.some((d) => d.address === wallet.address)) out.push({ address: wallet.address, role: 'treasury', pool: null, wallet });
+    if (!out.some((d) => d.address === wallet.address)) out.push({ address: wallet.address, role: 'treasury', pool: null, sign: (m) => wallet.signMessage(m) });
   }
   return out;
 }
@@ -230,7 +237,7 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
         const addresses: DeclaredAddress[] = [];
         for (const d of state.declared) {
           const message = controlMessage(s.brandTitle, d.address, id);
-          addresses.push({ address: d.address, role: d.role, pool: d.pool, message, signature: await d.wallet.signMessage(message) });
+          addresses.push({ address: d.address, role: d.role, pool: d.pool, message, signature: await d.sign(message) });
         }
         const reserves = await readReserves(chain, state, currencies);
         await tx.execute(sql`insert into solvency_snapshots (id, day, taken_at, block_number, block_hash, root, leaf_count, users, header, signature, signer, addresses, reserves, taken_by)

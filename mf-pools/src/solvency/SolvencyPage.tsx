@@ -69,7 +69,7 @@ function Snapshot({ s, lang }: { s: SolvencySnapshot; lang: Lang }) {
             <a href={explorerAddressUrl(1, a.address)} target="_blank" rel="noreferrer" data-testid="solvency-address">
               {shortAddress(a.address)}
             </a>{' '}
-            {a.role === 'treasury' ? t('solvency.treasury') : t('solvency.hotWallet', { pools: a.pool ?? '' })}
+            {a.role === 'treasury' ? t('solvency.treasury') : a.role === 'float' ? t('solvency.float') : t('solvency.hotWallet', { pools: a.pool ?? '' })}
           </li>
         ))}
       </ul>

@@ -49,6 +49,11 @@ export const withdrawals = pgTable(
     recheckUntil: ts('recheck_until'),
     /** The operator who asked for it on the account's behalf: they may not approve it (0027). */
     requestedBy: uuid('requested_by'),
+    /** Why the signer refused to sign it (0033): it is not signed again; the operator cancels it or has it corrected. */
+    signerRefusal: text('signer_refusal'),
+    signerRefusedAt: ts('signer_refused_at'),
+    /** A refusal that passes with time (the rate, the day's cap): asked again from then on. */
+    signerRetryAt: ts('signer_retry_at'),
   },
   (t) => [
     index('withdrawals_user_idx').on(t.userId),
@@ -90,5 +95,56 @@ export const treasuryTransfers = pgTable(
   (t) => [
     uniqueIndex('treasury_transfers_sender_nonce_key').on(t.chainId, t.fromAddress, t.nonce),
     uniqueIndex('treasury_transfers_open_key').on(t.toAddress, t.currency).where(sql`status = 'sending'`),
+  ],
+);
+
+/** A refill of the float from a deposit address: one operator asks, another approves (0033). */
+export const floatRefills = pgTable('float_refills', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  chainId: integer('chain_id').notNull(),
+  pool: text('pool').notNull(),
+  currency: text('currency').notNull(),
+  fromAddress: text('from_address').notNull(),
+  amount: baseUnits('amount').notNull(),
+  /** awaiting_approval → approved (a sweep row carries it out) → done; or rejected. */
+  status: text('status').notNull().default('awaiting_approval'),
+  requestedBy: uuid('requested_by').notNull(),
+  approvedBy: uuid('approved_by'),
+  createdAt: created(),
+  decidedAt: ts('decided_at'),
+});
+
+/**
+ * Transfers out of a deposit address signed by the signer (api/src/payouts/sweep.ts, 0033): sweeps
+ * to the operator's cold address, and approved refills of the float.
+ */
+export const sweeps = pgTable(
+  'sweeps',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** sweep (to cold) or refill (to the float). */
+    kind: text('kind').notNull().default('sweep'),
+    refillId: bigint('refill_id', { mode: 'number' }),
+    chainId: integer('chain_id').notNull(),
+    pool: text('pool').notNull(),
+    currency: text('currency').notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    amount: baseUnits('amount').notNull(),
+    /** signing (nonce taken) → sending (signed bytes stored) → done or failed; refused by the signer. */
+    status: text('status').notNull().default('signing'),
+    nonce: bigint('nonce', { mode: 'number' }).notNull(),
+    signedTx: text('signed_tx'),
+    txHash: text('tx_hash'),
+    refusal: text('refusal'),
+    broadcastAt: ts('broadcast_at'),
+    blockNumber: bigint('block_number', { mode: 'number' }),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    // A refused transfer gives its nonce back: only the others hold one.
+    uniqueIndex('sweeps_sender_nonce_key').on(t.chainId, t.fromAddress, t.nonce).where(sql`status <> 'refused'`),
+    uniqueIndex('sweeps_open_key').on(t.chainId, t.fromAddress, t.currency).where(sql`status in ('signing', 'sending')`),
   ],
 );

@@ -120,3 +120,7 @@ export const newProposalBodySchema = z.object({
   quorumUsd: z.optional(z.string().check(z.maxLength(40))),
 });
 export type NewProposalBody = z.infer<typeof newProposalBodySchema>;
+
+/** A refill of the payout float from a pool's deposit address (issue 26): one operator asks, another approves. */
+export const floatRefillBodySchema = z.object({ pool: poolNameSchema, currency: currencyCodeSchema, amount: baseUnitsSchema });
+export type FloatRefillBody = z.infer<typeof floatRefillBodySchema>;

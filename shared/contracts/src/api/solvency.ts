@@ -29,8 +29,8 @@ export type SolvencyHeader = z.infer<typeof solvencyHeaderSchema>;
 /** An address the operator declares, with its message signed by that address (EIP-191). */
 export const declaredAddressSchema = z.object({
   address,
-  /** pool: a pool's hot wallet (receives deposits, pays withdrawals); treasury: the yield address. */
-  role: z.enum(['pool', 'treasury']),
+  /** pool: a pool's deposit address (swept to cold); float: the address withdrawals are paid from; treasury: the yield address. */
+  role: z.enum(['pool', 'float', 'treasury']),
   pool: z.nullable(z.string()),
   message: z.string(),
   signature: z.string(),
