@@ -1,0 +1,194 @@
+// The server's side of the tree: format v1 byte for byte as @app/solvency writes it, but on
+// node:crypto, whose native SHA-256 is several times the speed of the JavaScript the browser checks
+// with (api/test/solvency-blocks.test.ts holds the two to the same bytes). And the stored layout: the
+// nodes of every fourth level in blocks of sixteen, so a snapshot writes a handful of rows per
+// thousand leaves and a proof recomputes the three levels between from the block below them.
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { FormatError, SUM_LIMIT, uuidBytes } from '@app/solvency';
+
+const TAG_SUB = Buffer.from('pol-v1/sub');
+const TAG_LEAF = Buffer.from('pol-v1/leaf');
+const TAG_PAD = Buffer.from('pol-v1/pad');
+const TAG_NODE = Buffer.from('pol-v1/node');
+
+/** Levels between stored ones: a block of 2^BLOCK_LEVELS nodes is the floor of a subtree that high. */
+export const BLOCK_LEVELS = 4;
+export const BLOCK = 1 << BLOCK_LEVELS;
+
+/** A node with its sums already written as u256be, as both its hash's parent and storage read them. */
+export type Node = { hash: Buffer; sums: bigint[]; encoded: Buffer };
+
+function u64(v: number): Buffer {
+  const out = Buffer.alloc(8);
+  out.writeBigUInt64BE(BigInt(v));
+  return out;
+}
+
+/** u256be(v_1) ‖ … ‖ u256be(v_N) */
+export function encodeSums(sums: readonly bigint[]): Buffer {
+  return Buffer.from(
+    sums
+      .map((v) => {
+        if (v < 0n || v >= SUM_LIMIT) throw new FormatError(`u256 out of range: ${v}`);
+        return v.toString(16).padStart(64, '0');
+      })
+      .join(''),
+    'hex',
+  );
+}
+
+/** The sums back from their u256be bytes. */
+export function decodeSums(encoded: Buffer, width: number): bigint[] {
+  return Array.from({ length: width }, (_, i) => BigInt(`0x${encoded.toString('hex', i * 32, i * 32 + 32)}`));
+}
+
+/** sub = SHA256("pol-v1/sub" ‖ nonce ‖ u64be(snapshotId) ‖ userIdBytes) */
+export function subKey(nonce: Buffer, snapshotId: number, userId: string): Buffer {
+  if (nonce.length !== 32) throw new FormatError('the nonce is 32 bytes');
+  return createHash('sha256').update(TAG_SUB).update(nonce).update(u64(snapshotId)).update(uuidBytes(userId)).digest();
+}
+
+/** HMAC-SHA256(key = sub, "pol-v1/leaf" ‖ u32be(part) ‖ u256be(v_1) ‖ … ‖ u256be(v_N)) */
+export function leafNode(sub: Buffer, part: number, sums: bigint[]): Node {
+  const encoded = encodeSums(sums);
+  const p = Buffer.alloc(4);
+  p.writeUInt32BE(part);
+  return { hash: createHmac('sha256', sub).update(TAG_LEAF).update(p).update(encoded).digest(), sums, encoded };
+}
+
+/** SHA256("pol-v1/pad" ‖ u64be(snapshotId) ‖ u64be(leafIndex)); its sums are all zero. */
+export function paddingNode(snapshotId: number, leafIndex: number, width: number): Node {
+  return { hash: createHash('sha256').update(TAG_PAD).update(u64(snapshotId)).update(u64(leafIndex)).digest(), sums: Array.from({ length: width }, () => 0n), encoded: Buffer.alloc(32 * width) };
+}
+
+/** SHA256("pol-v1/node" ‖ L.hash ‖ u256be(L.sums…) ‖ R.hash ‖ u256be(R.sums…)); a sum reaching 2^256 is refused. */
+export function parentOf(left: Node, right: Node): Node {
+  const sums = left.sums.map((l, i) => l + right.sums[i]!);
+  return { hash: createHash('sha256').update(TAG_NODE).update(left.hash).update(left.encoded).update(right.hash).update(right.encoded).digest(), sums, encoded: encodeSums(sums) };
+}
+
+/** `count` nodes folded up `levels` times (or to one): every level, the block's first included. */
+export function foldBlock(nodes: Node[], levels = BLOCK_LEVELS): Node[][] {
+  const out = [nodes];
+  for (let l = 0; l < levels && out[l]!.length > 1; l++) {
+    const below = out[l]!;
+    out.push(Array.from({ length: below.length / 2 }, (_, i) => parentOf(below[2 * i]!, below[2 * i + 1]!)));
+  }
+  return out;
+}
+
+/** Nodes at `level` in a tree of `leafCount` leaves, and how many of them one block holds. */
+export const blockSize = (leafCount: number, level: number) => Math.min(BLOCK, Math.max(1, leafCount / 2 ** level));
+
+export type BlockSink = (level: number, block: number, nodes: Node[]) => void;
+
+/**
+ * Folds leaves pushed in order (one node waiting per level, so memory is flat) and hands over the
+ * blocks to store: those of every BLOCK_LEVELS-th level below the root. A block of the leaf level
+ * that holds padding only is not handed over: no user's proof starts in it, and each of its leaves
+ * is computable from (snapshotId, leafIndex).
+ */
+export class BlockTree {
+  private readonly waiting: (Node | undefined)[] = [];
+  private readonly counts: number[] = [];
+  private readonly blocks: Node[][] = [];
+  private readonly height: number;
+  private leaves = 0;
+
+  constructor(
+    private readonly leafCount: number,
+    private readonly realLeaves: number,
+    private readonly emit: BlockSink,
+  ) {
+    this.height = Math.log2(leafCount);
+    if (!Number.isInteger(this.height) || realLeaves > leafCount) throw new FormatError('the leaf count is a power of two that holds every part');
+  }
+
+  push(leaf: Node): void {
+    if (this.leaves >= this.leafCount) throw new FormatError('more leaves than the tree holds');
+    this.leaves++;
+    this.place(0, leaf);
+  }
+
+  /** How many leaves have been pushed, which is the index of the next. */
+  get pushed(): number {
+    return this.leaves;
+  }
+
+  /** Pads up to the leaf count and answers the root. */
+  finish(snapshotId: number, width: number, onPadding?: () => void): Node {
+    while (this.leaves < this.leafCount) {
+      this.push(paddingNode(snapshotId, this.leaves, width));
+      onPadding?.();
+    }
+    const root = this.waiting[this.height];
+    if (!root) throw new FormatError('the tree did not fold to one root');
+    return root;
+  }
+
+  private place(level: number, node: Node): void {
+    const index = this.counts[level] ?? 0;
+    this.counts[level] = index + 1;
+    if (level % BLOCK_LEVELS === 0 && level < this.height) {
+      const block = (this.blocks[level] ??= []);
+      block.push(node);
+      if (block.length === blockSize(this.leafCount, level)) {
+        const first = index + 1 - block.length;
+        if (level > 0 || first < this.realLeaves) this.emit(level, first / block.length, block);
+        this.blocks[level] = [];
+      }
+    }
+    const left = this.waiting[level];
+    if (index % 2 === 1 && left) {
+      this.waiting[level] = undefined;
+      this.place(level + 1, parentOf(left, node));
+    } else {
+      this.waiting[level] = node;
+    }
+  }
+}
+
+/** Crypto randomness drawn a buffer at a time, so a million draws are a few calls to the RNG. */
+export class Randomness {
+  private pool = Buffer.alloc(0);
+  private at = 0;
+
+  bytes(n: number): Buffer {
+    if (this.at + n > this.pool.length) {
+      this.pool = randomBytes(Math.max(1 << 16, n));
+      this.at = 0;
+    }
+    this.at += n;
+    return this.pool.subarray(this.at - n, this.at);
+  }
+
+  /** Uniform in [0, bound) for bound ≤ 2^32, by rejection: no modulo bias. */
+  below(bound: number): number {
+    if (bound <= 1) return 0;
+    const limit = Math.floor(0x1_0000_0000 / bound) * bound;
+    for (;;) {
+      const v = this.bytes(4).readUInt32BE(0);
+      if (v < limit) return v % bound;
+    }
+  }
+
+  /** Uniform in [0, bound) for any bigint bound (64 spare bits make the modulo bias negligible). */
+  belowBig(bound: bigint): bigint {
+    if (bound <= 1n) return 0n;
+    const n = Math.ceil(bound.toString(16).length / 2) + 8;
+    return BigInt(`0x${this.bytes(n).toString('hex')}`) % bound;
+  }
+
+  /** Fisher–Yates: a uniform order of 0 … n−1. */
+  permutation(n: number): Uint32Array {
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    for (let i = n - 1; i > 0; i--) {
+      const j = this.below(i + 1);
+      const t = order[i]!;
+      order[i] = order[j]!;
+      order[j] = t;
+    }
+    return order;
+  }
+}
