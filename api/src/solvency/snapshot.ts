@@ -155,25 +155,34 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
         await tx.execute(sql`create temp table solvency_deal (bucket int not null, records bytea not null) on commit drop`);
         // Random bytes do not compress: trying to would cost more than the rest of the write.
         await tx.execute(sql`alter table solvency_deal alter column records set storage external`);
+        // Each user's nonce comes with their amounts; one made the first time they are in a snapshot.
         await tx.execute(sql`declare solvency_owed no scroll cursor for
-          select user_id::text as u, currency as c, sum(owed)::text as v from (
-            select user_id, currency, -balance as owed from ledger_accounts where kind = 'position'
-            union all
-            select user_id, currency, amount from withdrawals where status in ${UNPAID}
-            union all
-            select user_id, currency, amount from referral_rewards where status in ${REWARDS_OWED}
-          ) x group by user_id, currency order by user_id`);
+          select o.u::text as u, o.c, o.v::text as v, encode(n.nonce, 'hex') as n from (
+            select user_id as u, currency as c, sum(owed) as v from (
+              select user_id, currency, -balance as owed from ledger_accounts where kind = 'position'
+              union all
+              select user_id, currency, amount from withdrawals where status in ${UNPAID}
+              union all
+              select user_id, currency, amount from referral_rewards where status in ${REWARDS_OWED}
+            ) x group by user_id, currency
+          ) o left join solvency_nonces n on n.user_id = o.u order by o.u`);
+        type Owed = { u: string; c: string; v: string; n: string | null };
         const fetchSize = page * Math.max(1, currencies.length);
-        let carried: { u: string; c: string; v: string }[] = [];
+        const fetchNext = () => rows<Owed>(tx, sql`fetch forward ${sql.raw(String(Math.trunc(fetchSize)))} from solvency_owed`);
+        let ahead = fetchNext();
+        let carried: Owed[] = [];
         for (let done = false; !done; ) {
-          const fetched = await rows<{ u: string; c: string; v: string }>(tx, sql`fetch forward ${sql.raw(String(Math.trunc(fetchSize)))} from solvency_owed`);
+          const fetched = await ahead;
           done = fetched.length < fetchSize;
+          // The next rows are read while these are hashed.
+          if (!done) ahead = fetchNext();
           const owed = carried.concat(fetched);
           // The last user's amounts may go on in the next fetch: they wait for it.
           let cut = owed.length;
           while (!done && cut > 0 && owed[cut - 1]!.u === owed[owed.length - 1]!.u) cut--;
           carried = owed.slice(cut);
           const vectors = new Map<string, bigint[]>();
+          const nonces = new Map<string, Buffer>();
           for (const o of owed.slice(0, cut)) {
             const v = BigInt(o.v);
             if (v < 0n) throw new ApiError(409, `a negative liability (${o.c}) aborts the snapshot: run ledger check`, 'SOLVENCY_NEGATIVE');
@@ -183,10 +192,11 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
             const vector = vectors.get(o.u) ?? currencies.map(() => 0n);
             vector[c] = v;
             vectors.set(o.u, vector);
+            if (o.n) nonces.set(o.u, Buffer.from(o.n, 'hex'));
           }
           if (!vectors.size) continue;
-          const ids = [...vectors.keys()];
-          const nonces = await noncesOf(tx, ids, ids[0]!, ids.at(-1)!);
+          const missing = [...vectors.keys()].filter((u) => !nonces.has(u));
+          if (missing.length) for (const [u, n] of await makeNonces(tx, missing)) nonces.set(u, n);
           for (const [userId, vector] of vectors) {
             const sub = subKey(nonces.get(userId)!, id, userId);
             const parts = splitVector(vector, 2 + dealt.rng.below(2), dealt.rng);
@@ -197,6 +207,7 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
           }
           await dealt.flush(tx);
         }
+        await dealt.drain();
         await tx.execute(sql`close solvency_owed`);
 
         // The users' vectors add up to the ledger's liabilities, or the snapshot would publish another book.
@@ -263,25 +274,37 @@ async function readReserves(chain: ChainReader, state: ChainState, currencies: s
   return out;
 }
 
-/** Each user's nonce for life, made the first time they are in a snapshot. */
-async function noncesOf(tx: Pick<Db, 'execute'>, userIds: string[], first: string, last: string): Promise<Map<string, Buffer>> {
-  const read = async () =>
-    new Map(
-      (await rows<{ user_id: string; nonce: string }>(tx, sql`select user_id::text, encode(nonce, 'hex') as nonce from solvency_nonces where user_id >= ${first}::uuid and user_id <= ${last}::uuid`)).map(
-        (r) => [r.user_id, Buffer.from(r.nonce, 'hex')],
-      ),
-    );
-  let found = await read();
-  const missing = userIds.filter((u) => !found.has(u));
-  if (missing.length) {
-    const fresh = missing.map(() => randomBytes(32).toString('hex'));
-    await tx.execute(sql`insert into solvency_nonces (user_id, nonce)
-      select x.u, decode(x.n, 'hex') from unnest(${arrayLiteral(missing)}::uuid[], ${arrayLiteral(fresh)}::text[]) as x(u, n) on conflict (user_id) do nothing`);
-    found = await read();
-    // Made by a concurrent call after this transaction's snapshot: it cannot be read here; the next run will.
-    if (missing.some((u) => !found.has(u))) throw new Error('a nonce was made concurrently; take the snapshot again');
+/** Nonces for life for users who have none yet. */
+async function makeNonces(tx: Pick<Db, 'execute'>, userIds: string[]): Promise<Map<string, Buffer>> {
+  const fresh = randomBytes(32 * userIds.length).toString('hex');
+  const made = await rows<{ u: string; n: string }>(
+    tx,
+    sql`insert into solvency_nonces (user_id, nonce)
+        select x.u, decode(x.n, 'hex') from unnest(${arrayLiteral(userIds)}::uuid[], ${arrayLiteral(userIds.map((_, i) => fresh.slice(i * 64, i * 64 + 64)))}::text[]) as x(u, n)
+        on conflict (user_id) do nothing returning user_id::text as u, encode(nonce, 'hex') as n`,
+  );
+  // Made by a concurrent call after this transaction's snapshot: it cannot be read here; the next run will.
+  if (made.length < userIds.length) throw new Error('a nonce was made concurrently; take the snapshot again');
+  return new Map(made.map((m) => [m.u, Buffer.from(m.n, 'hex')]));
+}
+
+/**
+ * Statements sent without waiting for them, at most one at a time: the database writes one batch
+ * while the next is hashed. A failure is thrown by the next send or by drain.
+ */
+class Pipeline {
+  private last: Promise<unknown> = Promise.resolve();
+
+  async send(statement: () => Promise<unknown>): Promise<void> {
+    await this.last;
+    // A query builder runs each time it is awaited: made a promise once, it runs once.
+    this.last = Promise.resolve(statement());
+    this.last.catch(() => undefined);
   }
-  return found;
+
+  drain(): Promise<unknown> {
+    return this.last;
+  }
 }
 
 /** A text literal of a PostgreSQL array: one parameter for a whole batch of rows. */
@@ -293,7 +316,7 @@ const arrayLiteral = (items: readonly (string | number)[]) => `{${items.map((i) 
  * order and each one's parts in a random order is a uniform shuffle of all the parts, with one
  * bucket in memory at a time.
  */
-class Deal {
+class Deal extends Pipeline {
   readonly rng = new Randomness();
   readonly recordSize: number;
   private pending: Buffer[][];
@@ -302,6 +325,7 @@ class Deal {
     readonly buckets: number,
     readonly width: number,
   ) {
+    super();
     this.recordSize = 16 + 1 + 32 + 32 * width;
     this.pending = Array.from({ length: buckets }, () => []);
   }
@@ -320,15 +344,21 @@ class Deal {
       this.pending[b] = [];
     });
     if (!buckets.length) return;
-    await tx.execute(sql`insert into solvency_deal (bucket, records)
-      select b, decode(r, 'hex') from unnest(${arrayLiteral(buckets)}::int[], ${arrayLiteral(records)}::text[]) as x(b, r)`);
+    await this.send(() =>
+      tx.execute(sql`insert into solvency_deal (bucket, records)
+        select b, decode(r, 'hex') from unnest(${arrayLiteral(buckets)}::int[], ${arrayLiteral(records)}::text[]) as x(b, r)`),
+    );
   }
 
   /** One bucket's records, in a random order. */
   async *shuffled(tx: Pick<Db, 'execute'>): AsyncGenerator<{ userId: string; part: number; leaf: Node }[]> {
     await tx.execute(sql`create index on solvency_deal (bucket)`);
+    const read = (b: number) => rows<{ r: string }>(tx, sql`select encode(records, 'hex') as r from solvency_deal where bucket = ${b}`);
+    let next = read(0);
     for (let b = 0; b < this.buckets; b++) {
-      const found = await rows<{ r: string }>(tx, sql`select encode(records, 'hex') as r from solvency_deal where bucket = ${b}`);
+      const found = await next;
+      // The next bucket is read while this one is folded.
+      if (b + 1 < this.buckets) next = read(b + 1);
       const bytes = Buffer.from(found.map((f) => f.r).join(''), 'hex');
       const count = bytes.length / this.recordSize;
       const out: { userId: string; part: number; leaf: Node }[] = [];
@@ -345,15 +375,16 @@ class Deal {
 /** Streams the dealt parts into the tree in their shuffled order; stores the tree's blocks and where each part sits. */
 async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number, partCount: number, dealt: Deal, page: number): Promise<Node> {
   let blocks: { level: number; block: number; nodes: Node[] }[] = [];
+  const writes = new Pipeline();
   const flush = async () => {
     if (!blocks.length) return;
     const batch = blocks;
     blocks = [];
-    await tx.execute(sql`insert into solvency_blocks (snapshot_id, level, block, hashes, sums)
+    await writes.send(() => tx.execute(sql`insert into solvency_blocks (snapshot_id, level, block, hashes, sums)
       select ${id}, l, b, decode(h, 'hex'), string_to_array(s, ',')::numeric[]
       from unnest(${arrayLiteral(batch.map((b) => b.level))}::smallint[], ${arrayLiteral(batch.map((b) => b.block))}::bigint[],
                   ${arrayLiteral(batch.map((b) => Buffer.concat(b.nodes.map((n) => n.hash)).toString('hex')))}::text[],
-                  ${arrayLiteral(batch.map((b) => b.nodes.flatMap((n) => n.sums).join(',')))}::text[]) as x(l, b, h, s)`);
+                  ${arrayLiteral(batch.map((b) => b.nodes.flatMap((n) => n.sums).join(',')))}::text[]) as x(l, b, h, s)`));
   };
   // A block's nodes are whole leaves' and subtrees' worth: a batch of them is about `page` nodes.
   const batchBlocks = Math.max(1, Math.ceil(page / 16));
@@ -362,9 +393,11 @@ async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number,
     if (!bucket.length) continue;
     const first = tree.pushed;
     for (const b of bucket) tree.push(b.leaf);
-    await tx.execute(sql`insert into solvency_parts (snapshot_id, user_id, part, leaf_index)
-      select ${id}, u, p, ${first}::bigint + i - 1
-      from unnest(${arrayLiteral(bucket.map((b) => b.userId))}::uuid[], ${arrayLiteral(bucket.map((b) => b.part))}::int[]) with ordinality as x(u, p, i)`);
+    await writes.send(() =>
+      tx.execute(sql`insert into solvency_parts (snapshot_id, user_id, part, leaf_index)
+        select ${id}, u, p, ${first}::bigint + i - 1
+        from unnest(${arrayLiteral(bucket.map((b) => b.userId))}::uuid[], ${arrayLiteral(bucket.map((b) => b.part))}::int[]) with ordinality as x(u, p, i)`),
+    );
     if (blocks.length >= batchBlocks) await flush();
   }
   // Padding leaves stream through the same flushes: a tree padded to twice its parts stays flat too.
@@ -374,5 +407,6 @@ async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number,
   }
   const root = tree.finish(id, dealt.width);
   await flush();
+  await writes.drain();
   return root;
 }
