@@ -31,7 +31,7 @@ import { seed } from '../src/db/seed';
 import { createTestDatabase } from './helpers';
 import { instantChain as chain, seedPositions } from './solvency-seed';
 import { proofOf, takeSnapshot } from '../src/solvency';
-import { BLOCK, BlockTree, leafNode, paddingNode, parentOf, subKey, type Node } from '../src/solvency/tree';
+import { BLOCK, BlockTree, leafKey, leafNode, paddingNode, parentOf, subKey, type Node } from '../src/solvency/tree';
 
 jest.setTimeout(120_000);
 
@@ -53,8 +53,13 @@ describe('the server\'s tree builder', () => {
     const sums = randomSums();
     const sub = subKey(nonce, 41, id);
     expect(hex(sub)).toBe(hex(nobleSubKey(nonce, 41, id)));
-    const leaf = leafNode(sub, 2, sums);
+    const leaf = leafNode(leafKey(sub), 2, sums);
     expect(hex(leaf.hash)).toBe(hex(leafHash(sub, 2, sums)));
+    // HMAC written out on one-shot SHA-256: every width of message, and a sum at each end of the range.
+    for (const width of [1, 2, 3, 5]) {
+      const wide = [...Array(width).keys()].map((i) => (i === 0 ? (1n << 256n) - 1n : i === 1 ? 0n : BigInt(`0x${randomBytes(31).toString('hex')}`)));
+      for (const part of [0, 1, 7]) expect(hex(leafNode(leafKey(sub), part, wide).hash)).toBe(hex(leafHash(sub, part, wide)));
+    }
     const pad = paddingNode(41, 77, 2);
     expect(hex(pad.hash)).toBe(hex(paddingLeafHash(41, 77)));
     const parent = parentOf(leaf, pad);
@@ -63,13 +68,13 @@ describe('the server\'s tree builder', () => {
     expect(parent.sums).toEqual(expected.sums);
     // A total that would reach 2^256 is refused, as the shared format refuses it.
     const big = { ...leaf, sums: [(1n << 256n) - 1n, 0n] };
-    expect(() => parentOf(leafNode(sub, 0, big.sums), leafNode(sub, 1, [1n, 0n]))).toThrow();
+    expect(() => parentOf(leafNode(leafKey(sub), 0, big.sums), leafNode(leafKey(sub), 1, [1n, 0n]))).toThrow();
   });
 
   it('folds to @app/solvency\'s root and hands over every fourth level in blocks, leaving out the leaf blocks of padding only', () => {
     // 300 leaves: 512 padded, levels 0 … 9; stored: level 0 (blocks with a real leaf), 4 and 8 (two nodes).
     const count = 300;
-    const leaves = Array.from({ length: count }, (_, i) => leafNode(subKey(randomBytes(32), 5, uuid()), i % 3, randomSums()));
+    const leaves = Array.from({ length: count }, (_, i) => leafNode(leafKey(subKey(randomBytes(32), 5, uuid())), i % 3, randomSums()));
     const levels: TreeNode[][] = [];
     const reference = new StreamingTree(512, (level, index, node) => ((levels[level] ??= [])[index] = node));
     leaves.forEach((l) => reference.push({ hash: l.hash, sums: l.sums }));

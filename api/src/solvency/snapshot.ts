@@ -13,7 +13,7 @@ import { audit } from '../db/audit';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { ApiError } from '../http/errors';
-import { BlockTree, Randomness, decodeSums, leafNode, paddingNode, subKey, type Node } from './tree';
+import { BlockTree, Randomness, decodeSums, leafKey, leafNode, paddingNode, subKey, type Node } from './tree';
 
 export type SnapshotSettings = {
   chainId: number;
@@ -198,9 +198,10 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
           const missing = [...vectors.keys()].filter((u) => !nonces.has(u));
           if (missing.length) for (const [u, n] of await makeNonces(tx, missing)) nonces.set(u, n);
           for (const [userId, vector] of vectors) {
-            const sub = subKey(nonces.get(userId)!, id, userId);
+            const key = leafKey(subKey(nonces.get(userId)!, id, userId));
             const parts = splitVector(vector, 2 + dealt.rng.below(2), dealt.rng);
-            parts.forEach((sums, part) => dealt.add(userId, part, leafNode(sub, part, sums)));
+            const user = Buffer.from(userId.replace(/-/g, ''), 'hex');
+            parts.forEach((sums, part) => dealt.add(user, part, leafNode(key, part, sums)));
             vector.forEach((v, i) => (totals[i]! += v));
             users++;
             partCount += parts.length;
@@ -330,8 +331,9 @@ class Deal extends Pipeline {
     this.pending = Array.from({ length: buckets }, () => []);
   }
 
-  add(userId: string, part: number, leaf: Node): void {
-    this.pending[this.rng.below(this.buckets)]!.push(Buffer.from(userId.replace(/-/g, ''), 'hex'), Buffer.of(part), leaf.hash, leaf.encoded);
+  /** `user`: the 16 bytes of the user's id. */
+  add(user: Buffer, part: number, leaf: Node): void {
+    this.pending[this.rng.below(this.buckets)]!.push(user, Buffer.of(part), leaf.hash, leaf.encoded);
   }
 
   async flush(tx: Pick<Db, 'execute'>): Promise<void> {

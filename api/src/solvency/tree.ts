@@ -3,7 +3,7 @@
 // with (api/test/solvency-blocks.test.ts holds the two to the same bytes). And the stored layout: the
 // nodes of every fourth level in blocks of sixteen, so a snapshot writes a handful of rows per
 // thousand leaves and a proof recomputes the three levels between from the block below them.
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { FormatError, SUM_LIMIT, uuidBytes } from '@app/solvency';
 
 const TAG_SUB = Buffer.from('pol-v1/sub');
@@ -24,17 +24,17 @@ function u64(v: number): Buffer {
   return out;
 }
 
+/** One-shot SHA-256: no hash object per call, which at millions of nodes is most of the garbage. */
+const sha256 = (data: Buffer): Buffer => hash('sha256', data, 'buffer');
+
 /** u256be(v_1) ‖ … ‖ u256be(v_N) */
 export function encodeSums(sums: readonly bigint[]): Buffer {
-  return Buffer.from(
-    sums
-      .map((v) => {
-        if (v < 0n || v >= SUM_LIMIT) throw new FormatError(`u256 out of range: ${v}`);
-        return v.toString(16).padStart(64, '0');
-      })
-      .join(''),
-    'hex',
-  );
+  const out = Buffer.allocUnsafe(32 * sums.length);
+  sums.forEach((v, i) => {
+    if (v < 0n || v >= SUM_LIMIT) throw new FormatError(`u256 out of range: ${v}`);
+    out.write(v.toString(16).padStart(64, '0'), i * 32, 32, 'hex');
+  });
+  return out;
 }
 
 /** The sums back from their u256be bytes. */
@@ -45,26 +45,53 @@ export function decodeSums(encoded: Buffer, width: number): bigint[] {
 /** sub = SHA256("pol-v1/sub" ‖ nonce ‖ u64be(snapshotId) ‖ userIdBytes) */
 export function subKey(nonce: Buffer, snapshotId: number, userId: string): Buffer {
   if (nonce.length !== 32) throw new FormatError('the nonce is 32 bytes');
-  return createHash('sha256').update(TAG_SUB).update(nonce).update(u64(snapshotId)).update(uuidBytes(userId)).digest();
+  return sha256(Buffer.concat([TAG_SUB, nonce, u64(snapshotId), uuidBytes(userId)]));
+}
+
+/** A sub as HMAC's two padded keys (RFC 2104: a key of 32 bytes is zero-padded to the block of 64), made once per user. */
+export type LeafKey = { inner: Buffer; outer: Buffer };
+
+export function leafKey(sub: Buffer): LeafKey {
+  if (sub.length !== 32) throw new FormatError('a sub is 32 bytes');
+  const inner = Buffer.alloc(64, 0x36);
+  const outer = Buffer.alloc(64, 0x5c);
+  for (let i = 0; i < 32; i++) {
+    inner[i]! ^= sub[i]!;
+    outer[i]! ^= sub[i]!;
+  }
+  return { inner, outer };
 }
 
 /** HMAC-SHA256(key = sub, "pol-v1/leaf" ‖ u32be(part) ‖ u256be(v_1) ‖ … ‖ u256be(v_N)) */
-export function leafNode(sub: Buffer, part: number, sums: bigint[]): Node {
+export function leafNode(key: LeafKey, part: number, sums: bigint[]): Node {
   const encoded = encodeSums(sums);
-  const p = Buffer.alloc(4);
-  p.writeUInt32BE(part);
-  return { hash: createHmac('sha256', sub).update(TAG_LEAF).update(p).update(encoded).digest(), sums, encoded };
+  const message = Buffer.allocUnsafe(64 + TAG_LEAF.length + 4 + encoded.length);
+  key.inner.copy(message, 0);
+  TAG_LEAF.copy(message, 64);
+  message.writeUInt32BE(part, 64 + TAG_LEAF.length);
+  encoded.copy(message, 64 + TAG_LEAF.length + 4);
+  const outer = Buffer.allocUnsafe(96);
+  key.outer.copy(outer, 0);
+  sha256(message).copy(outer, 64);
+  return { hash: sha256(outer), sums, encoded };
 }
 
 /** SHA256("pol-v1/pad" ‖ u64be(snapshotId) ‖ u64be(leafIndex)); its sums are all zero. */
 export function paddingNode(snapshotId: number, leafIndex: number, width: number): Node {
-  return { hash: createHash('sha256').update(TAG_PAD).update(u64(snapshotId)).update(u64(leafIndex)).digest(), sums: Array.from({ length: width }, () => 0n), encoded: Buffer.alloc(32 * width) };
+  return { hash: sha256(Buffer.concat([TAG_PAD, u64(snapshotId), u64(leafIndex)])), sums: Array.from({ length: width }, () => 0n), encoded: Buffer.alloc(32 * width) };
 }
 
 /** SHA256("pol-v1/node" ‖ L.hash ‖ u256be(L.sums…) ‖ R.hash ‖ u256be(R.sums…)); a sum reaching 2^256 is refused. */
 export function parentOf(left: Node, right: Node): Node {
   const sums = left.sums.map((l, i) => l + right.sums[i]!);
-  return { hash: createHash('sha256').update(TAG_NODE).update(left.hash).update(left.encoded).update(right.hash).update(right.encoded).digest(), sums, encoded: encodeSums(sums) };
+  const half = 32 + left.encoded.length;
+  const data = Buffer.allocUnsafe(TAG_NODE.length + 2 * half);
+  TAG_NODE.copy(data, 0);
+  left.hash.copy(data, TAG_NODE.length);
+  left.encoded.copy(data, TAG_NODE.length + 32);
+  right.hash.copy(data, TAG_NODE.length + half);
+  right.encoded.copy(data, TAG_NODE.length + half + 32);
+  return { hash: sha256(data), sums, encoded: encodeSums(sums) };
 }
 
 /** `count` nodes folded up `levels` times (or to one): every level, the block's first included. */
