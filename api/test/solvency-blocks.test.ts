@@ -31,7 +31,7 @@ import { seed } from '../src/db/seed';
 import { createTestDatabase } from './helpers';
 import { instantChain as chain, seedPositions } from './solvency-seed';
 import { proofOf, takeSnapshot } from '../src/solvency';
-import { BLOCK, BlockTree, leafKey, leafNode, paddingNode, parentOf, subKey, type Node } from '../src/solvency/tree';
+import { BLOCK, BlockTree, leafKey, leafNode, paddingNode, parentOf, subKey, sumsOf, type Node } from '../src/solvency/tree';
 
 jest.setTimeout(120_000);
 
@@ -65,16 +65,22 @@ describe('the server\'s tree builder', () => {
     const parent = parentOf(leaf, pad);
     const expected = parentNode({ hash: leaf.hash, sums }, { hash: paddingLeafHash(41, 77), sums: [0n, 0n] });
     expect(hex(parent.hash)).toBe(hex(expected.hash));
-    expect(parent.sums).toEqual(expected.sums);
+    expect(sumsOf(parent)).toEqual(expected.sums);
     // A total that would reach 2^256 is refused, as the shared format refuses it.
-    const big = { ...leaf, sums: [(1n << 256n) - 1n, 0n] };
-    expect(() => parentOf(leafNode(leafKey(sub), 0, big.sums), leafNode(leafKey(sub), 1, [1n, 0n]))).toThrow();
+    expect(() => parentOf(leafNode(leafKey(sub), 0, [(1n << 256n) - 1n, 0n]), leafNode(leafKey(sub), 1, [1n, 0n]))).toThrow();
+    expect(() => parentOf(leafNode(leafKey(sub), 0, [0n, (1n << 256n) - 1n]), leafNode(leafKey(sub), 1, [0n, 1n]))).toThrow();
+    // A carry crosses bytes and stays within its own currency.
+    const carried = parentOf(leafNode(leafKey(sub), 0, [(1n << 200n) - 1n, 255n]), leafNode(leafKey(sub), 1, [1n, 1n]));
+    expect(sumsOf(carried)).toEqual([1n << 200n, 256n]);
   });
 
   it('folds to @app/solvency\'s root and hands over every fourth level in blocks, leaving out the leaf blocks of padding only', () => {
     // 300 leaves: 512 padded, levels 0 … 9; stored: level 0 (blocks with a real leaf), 4 and 8 (two nodes).
     const count = 300;
-    const leaves = Array.from({ length: count }, (_, i) => leafNode(leafKey(subKey(randomBytes(32), 5, uuid())), i % 3, randomSums()));
+    const leaves = Array.from({ length: count }, (_, i) => {
+      const sums = randomSums();
+      return { ...leafNode(leafKey(subKey(randomBytes(32), 5, uuid())), i % 3, sums), sums };
+    });
     const levels: TreeNode[][] = [];
     const reference = new StreamingTree(512, (level, index, node) => ((levels[level] ??= [])[index] = node));
     leaves.forEach((l) => reference.push({ hash: l.hash, sums: l.sums }));
@@ -85,7 +91,7 @@ describe('the server\'s tree builder', () => {
     leaves.forEach((l) => tree.push(l));
     const built = tree.finish(5, 2);
     expect(hex(built.hash)).toBe(hex(root.hash));
-    expect(built.sums).toEqual(root.sums);
+    expect(sumsOf(built)).toEqual(root.sums);
 
     const expectedKeys = [...Array(Math.ceil(count / BLOCK)).keys()].map((b) => `0:${b}`).concat(['4:0', '4:1', '8:0']);
     expect([...blocks.keys()].sort()).toEqual(expectedKeys.sort());
@@ -95,7 +101,7 @@ describe('the server\'s tree builder', () => {
       expect(nodes).toHaveLength(size);
       nodes.forEach((n, i) => {
         expect(hex(n.hash)).toBe(hex(levels[level]![block * size + i]!.hash));
-        expect(n.sums).toEqual(levels[level]![block * size + i]!.sums);
+        expect(sumsOf(n)).toEqual(levels[level]![block * size + i]!.sums);
       });
     }
   });

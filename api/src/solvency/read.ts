@@ -7,7 +7,7 @@ import { pathIndices, toHex } from '@app/solvency';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { ApiError } from '../http/errors';
-import { BLOCK_LEVELS, blockSize, encodeSums, foldBlock } from './tree';
+import { BLOCK_LEVELS, blockSize, encodeSums, foldBlock, sumsOf } from './tree';
 
 /** How many snapshots the public list carries, newest first. */
 const HISTORY = 30;
@@ -97,7 +97,7 @@ export async function proofOf(db: Pick<Db, 'execute'>, userId: string, snapshot?
       const sums = f.sums.split(',').map(BigInt);
       const nodes = Array.from({ length: hashes.length / 32 }, (_, i) => {
         const own = sums.slice(i * width, (i + 1) * width);
-        return { hash: hashes.subarray(i * 32, i * 32 + 32), sums: own, encoded: encodeSums(own) };
+        return { hash: hashes.subarray(i * 32, i * 32 + 32), encoded: encodeSums(own) };
       });
       return [`${f.level}:${f.block}`, foldBlock(nodes)];
     }),
@@ -108,7 +108,7 @@ export async function proofOf(db: Pick<Db, 'execute'>, userId: string, snapshot?
     const across = blockSize(leafCount, base) / 2 ** (level - base);
     const n = folded.get(`${base}:${Math.floor(index / across)}`)?.[level - base]?.[index % across];
     if (!n) throw new Error(`snapshot ${s.id} lacks node ${level}:${index}`);
-    return { hash: toHex(n.hash), sums: n.sums.map(String) };
+    return { hash: toHex(n.hash), sums: sumsOf(n).map(String) };
   };
   return {
     header,

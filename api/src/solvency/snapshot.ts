@@ -13,7 +13,7 @@ import { audit } from '../db/audit';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { ApiError } from '../http/errors';
-import { BlockTree, Randomness, decodeSums, leafKey, leafNode, paddingNode, subKey, type Node } from './tree';
+import { BlockTree, Randomness, leafKey, leafNode, paddingNode, subKey, sumsOf, type Node } from './tree';
 
 export type SnapshotSettings = {
   chainId: number;
@@ -233,7 +233,7 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
           currencies,
           decimals: ledger.map((l) => l.decimals),
           root: rootHex,
-          sums: root.sums.map(String),
+          sums: sumsOf(root).map(String),
           leafCount,
         };
         const text = canonicalHeader(header);
@@ -367,7 +367,7 @@ class Deal extends Pipeline {
       for (const i of this.rng.permutation(count)) {
         const at = i * this.recordSize;
         const encoded = bytes.subarray(at + 49, at + this.recordSize);
-        out.push({ userId: bytes.toString('hex', at, at + 16), part: bytes[at + 16]!, leaf: { hash: bytes.subarray(at + 17, at + 49), encoded, sums: decodeSums(encoded, this.width) } });
+        out.push({ userId: bytes.toString('hex', at, at + 16), part: bytes[at + 16]!, leaf: { hash: bytes.subarray(at + 17, at + 49), encoded } });
       }
       yield out;
     }
@@ -386,7 +386,7 @@ async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number,
       select ${id}, l, b, decode(h, 'hex'), string_to_array(s, ',')::numeric[]
       from unnest(${arrayLiteral(batch.map((b) => b.level))}::smallint[], ${arrayLiteral(batch.map((b) => b.block))}::bigint[],
                   ${arrayLiteral(batch.map((b) => Buffer.concat(b.nodes.map((n) => n.hash)).toString('hex')))}::text[],
-                  ${arrayLiteral(batch.map((b) => b.nodes.flatMap((n) => n.sums).join(',')))}::text[]) as x(l, b, h, s)`));
+                  ${arrayLiteral(batch.map((b) => b.nodes.flatMap(sumsOf).join(',')))}::text[]) as x(l, b, h, s)`));
   };
   // A block's nodes are whole leaves' and subtrees' worth: a batch of them is about `page` nodes.
   const batchBlocks = Math.max(1, Math.ceil(page / 16));

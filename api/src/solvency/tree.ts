@@ -15,8 +15,11 @@ const TAG_NODE = Buffer.from('pol-v1/node');
 export const BLOCK_LEVELS = 4;
 export const BLOCK = 1 << BLOCK_LEVELS;
 
-/** A node with its sums already written as u256be, as both its hash's parent and storage read them. */
-export type Node = { hash: Buffer; sums: bigint[]; encoded: Buffer };
+/**
+ * A node with its sums as u256be bytes, as its parent's hash reads them: sums add up byte by byte,
+ * and become numbers only where they are stored or shown (`sumsOf`).
+ */
+export type Node = { hash: Buffer; encoded: Buffer };
 
 function u64(v: number): Buffer {
   const out = Buffer.alloc(8);
@@ -37,9 +40,25 @@ export function encodeSums(sums: readonly bigint[]): Buffer {
   return out;
 }
 
-/** The sums back from their u256be bytes. */
-export function decodeSums(encoded: Buffer, width: number): bigint[] {
-  return Array.from({ length: width }, (_, i) => BigInt(`0x${encoded.toString('hex', i * 32, i * 32 + 32)}`));
+/** A node's sums, back from their u256be bytes. */
+export function sumsOf(node: Node): bigint[] {
+  return Array.from({ length: node.encoded.length / 32 }, (_, i) => BigInt(`0x${node.encoded.toString('hex', i * 32, i * 32 + 32)}`));
+}
+
+/** Each pair of u256be sums added, byte by byte from the last; a sum reaching 2^256 is refused. */
+function addSums(a: Buffer, b: Buffer): Buffer {
+  if (a.length !== b.length) throw new FormatError('children with different numbers of currencies');
+  const out = Buffer.allocUnsafe(a.length);
+  for (let end = a.length; end > 0; end -= 32) {
+    let carry = 0;
+    for (let i = end - 1; i >= end - 32; i--) {
+      const s = a[i]! + b[i]! + carry;
+      out[i] = s & 0xff;
+      carry = s >> 8;
+    }
+    if (carry) throw new FormatError('a node sum reaches 2^256');
+  }
+  return out;
 }
 
 /** sub = SHA256("pol-v1/sub" ‖ nonce ‖ u64be(snapshotId) ‖ userIdBytes) */
@@ -63,7 +82,7 @@ export function leafKey(sub: Buffer): LeafKey {
 }
 
 /** HMAC-SHA256(key = sub, "pol-v1/leaf" ‖ u32be(part) ‖ u256be(v_1) ‖ … ‖ u256be(v_N)) */
-export function leafNode(key: LeafKey, part: number, sums: bigint[]): Node {
+export function leafNode(key: LeafKey, part: number, sums: readonly bigint[]): Node {
   const encoded = encodeSums(sums);
   const message = Buffer.allocUnsafe(64 + TAG_LEAF.length + 4 + encoded.length);
   key.inner.copy(message, 0);
@@ -73,17 +92,21 @@ export function leafNode(key: LeafKey, part: number, sums: bigint[]): Node {
   const outer = Buffer.allocUnsafe(96);
   key.outer.copy(outer, 0);
   sha256(message).copy(outer, 64);
-  return { hash: sha256(outer), sums, encoded };
+  return { hash: sha256(outer), encoded };
 }
 
 /** SHA256("pol-v1/pad" ‖ u64be(snapshotId) ‖ u64be(leafIndex)); its sums are all zero. */
+const zeros = new Map<number, Buffer>();
+
 export function paddingNode(snapshotId: number, leafIndex: number, width: number): Node {
-  return { hash: sha256(Buffer.concat([TAG_PAD, u64(snapshotId), u64(leafIndex)])), sums: Array.from({ length: width }, () => 0n), encoded: Buffer.alloc(32 * width) };
+  let encoded = zeros.get(width);
+  if (!encoded) zeros.set(width, (encoded = Buffer.alloc(32 * width)));
+  return { hash: sha256(Buffer.concat([TAG_PAD, u64(snapshotId), u64(leafIndex)])), encoded };
 }
 
 /** SHA256("pol-v1/node" ‖ L.hash ‖ u256be(L.sums…) ‖ R.hash ‖ u256be(R.sums…)); a sum reaching 2^256 is refused. */
 export function parentOf(left: Node, right: Node): Node {
-  const sums = left.sums.map((l, i) => l + right.sums[i]!);
+  const encoded = addSums(left.encoded, right.encoded);
   const half = 32 + left.encoded.length;
   const data = Buffer.allocUnsafe(TAG_NODE.length + 2 * half);
   TAG_NODE.copy(data, 0);
@@ -91,7 +114,7 @@ export function parentOf(left: Node, right: Node): Node {
   left.encoded.copy(data, TAG_NODE.length + 32);
   right.hash.copy(data, TAG_NODE.length + half);
   right.encoded.copy(data, TAG_NODE.length + half + 32);
-  return { hash: sha256(data), sums, encoded: encodeSums(sums) };
+  return { hash: sha256(data), encoded };
 }
 
 /** `count` nodes folded up `levels` times (or to one): every level, the block's first included. */
