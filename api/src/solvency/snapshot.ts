@@ -337,18 +337,23 @@ class Deal extends Pipeline {
   }
 
   async flush(tx: Pick<Db, 'execute'>): Promise<void> {
+    // One binary parameter, cut into a row per bucket: no hex, which would double what is sent.
     const buckets: number[] = [];
-    const records: string[] = [];
+    const lengths: number[] = [];
+    const blob: Buffer[] = [];
     this.pending.forEach((p, b) => {
       if (!p.length) return;
       buckets.push(b);
-      records.push(Buffer.concat(p).toString('hex'));
+      lengths.push(p.length / 4);
+      blob.push(...p);
       this.pending[b] = [];
     });
     if (!buckets.length) return;
+    const records = Buffer.concat(blob);
     await this.send(() =>
       tx.execute(sql`insert into solvency_deal (bucket, records)
-        select b, decode(r, 'hex') from unnest(${arrayLiteral(buckets)}::int[], ${arrayLiteral(records)}::text[]) as x(b, r)`),
+        select b, substring(${records}::bytea from ((sum(n) over (order by i) - n) * ${this.recordSize} + 1)::int for n * ${this.recordSize})
+        from unnest(${arrayLiteral(buckets)}::int[], ${arrayLiteral(lengths)}::int[]) with ordinality as x(b, n, i)`),
     );
   }
 
