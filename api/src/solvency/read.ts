@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { apiMessages as M, type DeclaredAddress, type SolvencyHeader, type SolvencyProof, type SolvencySnapshot } from '@app/contracts';
-import { pathIndices, toHex } from '@app/solvency';
+import { pathIndices } from '@app/solvency';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { ApiError } from '../http/errors';
@@ -93,12 +93,8 @@ export async function proofOf(db: Pick<Db, 'execute'>, userId: string, snapshot?
   // Each block folded up to the next stored level: the siblings of every level between.
   const folded = new Map(
     found.map((f) => {
-      const hashes = Buffer.from(f.hashes, 'hex');
       const sums = f.sums.split(',').map(BigInt);
-      const nodes = Array.from({ length: hashes.length / 32 }, (_, i) => {
-        const own = sums.slice(i * width, (i + 1) * width);
-        return { hash: hashes.subarray(i * 32, i * 32 + 32), encoded: encodeSums(own) };
-      });
+      const nodes = Array.from({ length: f.hashes.length / 64 }, (_, i) => ({ hash: f.hashes.slice(i * 64, i * 64 + 64), encoded: encodeSums(sums.slice(i * width, (i + 1) * width)) }));
       return [`${f.level}:${f.block}`, foldBlock(nodes)];
     }),
   );
@@ -108,7 +104,7 @@ export async function proofOf(db: Pick<Db, 'execute'>, userId: string, snapshot?
     const across = blockSize(leafCount, base) / 2 ** (level - base);
     const n = folded.get(`${base}:${Math.floor(index / across)}`)?.[level - base]?.[index % across];
     if (!n) throw new Error(`snapshot ${s.id} lacks node ${level}:${index}`);
-    return { hash: toHex(n.hash), sums: sumsOf(n).map(String) };
+    return { hash: `0x${n.hash}`, sums: sumsOf(n).map(String) };
   };
   return {
     header,

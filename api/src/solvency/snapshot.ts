@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { Interface, Wallet, getAddress } from 'ethers';
 import { apiMessages as M, type DeclaredAddress } from '@app/contracts';
-import { VERSION, canonicalHeader, paddedLeafCount, toHex, type Header } from '@app/solvency';
+import { VERSION, canonicalHeader, paddedLeafCount, type Header } from '@app/solvency';
 import { ERC20_ABI, TOKENS } from '@app/web3';
 import { ChainUnavailable, type ChainReader } from '../chain';
 import { audit } from '../db/audit';
@@ -219,7 +219,7 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
         // 2. The tree: bucket by bucket, each bucket's parts in a random order (the shuffle), folded as they come.
         const leafCount = paddedLeafCount(partCount);
         const root = await buildTree(tx, id, leafCount, partCount, dealt, page);
-        const rootHex = toHex(root.hash);
+        const rootHex = `0x${root.hash}`;
         await audit(tx, { actor: by.actor, action: 'solvency.tree', target: String(id), after: { leafCount, root: rootHex } });
 
         // 3. The header, signed; the reserves and the control of each declared address.
@@ -333,7 +333,12 @@ class Deal extends Pipeline {
 
   /** `user`: the 16 bytes of the user's id. */
   add(user: Buffer, part: number, leaf: Node): void {
-    this.pending[this.rng.below(this.buckets)]!.push(user, Buffer.of(part), leaf.hash, leaf.encoded);
+    const record = Buffer.allocUnsafe(this.recordSize);
+    user.copy(record, 0);
+    record[16] = part;
+    record.write(leaf.hash, 17, 32, 'hex');
+    leaf.encoded.copy(record, 49);
+    this.pending[this.rng.below(this.buckets)]!.push(record);
   }
 
   async flush(tx: Pick<Db, 'execute'>): Promise<void> {
@@ -344,7 +349,7 @@ class Deal extends Pipeline {
     this.pending.forEach((p, b) => {
       if (!p.length) return;
       buckets.push(b);
-      lengths.push(p.length / 4);
+      lengths.push(p.length);
       blob.push(...p);
       this.pending[b] = [];
     });
@@ -372,7 +377,7 @@ class Deal extends Pipeline {
       for (const i of this.rng.permutation(count)) {
         const at = i * this.recordSize;
         const encoded = bytes.subarray(at + 49, at + this.recordSize);
-        out.push({ userId: bytes.toString('hex', at, at + 16), part: bytes[at + 16]!, leaf: { hash: bytes.subarray(at + 17, at + 49), encoded } });
+        out.push({ userId: bytes.toString('hex', at, at + 16), part: bytes[at + 16]!, leaf: { hash: bytes.toString('hex', at + 17, at + 49), encoded } });
       }
       yield out;
     }
@@ -390,7 +395,7 @@ async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number,
     await writes.send(() => tx.execute(sql`insert into solvency_blocks (snapshot_id, level, block, hashes, sums)
       select ${id}, l, b, decode(h, 'hex'), string_to_array(s, ',')::numeric[]
       from unnest(${arrayLiteral(batch.map((b) => b.level))}::smallint[], ${arrayLiteral(batch.map((b) => b.block))}::bigint[],
-                  ${arrayLiteral(batch.map((b) => Buffer.concat(b.nodes.map((n) => n.hash)).toString('hex')))}::text[],
+                  ${arrayLiteral(batch.map((b) => b.nodes.map((n) => n.hash).join('')))}::text[],
                   ${arrayLiteral(batch.map((b) => b.nodes.flatMap(sumsOf).join(',')))}::text[]) as x(l, b, h, s)`));
   };
   // A block's nodes are whole leaves' and subtrees' worth: a batch of them is about `page` nodes.

@@ -16,19 +16,32 @@ export const BLOCK_LEVELS = 4;
 export const BLOCK = 1 << BLOCK_LEVELS;
 
 /**
- * A node with its sums as u256be bytes, as its parent's hash reads them: sums add up byte by byte,
- * and become numbers only where they are stored or shown (`sumsOf`).
+ * A node: its hash in hex, and its sums as u256be bytes, as its parent's hash reads them. Sums add
+ * up byte by byte and become numbers only where they are stored or shown (`sumsOf`). The hash is
+ * a string because a buffer per digest is an allocation outside the heap for each of millions of
+ * nodes, which the collector then spends more time on than the hashing takes.
  */
-export type Node = { hash: Buffer; encoded: Buffer };
+export type Node = { hash: string; encoded: Buffer };
+
+/** What is hashed is written here first: hashing is synchronous, so one buffer serves every call. */
+let scratch = Buffer.allocUnsafe(1024);
+const room = (n: number) => (scratch.length >= n ? scratch : (scratch = Buffer.allocUnsafe(n)));
+
+function writeU64(out: Buffer, v: number, at: number): void {
+  if (!Number.isSafeInteger(v) || v < 0) throw new FormatError(`u64 out of range: ${v}`);
+  out.writeUInt32BE(Math.floor(v / 0x1_0000_0000), at);
+  out.writeUInt32BE(v >>> 0, at + 4);
+}
 
 function u64(v: number): Buffer {
   const out = Buffer.alloc(8);
-  out.writeBigUInt64BE(BigInt(v));
+  writeU64(out, v, 0);
   return out;
 }
 
-/** One-shot SHA-256: no hash object per call, which at millions of nodes is most of the garbage. */
+/** One-shot SHA-256: no hash object per call. */
 const sha256 = (data: Buffer): Buffer => hash('sha256', data, 'buffer');
+const sha256Hex = (data: Buffer): string => hash('sha256', data, 'hex');
 
 /** u256be(v_1) ‖ … ‖ u256be(v_N) */
 export function encodeSums(sums: readonly bigint[]): Buffer {
@@ -84,15 +97,16 @@ export function leafKey(sub: Buffer): LeafKey {
 /** HMAC-SHA256(key = sub, "pol-v1/leaf" ‖ u32be(part) ‖ u256be(v_1) ‖ … ‖ u256be(v_N)) */
 export function leafNode(key: LeafKey, part: number, sums: readonly bigint[]): Node {
   const encoded = encodeSums(sums);
-  const message = Buffer.allocUnsafe(64 + TAG_LEAF.length + 4 + encoded.length);
+  const length = 64 + TAG_LEAF.length + 4 + encoded.length;
+  const message = room(length);
   key.inner.copy(message, 0);
   TAG_LEAF.copy(message, 64);
   message.writeUInt32BE(part, 64 + TAG_LEAF.length);
   encoded.copy(message, 64 + TAG_LEAF.length + 4);
-  const outer = Buffer.allocUnsafe(96);
-  key.outer.copy(outer, 0);
-  sha256(message).copy(outer, 64);
-  return { hash: sha256(outer), encoded };
+  const inner = sha256Hex(message.subarray(0, length));
+  key.outer.copy(message, 0);
+  message.write(inner, 64, 32, 'hex');
+  return { hash: sha256Hex(message.subarray(0, 96)), encoded };
 }
 
 /** SHA256("pol-v1/pad" ‖ u64be(snapshotId) ‖ u64be(leafIndex)); its sums are all zero. */
@@ -101,20 +115,25 @@ const zeros = new Map<number, Buffer>();
 export function paddingNode(snapshotId: number, leafIndex: number, width: number): Node {
   let encoded = zeros.get(width);
   if (!encoded) zeros.set(width, (encoded = Buffer.alloc(32 * width)));
-  return { hash: sha256(Buffer.concat([TAG_PAD, u64(snapshotId), u64(leafIndex)])), encoded };
+  const data = room(TAG_PAD.length + 16);
+  TAG_PAD.copy(data, 0);
+  writeU64(data, snapshotId, TAG_PAD.length);
+  writeU64(data, leafIndex, TAG_PAD.length + 8);
+  return { hash: sha256Hex(data.subarray(0, TAG_PAD.length + 16)), encoded };
 }
 
 /** SHA256("pol-v1/node" ‖ L.hash ‖ u256be(L.sums…) ‖ R.hash ‖ u256be(R.sums…)); a sum reaching 2^256 is refused. */
 export function parentOf(left: Node, right: Node): Node {
   const encoded = addSums(left.encoded, right.encoded);
-  const half = 32 + left.encoded.length;
-  const data = Buffer.allocUnsafe(TAG_NODE.length + 2 * half);
+  const half = 32 + encoded.length;
+  const length = TAG_NODE.length + 2 * half;
+  const data = room(length);
   TAG_NODE.copy(data, 0);
-  left.hash.copy(data, TAG_NODE.length);
+  data.write(left.hash, TAG_NODE.length, 32, 'hex');
   left.encoded.copy(data, TAG_NODE.length + 32);
-  right.hash.copy(data, TAG_NODE.length + half);
+  data.write(right.hash, TAG_NODE.length + half, 32, 'hex');
   right.encoded.copy(data, TAG_NODE.length + half + 32);
-  return { hash: sha256(data), encoded };
+  return { hash: sha256Hex(data.subarray(0, length)), encoded };
 }
 
 /** `count` nodes folded up `levels` times (or to one): every level, the block's first included. */
