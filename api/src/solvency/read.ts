@@ -1,5 +1,5 @@
 // Reading snapshots back: the public list and one snapshot, and a user's proof (their parts' paths
-// from the stored nodes, one indexed query).
+// from the stored blocks, one indexed query, and the levels between them recomputed).
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { apiMessages as M, type DeclaredAddress, type SolvencyHeader, type SolvencyProof, type SolvencySnapshot } from '@app/contracts';
@@ -7,6 +7,7 @@ import { pathIndices } from '@app/solvency';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { ApiError } from '../http/errors';
+import { BLOCK_LEVELS, blockSize, encodeSums, foldBlock, sumsOf } from './tree';
 
 /** How many snapshots the public list carries, newest first. */
 const HISTORY = 30;
@@ -70,26 +71,43 @@ export async function proofOf(db: Pick<Db, 'execute'>, userId: string, snapshot?
   );
   if (!parts.length) throw new ApiError(404, M.solvencyNotIncluded, 'SOLVENCY_NOT_INCLUDED');
   const leafCount = Number(s.leaf_count);
-  const wanted = parts.flatMap((p) => {
-    const leaf = Number(p.leaf_index);
-    return [{ level: 0, index: leaf }, ...pathIndices(leaf, leafCount)];
-  });
-  const nodes = await rows<{ level: number; idx: string; hash: string; sums: string }>(
+  const header = JSON.parse(s.header) as SolvencyHeader;
+  const width = header.currencies.length;
+  const height = Math.log2(leafCount);
+  // Per part, the block of each stored level its path crosses: 16 nodes, the floor of the next four levels.
+  const wanted = new Map<string, { level: number; block: number }>();
+  for (const p of parts) {
+    for (let level = 0; level < height; level += BLOCK_LEVELS) {
+      const block = Math.floor(Number(p.leaf_index) / 2 ** level / blockSize(leafCount, level));
+      wanted.set(`${level}:${block}`, { level, block });
+    }
+  }
+  const found = await rows<{ level: number; block: string; hashes: string; sums: string }>(
     db,
-    sql`select level, idx::text, encode(hash, 'hex') as hash, array_to_string(sums, ',') as sums from solvency_nodes
-        where snapshot_id = ${s.id} and (level, idx) in (${sql.join(
-          wanted.map((w) => sql`(${w.level}::smallint, ${w.index}::bigint)`),
+    sql`select level, block::text, encode(hashes, 'hex') as hashes, array_to_string(sums, ',') as sums from solvency_blocks
+        where snapshot_id = ${s.id} and (level, block) in (${sql.join(
+          [...wanted.values()].map((w) => sql`(${w.level}::smallint, ${w.block}::bigint)`),
           sql`, `,
         )})`,
   );
-  const at = new Map(nodes.map((n) => [`${n.level}:${n.idx}`, { hash: `0x${n.hash}`, sums: n.sums.split(',') }]));
+  // Each block folded up to the next stored level: the siblings of every level between.
+  const folded = new Map(
+    found.map((f) => {
+      const sums = f.sums.split(',').map(BigInt);
+      const nodes = Array.from({ length: f.hashes.length / 64 }, (_, i) => ({ hash: f.hashes.slice(i * 64, i * 64 + 64), encoded: encodeSums(sums.slice(i * width, (i + 1) * width)) }));
+      return [`${f.level}:${f.block}`, foldBlock(nodes)];
+    }),
+  );
   const node = (level: number, index: number) => {
-    const n = at.get(`${level}:${index}`);
+    const base = level - (level % BLOCK_LEVELS);
+    // Of a block of `size` nodes at the stored level below, this level holds size / 2^up.
+    const across = blockSize(leafCount, base) / 2 ** (level - base);
+    const n = folded.get(`${base}:${Math.floor(index / across)}`)?.[level - base]?.[index % across];
     if (!n) throw new Error(`snapshot ${s.id} lacks node ${level}:${index}`);
-    return n;
+    return { hash: `0x${n.hash}`, sums: sumsOf(n).map(String) };
   };
   return {
-    header: JSON.parse(s.header) as SolvencyHeader,
+    header,
     signature: s.signature,
     userId,
     nonce: `0x${parts[0]!.nonce}`,

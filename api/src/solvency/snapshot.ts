@@ -2,11 +2,11 @@
 // the reserves at it), then one REPEATABLE READ transaction that reads every user's liabilities,
 // splits, shuffles, builds and stores the tree and the signed header. Memory stays flat: users are
 // read a page at a time, the parts wait in a table, and the tree folds as they stream back.
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { Interface, Wallet, getAddress } from 'ethers';
 import { apiMessages as M, type DeclaredAddress } from '@app/contracts';
-import { StreamingTree, VERSION, canonicalHeader, leafHash, paddedLeafCount, paddingLeafHash, subKey, toHex, type Header, type TreeNode } from '@app/solvency';
+import { VERSION, canonicalHeader, paddedLeafCount, type Header } from '@app/solvency';
 import { ERC20_ABI, TOKENS } from '@app/web3';
 import { ChainUnavailable, type ChainReader } from '../chain';
 import { audit } from '../db/audit';
@@ -14,6 +14,7 @@ import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { ApiError } from '../http/errors';
 import type { PayoutSigner } from '../payouts';
+import { BlockTree, Randomness, leafKey, leafNode, paddingNode, subKey, sumsOf, type Node } from './tree';
 
 export type SnapshotSettings = {
   chainId: number;
@@ -27,6 +28,8 @@ export type SnapshotSettings = {
   treasuryKey: string | null;
   /** Users read, and parts and nodes written, per statement. */
   pageSize?: number;
+  /** Parts per bucket of the shuffle, about: what the build holds in memory at once. */
+  shuffleBucket?: number;
 };
 
 export type SnapshotTaken = { id: number; blockNumber: number; root: string; leafCount: number; users: number; currencies: string[]; sums: string[]; seconds: number };
@@ -35,7 +38,6 @@ export type SnapshotTaken = { id: number; blockNumber: number; root: string; lea
 const UNPAID = sql`('requested', 'awaiting_approval', 'waiting_funds', 'sending', 'cancelling')`;
 /** Referral rewards the ledger owes and no claim has taken yet (a claim's are in its withdrawal). */
 const REWARDS_OWED = sql`('vesting', 'earned')`;
-const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 export const controlMessage = (brandTitle: string, address: string, snapshotId: number) =>
   `${brandTitle} solvency: ${address} belongs to the operator at snapshot ${snapshotId}`;
@@ -52,18 +54,11 @@ async function balanceAt(chain: ChainReader, address: string, currency: string, 
   return BigInt(await chain.call<string>('eth_call', [{ to: token.address, data }, hexBlock(block)]));
 }
 
-/** A uniform random integer in [0, bound) from the crypto RNG (64 spare bits make the modulo bias negligible). */
-function randomBelow(bound: bigint): bigint {
-  if (bound <= 1n) return 0n;
-  const bytes = Math.ceil(bound.toString(16).length / 2) + 8;
-  return BigInt(`0x${randomBytes(bytes).toString('hex')}`) % bound;
-}
-
 /** Splits a vector into k parts of random non-negative amounts per currency that add up to it exactly. */
-export function splitVector(vector: readonly bigint[], k: number): bigint[][] {
+export function splitVector(vector: readonly bigint[], k: number, rng = new Randomness()): bigint[][] {
   const parts = Array.from({ length: k }, () => vector.map(() => 0n));
   vector.forEach((v, c) => {
-    const cuts = Array.from({ length: k - 1 }, () => randomBelow(v + 1n)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const cuts = Array.from({ length: k - 1 }, () => rng.belowBig(v + 1n)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     let prev = 0n;
     [...cuts, v].forEach((cut, i) => {
       parts[i]![c] = cut - prev;
@@ -160,62 +155,78 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
         let users = 0;
         let partCount = 0;
 
-        // 1. Liabilities per user, a page of users at a time; the parts go to the shuffle table.
-        for (let after = NIL_UUID; ; ) {
-          const [bound] = await rows<{ upto: string | null }>(tx, sql`select id::text as upto from (select id from users where id > ${after} order by id limit ${page}) p order by id desc limit 1`);
-          const upto = bound?.upto;
-          if (!upto) break;
-          const owed = await rows<{ user_id: string; currency: string; owed: string }>(
-            tx,
-            sql`select user_id::text, currency, sum(owed)::text as owed from (
-                  select user_id, currency, -balance as owed from ledger_accounts where kind = 'position' and user_id > ${after} and user_id <= ${upto}
-                  union all
-                  select user_id, currency, amount from withdrawals where status in ${UNPAID} and user_id > ${after} and user_id <= ${upto}
-                  union all
-                  select user_id, currency, amount from referral_rewards where status in ${REWARDS_OWED} and user_id > ${after} and user_id <= ${upto}
-                ) x group by user_id, currency`,
-          );
+        // 1. Liabilities per user, streamed in user order by one query; each part is dealt into a random bucket.
+        const [counted] = await rows<{ n: number }>(tx, sql`select count(*)::int as n from users`);
+        const buckets = Math.max(1, Math.ceil((3 * counted!.n) / (s.shuffleBucket ?? 16_384)));
+        const dealt = new Deal(buckets, currencies.length);
+        await tx.execute(sql`create temp table solvency_deal (bucket int not null, records bytea not null) on commit drop`);
+        // Random bytes do not compress: trying to would cost more than the rest of the write.
+        await tx.execute(sql`alter table solvency_deal alter column records set storage external`);
+        // Each user's nonce comes with their amounts; one made the first time they are in a snapshot.
+        await tx.execute(sql`declare solvency_owed no scroll cursor for
+          select o.u::text as u, o.c, o.v::text as v, encode(n.nonce, 'hex') as n from (
+            select user_id as u, currency as c, sum(owed) as v from (
+              select user_id, currency, -balance as owed from ledger_accounts where kind = 'position'
+              union all
+              select user_id, currency, amount from withdrawals where status in ${UNPAID}
+              union all
+              select user_id, currency, amount from referral_rewards where status in ${REWARDS_OWED}
+            ) x group by user_id, currency
+          ) o left join solvency_nonces n on n.user_id = o.u order by o.u`);
+        type Owed = { u: string; c: string; v: string; n: string | null };
+        const fetchSize = page * Math.max(1, currencies.length);
+        const fetchNext = () => rows<Owed>(tx, sql`fetch forward ${sql.raw(String(Math.trunc(fetchSize)))} from solvency_owed`);
+        let ahead = fetchNext();
+        let carried: Owed[] = [];
+        for (let done = false; !done; ) {
+          const fetched = await ahead;
+          done = fetched.length < fetchSize;
+          // The next rows are read while these are hashed.
+          if (!done) ahead = fetchNext();
+          const owed = carried.concat(fetched);
+          // The last user's amounts may go on in the next fetch: they wait for it.
+          let cut = owed.length;
+          while (!done && cut > 0 && owed[cut - 1]!.u === owed[owed.length - 1]!.u) cut--;
+          carried = owed.slice(cut);
           const vectors = new Map<string, bigint[]>();
-          for (const o of owed) {
-            const v = BigInt(o.owed);
-            if (v < 0n) throw new ApiError(409, `a negative liability (${o.currency}) aborts the snapshot: run ledger check`, 'SOLVENCY_NEGATIVE');
-            const c = column.get(o.currency);
+          const nonces = new Map<string, Buffer>();
+          for (const o of owed.slice(0, cut)) {
+            const v = BigInt(o.v);
+            if (v < 0n) throw new ApiError(409, `a negative liability (${o.c}) aborts the snapshot: run ledger check`, 'SOLVENCY_NEGATIVE');
+            const c = column.get(o.c);
             if (v === 0n) continue;
-            if (c === undefined) throw new ApiError(409, `a user is owed ${o.currency}, which the ledger's totals do not hold`, 'SOLVENCY_UNBALANCED');
-            const vector = vectors.get(o.user_id) ?? currencies.map(() => 0n);
+            if (c === undefined) throw new ApiError(409, `a user is owed ${o.c}, which the ledger's totals do not hold`, 'SOLVENCY_UNBALANCED');
+            const vector = vectors.get(o.u) ?? currencies.map(() => 0n);
             vector[c] = v;
-            vectors.set(o.user_id, vector);
+            vectors.set(o.u, vector);
+            if (o.n) nonces.set(o.u, Buffer.from(o.n, 'hex'));
           }
-          if (vectors.size) {
-            const nonces = await noncesOf(tx, [...vectors.keys()], after, upto);
-            const shuffled: { k: string; u: string; p: number; h: string; s: string }[] = [];
-            for (const [userId, vector] of vectors) {
-              const sub = subKey(nonces.get(userId)!, id, userId);
-              const parts = splitVector(vector, 2 + randomInt(2));
-              parts.forEach((sums, part) => {
-                shuffled.push({ k: randomBytes(16).toString('hex'), u: userId, p: part, h: Buffer.from(leafHash(sub, part, sums)).toString('hex'), s: sums.join(',') });
-              });
-              vector.forEach((v, i) => (totals[i]! += v));
-              users++;
-              partCount += parts.length;
-            }
-            await tx.execute(sql`insert into solvency_shuffle (snapshot_id, sort_key, user_id, part, hash, sums)
-              select ${id}, decode(x.k, 'hex'), x.u, x.p, decode(x.h, 'hex'), string_to_array(x.s, ',')::numeric[]
-              from json_to_recordset(${JSON.stringify(shuffled)}::json) as x(k text, u uuid, p int, h text, s text)`);
+          if (!vectors.size) continue;
+          const missing = [...vectors.keys()].filter((u) => !nonces.has(u));
+          if (missing.length) for (const [u, n] of await makeNonces(tx, missing)) nonces.set(u, n);
+          for (const [userId, vector] of vectors) {
+            const key = leafKey(subKey(nonces.get(userId)!, id, userId));
+            const parts = splitVector(vector, 2 + dealt.rng.below(2), dealt.rng);
+            const user = Buffer.from(userId.replace(/-/g, ''), 'hex');
+            parts.forEach((sums, part) => dealt.add(user, part, leafNode(key, part, sums)));
+            vector.forEach((v, i) => (totals[i]! += v));
+            users++;
+            partCount += parts.length;
           }
-          after = upto;
+          await dealt.flush(tx);
         }
+        await dealt.drain();
+        await tx.execute(sql`close solvency_owed`);
 
         // The users' vectors add up to the ledger's liabilities, or the snapshot would publish another book.
         const off = ledger.filter((l, i) => BigInt(l.owed) !== totals[i]);
         if (off.length) throw new ApiError(409, `the users' liabilities do not add up to the ledger's in ${off.map((o) => o.currency).join(', ')}`, 'SOLVENCY_UNBALANCED');
         await audit(tx, { actor: by.actor, action: 'solvency.liabilities', target: String(id), after: { users, parts: partCount, currencies, sums: totals.map(String) } });
 
-        // 2. The tree: the parts stream back in the order of their random keys (the shuffle) and fold.
+        // 2. The tree: bucket by bucket, each bucket's parts in a random order (the shuffle), folded as they come.
         const leafCount = paddedLeafCount(partCount);
-        const root = await buildTree(tx, id, leafCount, currencies.length, page);
-        await tx.execute(sql`delete from solvency_shuffle where snapshot_id = ${id}`);
-        const rootHex = toHex(root.hash);
+        const root = await buildTree(tx, id, leafCount, partCount, dealt, page);
+        const rootHex = `0x${root.hash}`;
         await audit(tx, { actor: by.actor, action: 'solvency.tree', target: String(id), after: { leafCount, root: rootHex } });
 
         // 3. The header, signed; the reserves and the control of each declared address.
@@ -229,7 +240,7 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
           currencies,
           decimals: ledger.map((l) => l.decimals),
           root: rootHex,
-          sums: root.sums.map(String),
+          sums: sumsOf(root).map(String),
           leafCount,
         };
         const text = canonicalHeader(header);
@@ -271,62 +282,150 @@ async function readReserves(chain: ChainReader, state: ChainState, currencies: s
   return out;
 }
 
-/** Each user's nonce for life, made the first time they are in a snapshot. */
-async function noncesOf(tx: Pick<Db, 'execute'>, userIds: string[], after: string, upto: string): Promise<Map<string, Uint8Array>> {
-  const read = async () =>
-    new Map(
-      (await rows<{ user_id: string; nonce: string }>(tx, sql`select user_id::text, encode(nonce, 'hex') as nonce from solvency_nonces where user_id > ${after} and user_id <= ${upto}`)).map(
-        (r) => [r.user_id, Buffer.from(r.nonce, 'hex')],
-      ),
-    );
-  let found = await read();
-  const missing = userIds.filter((u) => !found.has(u));
-  if (missing.length) {
-    const fresh = missing.map((u) => ({ u, n: randomBytes(32).toString('hex') }));
-    await tx.execute(sql`insert into solvency_nonces (user_id, nonce)
-      select x.u, decode(x.n, 'hex') from json_to_recordset(${JSON.stringify(fresh)}::json) as x(u uuid, n text) on conflict (user_id) do nothing`);
-    found = await read();
-    // Made by a concurrent call after this transaction's snapshot: it cannot be read here; the next run will.
-    if (missing.some((u) => !found.has(u))) throw new Error('a nonce was made concurrently; take the snapshot again');
-  }
-  return found;
+/** Nonces for life for users who have none yet. */
+async function makeNonces(tx: Pick<Db, 'execute'>, userIds: string[]): Promise<Map<string, Buffer>> {
+  const fresh = randomBytes(32 * userIds.length).toString('hex');
+  const made = await rows<{ u: string; n: string }>(
+    tx,
+    sql`insert into solvency_nonces (user_id, nonce)
+        select x.u, decode(x.n, 'hex') from unnest(${arrayLiteral(userIds)}::uuid[], ${arrayLiteral(userIds.map((_, i) => fresh.slice(i * 64, i * 64 + 64)))}::text[]) as x(u, n)
+        on conflict (user_id) do nothing returning user_id::text as u, encode(nonce, 'hex') as n`,
+  );
+  // Made by a concurrent call after this transaction's snapshot: it cannot be read here; the next run will.
+  if (made.length < userIds.length) throw new Error('a nonce was made concurrently; take the snapshot again');
+  return new Map(made.map((m) => [m.u, Buffer.from(m.n, 'hex')]));
 }
 
-/** Streams the shuffled parts in key order into the tree; stores every node and where each part sits. */
-async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number, width: number, page: number): Promise<TreeNode> {
-  let nodes: { l: number; i: number; h: string; s: string }[] = [];
+/**
+ * Statements sent without waiting for them, at most one at a time: the database writes one batch
+ * while the next is hashed. A failure is thrown by the next send or by drain.
+ */
+class Pipeline {
+  private last: Promise<unknown> = Promise.resolve();
+
+  async send(statement: () => Promise<unknown>): Promise<void> {
+    await this.last;
+    // A query builder runs each time it is awaited: made a promise once, it runs once.
+    this.last = Promise.resolve(statement());
+    this.last.catch(() => undefined);
+  }
+
+  drain(): Promise<unknown> {
+    return this.last;
+  }
+}
+
+/** A text literal of a PostgreSQL array: one parameter for a whole batch of rows. */
+const arrayLiteral = (items: readonly (string | number)[]) => `{${items.map((i) => `"${i}"`).join(',')}}`;
+
+/**
+ * The shuffle's first half: each part, as the bytes of one record (user, part, leaf hash, sums),
+ * goes to a bucket drawn at random, written a batch of users at a time. Reading the buckets in
+ * order and each one's parts in a random order is a uniform shuffle of all the parts, with one
+ * bucket in memory at a time.
+ */
+class Deal extends Pipeline {
+  readonly rng = new Randomness();
+  readonly recordSize: number;
+  private pending: Buffer[][];
+
+  constructor(
+    readonly buckets: number,
+    readonly width: number,
+  ) {
+    super();
+    this.recordSize = 16 + 1 + 32 + 32 * width;
+    this.pending = Array.from({ length: buckets }, () => []);
+  }
+
+  /** `user`: the 16 bytes of the user's id. */
+  add(user: Buffer, part: number, leaf: Node): void {
+    const record = Buffer.allocUnsafe(this.recordSize);
+    user.copy(record, 0);
+    record[16] = part;
+    record.write(leaf.hash, 17, 32, 'hex');
+    leaf.encoded.copy(record, 49);
+    this.pending[this.rng.below(this.buckets)]!.push(record);
+  }
+
+  async flush(tx: Pick<Db, 'execute'>): Promise<void> {
+    // One binary parameter, cut into a row per bucket: no hex, which would double what is sent.
+    const buckets: number[] = [];
+    const lengths: number[] = [];
+    const blob: Buffer[] = [];
+    this.pending.forEach((p, b) => {
+      if (!p.length) return;
+      buckets.push(b);
+      lengths.push(p.length);
+      blob.push(...p);
+      this.pending[b] = [];
+    });
+    if (!buckets.length) return;
+    const records = Buffer.concat(blob);
+    await this.send(() =>
+      tx.execute(sql`insert into solvency_deal (bucket, records)
+        select b, substring(${records}::bytea from ((sum(n) over (order by i) - n) * ${this.recordSize} + 1)::int for n * ${this.recordSize})
+        from unnest(${arrayLiteral(buckets)}::int[], ${arrayLiteral(lengths)}::int[]) with ordinality as x(b, n, i)`),
+    );
+  }
+
+  /** One bucket's records, in a random order. */
+  async *shuffled(tx: Pick<Db, 'execute'>): AsyncGenerator<{ userId: string; part: number; leaf: Node }[]> {
+    await tx.execute(sql`create index on solvency_deal (bucket)`);
+    const read = (b: number) => rows<{ r: string }>(tx, sql`select encode(records, 'hex') as r from solvency_deal where bucket = ${b}`);
+    let next = read(0);
+    for (let b = 0; b < this.buckets; b++) {
+      const found = await next;
+      // The next bucket is read while this one is folded.
+      if (b + 1 < this.buckets) next = read(b + 1);
+      const bytes = Buffer.from(found.map((f) => f.r).join(''), 'hex');
+      const count = bytes.length / this.recordSize;
+      const out: { userId: string; part: number; leaf: Node }[] = [];
+      for (const i of this.rng.permutation(count)) {
+        const at = i * this.recordSize;
+        const encoded = bytes.subarray(at + 49, at + this.recordSize);
+        out.push({ userId: bytes.toString('hex', at, at + 16), part: bytes[at + 16]!, leaf: { hash: bytes.toString('hex', at + 17, at + 49), encoded } });
+      }
+      yield out;
+    }
+  }
+}
+
+/** Streams the dealt parts into the tree in their shuffled order; stores the tree's blocks and where each part sits. */
+async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number, partCount: number, dealt: Deal, page: number): Promise<Node> {
+  let blocks: { level: number; block: number; nodes: Node[] }[] = [];
+  const writes = new Pipeline();
   const flush = async () => {
-    if (!nodes.length) return;
-    const batch = nodes;
-    nodes = [];
-    await tx.execute(sql`insert into solvency_nodes (snapshot_id, level, idx, hash, sums)
-      select ${id}, x.l, x.i, decode(x.h, 'hex'), string_to_array(x.s, ',')::numeric[]
-      from json_to_recordset(${JSON.stringify(batch)}::json) as x(l int, i bigint, h text, s text)`);
+    if (!blocks.length) return;
+    const batch = blocks;
+    blocks = [];
+    await writes.send(() => tx.execute(sql`insert into solvency_blocks (snapshot_id, level, block, hashes, sums)
+      select ${id}, l, b, decode(h, 'hex'), string_to_array(s, ',')::numeric[]
+      from unnest(${arrayLiteral(batch.map((b) => b.level))}::smallint[], ${arrayLiteral(batch.map((b) => b.block))}::bigint[],
+                  ${arrayLiteral(batch.map((b) => b.nodes.map((n) => n.hash).join('')))}::text[],
+                  ${arrayLiteral(batch.map((b) => b.nodes.flatMap(sumsOf).join(',')))}::text[]) as x(l, b, h, s)`));
   };
-  const tree = new StreamingTree(leafCount, (level, index, node) => {
-    nodes.push({ l: level, i: index, h: Buffer.from(node.hash).toString('hex'), s: node.sums.join(',') });
-  });
-  let leafIndex = 0;
-  // One sort of the shuffle table, read a page at a time through a cursor of this transaction.
-  await tx.execute(sql`declare solvency_in_order no scroll cursor for
-    select user_id::text as u, part as p, encode(hash, 'hex') as h, array_to_string(sums, ',') as s
-    from solvency_shuffle where snapshot_id = ${id} order by sort_key`);
-  for (;;) {
-    const batch = await rows<{ u: string; p: number; h: string; s: string }>(tx, sql`fetch forward ${sql.raw(String(Math.trunc(page)))} from solvency_in_order`);
-    if (!batch.length) break;
-    const placed = batch.map((b) => ({ u: b.u, p: b.p, i: leafIndex++ }));
-    for (const b of batch) tree.push({ hash: Buffer.from(b.h, 'hex'), sums: b.s.split(',').map(BigInt) });
-    await tx.execute(sql`insert into solvency_parts (snapshot_id, user_id, part, leaf_index)
-      select ${id}, x.u, x.p, x.i from json_to_recordset(${JSON.stringify(placed)}::json) as x(u uuid, p int, i bigint)`);
-    if (nodes.length >= page) await flush();
+  // A block's nodes are whole leaves' and subtrees' worth: a batch of them is about `page` nodes.
+  const batchBlocks = Math.max(1, Math.ceil(page / 16));
+  const tree = new BlockTree(leafCount, partCount, (level, block, nodes) => blocks.push({ level, block, nodes }));
+  for await (const bucket of dealt.shuffled(tx)) {
+    if (!bucket.length) continue;
+    const first = tree.pushed;
+    for (const b of bucket) tree.push(b.leaf);
+    await writes.send(() =>
+      tx.execute(sql`insert into solvency_parts (snapshot_id, user_id, part, leaf_index)
+        select ${id}, u, p, ${first}::bigint + i - 1
+        from unnest(${arrayLiteral(bucket.map((b) => b.userId))}::uuid[], ${arrayLiteral(bucket.map((b) => b.part))}::int[]) with ordinality as x(u, p, i)`),
+    );
+    if (blocks.length >= batchBlocks) await flush();
   }
-  await tx.execute(sql`close solvency_in_order`);
   // Padding leaves stream through the same flushes: a tree padded to twice its parts stays flat too.
-  for (const zero = Array.from({ length: width }, () => 0n); leafIndex < leafCount; leafIndex++) {
-    tree.push({ hash: paddingLeafHash(id, leafIndex), sums: zero });
-    if (nodes.length >= page) await flush();
+  while (tree.pushed < leafCount) {
+    tree.push(paddingNode(id, tree.pushed, dealt.width));
+    if (blocks.length >= batchBlocks) await flush();
   }
-  const root = tree.finish(id, width);
+  const root = tree.finish(id, dealt.width);
   await flush();
+  await writes.drain();
   return root;
 }

@@ -2,7 +2,7 @@ import { bigint, date, integer, jsonb, numeric, pgTable, primaryKey, smallint, t
 import { users } from './auth';
 import { bytea, created, ts } from './columns';
 
-// Proof of solvency (api/src/solvency, drizzle/0024_solvency.sql).
+// Proof of solvency (api/src/solvency, drizzle/0024_solvency.sql and 0031_solvency_blocks.sql).
 
 /** Each account's 32-byte nonce for life: never logged, shown only to its owner. */
 export const solvencyNonces = pgTable('solvency_nonces', {
@@ -32,17 +32,21 @@ export const solvencySnapshots = pgTable('solvency_snapshots', {
   takenBy: text('taken_by').notNull(),
 });
 
-/** Every node of every tree by (snapshot, level, index); level 0 are the leaves. */
-export const solvencyNodes = pgTable(
-  'solvency_nodes',
+/**
+ * The nodes of every fourth level below a tree's root, sixteen to a block (fewer in a level that
+ * has fewer): block b of level l holds nodes 16b … 16b+15, hashes end to end and sums node after
+ * node. Leaf-level blocks of padding only are not stored (drizzle/0031_solvency_blocks.sql).
+ */
+export const solvencyBlocks = pgTable(
+  'solvency_blocks',
   {
     snapshotId: integer('snapshot_id').notNull(),
     level: smallint('level').notNull(),
-    idx: bigint('idx', { mode: 'number' }).notNull(),
-    hash: bytea('hash').notNull(),
+    block: bigint('block', { mode: 'number' }).notNull(),
+    hashes: bytea('hashes').notNull(),
     sums: numeric('sums', { precision: 78, scale: 0 }).array().notNull(),
   },
-  (t) => [primaryKey({ name: 'solvency_nodes_pk', columns: [t.snapshotId, t.level, t.idx] })],
+  (t) => [primaryKey({ name: 'solvency_blocks_pk', columns: [t.snapshotId, t.level, t.block] })],
 );
 
 /** The leaf of each part of a user's balances. */
@@ -55,18 +59,4 @@ export const solvencyParts = pgTable(
     leafIndex: bigint('leaf_index', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ name: 'solvency_parts_pk', columns: [t.snapshotId, t.userId, t.part] })],
-);
-
-/** Parts of a snapshot being built, read back in the order of a random key: the shuffle. */
-export const solvencyShuffle = pgTable(
-  'solvency_shuffle',
-  {
-    snapshotId: integer('snapshot_id').notNull(),
-    sortKey: bytea('sort_key').notNull(),
-    userId: uuid('user_id').notNull(),
-    part: integer('part').notNull(),
-    hash: bytea('hash').notNull(),
-    sums: numeric('sums', { precision: 78, scale: 0 }).array().notNull(),
-  },
-  (t) => [primaryKey({ name: 'solvency_shuffle_pk', columns: [t.snapshotId, t.sortKey] })],
 );
