@@ -31,6 +31,21 @@ export async function mailedCode(request: APIRequestContext, to: string, kind?: 
   return code!;
 }
 
+/** The one mail of a kind sent to an address (MailDev's REST API), once it has arrived. */
+export async function mailOfKind(request: APIRequestContext, to: string, kind: string): Promise<CaughtMail> {
+  let found: CaughtMail[] = [];
+  await expect
+    .poll(async () => {
+      const mails = (await (await request.get(`${mailInboxURL}/api/email`)).json()) as CaughtMail[];
+      found = mails.filter((m) => m.to.some((a) => a.address.toLowerCase() === to.toLowerCase()) && m.headers?.['x-mail-kind'] === kind);
+      return found.length;
+    }, { timeout: 30_000 })
+    .toBeGreaterThan(0);
+  // One event, one mail: however often the job ran.
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
 /**
  * A fully registered account, made through the real API. When `request` is a page's or a
  * context's request, the refresh cookie lands in that browser context: the page is signed in.

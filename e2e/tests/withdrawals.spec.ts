@@ -1,4 +1,5 @@
 import { expect, test } from '../support/fixtures';
+import { mailOfKind } from '../support/accounts';
 import { operatorPost } from '../support/calendar';
 import { deposit, dismissNotices, openPool, sentHash } from '../support/pool';
 
@@ -15,12 +16,14 @@ const eth = (wei: bigint) => {
   const fraction = String(wei % WEI).padStart(18, '0').replace(/0+$/, '');
   return `${wei / WEI}${fraction ? `.${fraction}` : ''}`;
 };
+/** The same as a mail writes it: a whole number keeps one decimal place ("1.0"). */
+const mailEth = (wei: bigint) => (eth(wei).includes('.') ? eth(wei) : `${eth(wei)}.0`);
 
-test('finding 5: the withdrawal quote shows amount, fee and what arrives; the timeline reaches paid, and the chain moved exactly the quoted amount', async ({ page }) => {
+test('finding 5: the withdrawal quote shows amount, fee and what arrives; the timeline reaches paid, and the chain moved exactly the quoted amount; the deposit and the payout are mailed once each', async ({ page }) => {
   test.setTimeout(120_000);
-  const { wallet, panel } = await openPool(page, 'coin');
+  const { wallet, panel, login } = await openPool(page, 'coin');
   await deposit(panel, 'ETH', '60');
-  await sentHash(page);
+  const deposited = (await wallet.chain.getTransaction(await sentHash(page)))!.value;
   await expect(page.getByTestId('deposit-progress')).toContainText('Credited', { timeout: 30_000 });
 
   const set = await operatorPost(page.request, 'payouts', { currency: 'ETH', fee: String(FEE) });
@@ -60,6 +63,16 @@ test('finding 5: the withdrawal quote shows amount, fee and what arrives; the ti
     expect(tx?.to?.toLowerCase()).toBe(wallet.address.toLowerCase());
     expect(tx?.value).toBe(receive);
     expect((await wallet.chain.getBalance(wallet.address)) - before).toBe(receive);
+
+    // Issue 27: mail when money moves, read from MailDev: one mail per event, with the amounts the
+    // chain moved and the payout's transaction.
+    const credited = await mailOfKind(page.request, login, 'deposit-credited');
+    expect(credited.subject).toMatch(/: your deposit is credited$/);
+    expect(credited.text).toContain(`Your deposit of ${mailEth(deposited)} ETH to the coin pool is credited`);
+    const paid = await mailOfKind(page.request, login, 'withdrawal-paid');
+    expect(paid.subject).toMatch(/: your withdrawal is paid$/);
+    expect(paid.text).toContain(`Your withdrawal of ${mailEth(receive)} ETH from the coin pool is paid to your wallet.`);
+    expect(paid.text).toContain(`The transaction: https://etherscan.io/tx/${hash}`);
   } finally {
     await operatorPost(page.request, 'payouts', { currency: 'ETH', fee: '0' });
   }
