@@ -47,6 +47,8 @@ async function childReplica(): Promise<Replica> {
       LOCAL_CHAIN: 'true',
       DATABASE_URL: stack.t.db.url!,
       RPC_URL: stack.chain.rpcUrl,
+      // The same signer as the first replica's: one holder of the keys, as deployed.
+      SIGNER_URL: config.money.signerUrl!,
       JWT_SECRET: config.jwtSecret,
       CODE_HMAC_KEY: config.codeHmacKey,
       ARGON2_MEMORY_KIB: '1024',
