@@ -47,9 +47,11 @@ export function createJobRunner(db: Db, log: FastifyBaseLogger) {
     return got.length > 0;
   }
 
+  // Released into the past, not to now(): a clock of coarse resolution could otherwise leave the
+  // lease looking held to a replica that asks within the same tick.
   async function release(job: JobDefinition, error: string | null) {
     await db.execute(
-      sql`update job_leases set lease_until = now(), last_run_at = now(), last_error = ${error} where job = ${job.name} and owner = ${owner}`,
+      sql`update job_leases set lease_until = now() - interval '1 second', last_run_at = now(), last_error = ${error} where job = ${job.name} and owner = ${owner}`,
     );
   }
 
@@ -65,7 +67,14 @@ export function createJobRunner(db: Db, log: FastifyBaseLogger) {
       let error: string | null = null;
       // The lease is renewed while the job works, a third of it at a time: one long statement (a
       // day's accrual at scale) never outlasts it, and a replica that dies stops renewing it.
-      const heartbeat = job.exclusive ? setInterval(() => void acquire(job).catch(() => undefined), ((job.leaseSeconds ?? 60) * 1000) / 3) : null;
+      // A renewal still in flight when the work ends is awaited before the release: on a pool of
+      // connections it could otherwise commit after the release and hold the lease a while longer.
+      let renewing: Promise<unknown> = Promise.resolve();
+      const heartbeat = job.exclusive
+        ? setInterval(() => {
+            renewing = acquire(job).catch(() => undefined);
+          }, ((job.leaseSeconds ?? 60) * 1000) / 3)
+        : null;
       heartbeat?.unref?.();
       try {
         return await (work ?? job.run)({ renew: () => (job.exclusive ? acquire(job) : Promise.resolve(true)) });
@@ -74,6 +83,7 @@ export function createJobRunner(db: Db, log: FastifyBaseLogger) {
         throw err;
       } finally {
         if (heartbeat) clearInterval(heartbeat);
+        await renewing;
         if (job.exclusive) await release(job, error).catch(() => undefined);
       }
     })().finally(() => running.delete(name));
