@@ -17,6 +17,7 @@ import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed';
 import { ApiError, badRequest, errorHandler, unauthorized } from './http/errors';
 import { clientKey } from './http/client-key';
+import { rateLimitStore } from './http/rate-store';
 import { loggableError, nestsDeeper, nulPath } from './http/input';
 import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
@@ -133,6 +134,7 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
     max: Math.round(600 * config.rateLimit.multiplier),
     timeWindow: '1 minute',
     keyGenerator: clientKey,
+    store: rateLimitStore(services.counters),
     errorResponseBuilder: () => new ApiError(429, M.tooManyRequests, 'RATE_LIMITED'),
   });
 

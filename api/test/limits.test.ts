@@ -1,13 +1,19 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { apiMessages as M } from '@app/contracts';
+import { like } from 'drizzle-orm';
+import { buildServer } from '../src/app';
+import { rateCounters } from '../src/db/schema';
 import { NO_ADDRESS_KEY, clientKey } from '../src/http/client-key';
-import { HOST, ORIGIN, STRONG_PASSWORD, lastMail, register, startTestApp, uniqueEmail, type TestApp } from './helpers';
+import { HOST, ORIGIN, STRONG_PASSWORD, lastMail, register, startTestApp, testConfig, uniqueEmail, type TestApp } from './helpers';
 
 // The production limits (multiplier 1), and a real floor for the mail calls' answer time.
 let t: TestApp;
+/** Called when an answer has been sent: fastify's own 'finish' listener, which runs before any work the route left for after it. */
+let answered: (() => void) | null = null;
 beforeAll(async () => {
   t = await startTestApp({ RATE_LIMIT_MULTIPLIER: '1', UNIFORM_RESPONSE_MS: '250' });
+  t.app.addHook('onResponse', async () => answered?.());
 });
 afterAll(() => t?.close());
 
@@ -88,6 +94,34 @@ describe('rate limits', () => {
     expect(status).toBe(429);
   });
 
+  it('issue 23: a route\'s limit is one count across API replicas, and the address is not kept in the clear', async () => {
+    // A second API process on the same database: what a client spends on one replica counts on the other.
+    const replica = await buildServer(testConfig({ RATE_LIMIT_MULTIPLIER: '1', UNIFORM_RESPONSE_MS: '250' }), { database: t.db.database, logger: false });
+    try {
+      const addr = nextIp();
+      const on = (app: TestApp['app']) =>
+        app.inject({ method: 'POST', url: '/api/v1/send-password-recovery', payload: { login: uniqueEmail() }, remoteAddress: addr, headers: { host: HOST, origin: ORIGIN } });
+      const codes: number[] = [];
+      // Five are allowed per address: three on one replica and two on the other use them up.
+      for (let i = 0; i < 5; i++) codes.push((await on(i % 2 ? replica : t.app)).statusCode);
+      expect(codes).toEqual([200, 200, 200, 200, 200]);
+      expect((await on(replica)).statusCode).toBe(429);
+      expect((await on(t.app)).statusCode).toBe(429);
+      const rows = await t.db.database.db.select({ key: rateCounters.key }).from(rateCounters).where(like(rateCounters.key, 'route:%'));
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.some((r) => r.key.includes(addr))).toBe(false);
+      // Counters whose window has long ended are pruned; live ones stay.
+      const stale = `route:stale-${addr}`;
+      await t.db.database.db.insert(rateCounters).values({ key: stale, count: 1, windowStart: new Date(Date.now() - 2 * 86_400_000) });
+      await t.app.services.counters.prune();
+      const left = await t.db.database.db.select({ key: rateCounters.key }).from(rateCounters).where(like(rateCounters.key, 'route:%'));
+      expect(left.map((r) => r.key)).not.toContain(stale);
+      expect(left.length).toBe(rows.length);
+    } finally {
+      await replica.close();
+    }
+  });
+
   it('answers in Russian when asked', async () => {
     const addr = nextIp();
     for (let i = 0; i < 5; i++) await post('/api/v1/send-password-recovery', { login: uniqueEmail() }, addr);
@@ -156,19 +190,32 @@ describe('no enumeration by timing', () => {
     // Every statement reaches the database through its client (PGlite, or node-postgres' pool).
     const client = (t.app.services.db as unknown as { $client: Record<string, unknown> }).$client;
     const spies = ['query', 'exec', 'transaction', 'connect'].filter((m) => typeof client[m] === 'function').map((m) => jest.spyOn(client as Record<string, () => unknown>, m));
-    const statements = () => spies.reduce((n, spy) => n + spy.mock.calls.length, 0);
+    // The route's rate count (keyed by the route and the address, never by the login) runs before
+    // the answer, on every replica's shared counter: it is told apart from the account's statements.
+    const isRateCount = (args: unknown[]) => String(args[0]).includes('"rate_counters"') && JSON.stringify(args[1] ?? []).includes('"route:');
+    const calls = () => spies.flatMap((spy) => spy.mock.calls as unknown[][]);
+    const statements = () => calls().filter((args) => !isRateCount(args)).length;
+    const rateCounts = () => calls().filter(isRateCount).length;
+    // The app's periodic jobs (the mail queue's poll) would add statements of their own meanwhile.
+    await t.app.services.jobs.stop();
     try {
       for (const login of [email, uniqueEmail()]) {
         for (const spy of spies) spy.mockClear();
+        // What had run when the answer left, counted then: on a busy machine the work after the
+        // answer may start before this test reads the response.
+        let atAnswer: number[] = [];
+        answered = () => (atAnswer = [statements(), rateCounts()]);
         const r = await post('/api/v1/send-password-recovery', { login }, nextIp());
+        answered = null;
         // Answered, and nothing looked up or written yet: the answer cannot depend on the account.
-        expect([login, r.statusCode, statements()]).toEqual([login, 200, 0]);
+        expect([login, r.statusCode, ...atAnswer]).toEqual([login, 200, 0, 1]);
         await t.app.services.background.idle();
         // The lookup (and for a known e-mail the mail) came after the answer.
         expect(statements()).toBeGreaterThan(0);
       }
     } finally {
       for (const spy of spies) spy.mockRestore();
+      t.app.services.jobs.start();
     }
     expect((await lastMail(t.app, email, 'recovery'))?.code).toMatch(/^\d{6}$/);
   });

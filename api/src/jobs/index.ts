@@ -16,6 +16,7 @@ export const lastClosedDay = (now = new Date()) => utcDay(new Date(now.getTime()
 export function defineJobs(s: Services) {
   const { jobs, config } = s;
   jobs.define({ name: 'deposits', exclusive: false, intervalMs: config.deposits.jobIntervalMs, run: () => s.depositJob.tick() });
+  jobs.define({ name: 'rate-counters', exclusive: false, intervalMs: config.money.jobsIntervalMs && 60_000, run: () => s.counters.prune() });
   jobs.define({ name: 'mail', exclusive: false, intervalMs: config.smtpUrl ? 5000 : 0, run: () => s.mailer.poll() });
   jobs.define({
     name: 'interest',
