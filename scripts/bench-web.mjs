@@ -137,7 +137,7 @@ try {
   console.log(`/ (home) JS ${kb(homeJs)} against the same budget: ${homeJs <= BUDGET_SIGN_IN_JS ? 'within' : 'OVER'}`);
   const ethers = rows.map(([name, r]) => `${name}: ${r.ethers > 0 ? 'LOADED' : 'not loaded'}`).join(', ');
   console.log(`ethers in the first load: ${ethers}`);
-  const walletChunk = readdirSync(join(repoRoot, 'shell/dist')).filter((f) => f.startsWith('wallet') && f.endsWith('.js'));
+  const walletChunk = readdirSync(join(repoRoot, 'shell/dist')).filter((f) => /^wallet(-service)?\.[0-9a-f]+\.js$/.test(f));
   console.log(`ethers lives in the shell's lazy chunk(s): ${walletChunk.join(', ') || '(none found)'}`);
 } finally {
   await browser.close();

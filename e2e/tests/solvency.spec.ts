@@ -66,6 +66,8 @@ test('two investors deposit, interest accrues, a snapshot is taken: each dashboa
 
   for (const { page } of [first, second]) {
     await page.goto('/cabinet/dashboard');
+    // The check sits below the figures and renders when its place comes near (not in the first load).
+    await page.getByTestId('deferred-solvency-check').scrollIntoViewIfNeeded();
     const result = page.getByTestId('solvency-check-result');
     await expect(result).toHaveText(/^Your balances are included in snapshot #\d+ \(block \d+\), verified in this browser$/, { timeout: 30_000 });
     // The latest snapshot: ours, or a daily one the stack's job took after it.

@@ -26,16 +26,21 @@ export function Dashboard() {
       <Panel id="totals" title={t('totals.title')} state={state} onRetry={reload}>
         {(s) => <Totals summary={s} />}
       </Panel>
-      {/* The user's proof of solvency, checked in this browser; its own chunk carries the verifier. */}
-      <Deferred name="solvency-check" minHeight={48}>
-        <SolvencyCheck />
-      </Deferred>
       <Panel id="pools" title={t('cards.title')} state={state} onRetry={reload}>
         {(s) => <PoolCards summary={s} />}
       </Panel>
       <Panel id="daily-rewards" title={t('rewards.title')} state={state} onRetry={reload}>
         {(s) => <DailyRewards summary={s} />}
       </Panel>
+      {/* The user's proof of solvency, checked in this browser. Below the figures, so its chunk (the
+          verifier, with ethers' signature check) and its calls' schemas come after the first screen;
+          placed once the figures are in, for before that the page is short and it would be near the
+          screen at once. */}
+      {state.status === 'loading' ? null : (
+        <Deferred name="solvency-check" minHeight={48}>
+          <SolvencyCheck />
+        </Deferred>
+      )}
       {state.status === 'ready' ? (
         <Deferred name="balance-history" minHeight={320}>
           <BalanceHistory summary={state.data} revision={revision} />

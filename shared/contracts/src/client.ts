@@ -4,7 +4,7 @@ import type { CabinetRouteName } from './api/cabinet-routes';
 import type { HomeRouteName } from './api/home-routes';
 import type { AuthResponse, sessionRoutes } from './api/session-routes';
 import { apiBasePath } from './api/session-constants';
-import { apiMessages } from './api/messages';
+import { internalError } from './api/message-texts';
 import { retryingOnce } from './lazy';
 
 type Route<N extends ApiRouteName> = ApiRoutes[N];
@@ -133,7 +133,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
     } catch (error) {
       if ((error as Error)?.name === 'AbortError') throw error;
-      throw new ApiError(0, apiMessages.internalError);
+      throw new ApiError(0, internalError);
     }
     const text = await response.text();
     let json: unknown = undefined;
@@ -145,7 +145,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!response.ok) {
       const parsed = (await sessionSchemas()).errorResponseSchema.safeParse(json);
       if (parsed.success) throw new ApiError(response.status, parsed.data.message, parsed.data.fields, parsed.data.code);
-      throw new ApiError(response.status, apiMessages.internalError);
+      throw new ApiError(response.status, internalError);
     }
     const data = route.response.parse(json) as ApiResponse<N>;
     if (TOKEN_ROUTES.has(name)) options.onAuthenticated?.((await sessionSchemas()).authResponseSchema.parse(data), name);

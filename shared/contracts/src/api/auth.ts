@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { SUPPORTED_CHAIN_ID } from '../domain';
-import { apiMessages as M } from './messages';
+import * as M from './message-texts';
 import {
   addressSchema,
   emailSchema,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { apiMessages as M } from './messages';
+import * as M from './message-texts';
 import { baseUnitsSchema, currencyCodeSchema, isoDateTime, pageNumber, poolNameSchema } from './common';
 
 /** US dollars as an exact decimal string with two places, e.g. "1234.56" or "-0.10". */

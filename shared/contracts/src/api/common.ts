@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { POOL_NAMES } from '../domain';
-import { apiMessages as M, formatMessage } from './messages';
+import * as M from './message-texts';
+import { formatMessage } from './message-format';
 
 /**
  * The validation patterns; also served by GET /system/regexp so the forms check the same way.

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { apiMessages as M } from './messages';
+import * as M from './message-texts';
 import { addressSchema, baseUnitsSchema, isoDateTime, pageNumber } from './common';
 
 /** US dollars as an exact decimal string (up to 8 decimals), never a float. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { apiMessages as M } from './messages';
+import * as M from './message-texts';
 import { baseUnitsSchema, currencyCodeSchema, isoDateTime, patterns, poolNameSchema, positiveBaseUnitsSchema } from './common';
 
 export const poolParamsSchema = z.object({ pool: poolNameSchema });

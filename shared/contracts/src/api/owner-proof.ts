@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { apiMessages as M } from './messages';
+import * as M from './message-texts';
 import { passwordSchema, requiredString } from './common';
 
 export const siweMessage = requiredString(4096, M.siweInvalid);

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { apiMessages as M } from './messages';
+import * as M from './message-texts';
 import { emailSchema, isoDateTime, langSchema, maxLength, patterns } from './common';
 import { ownerProof } from './owner-proof';
 

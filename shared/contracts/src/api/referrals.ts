@@ -27,7 +27,7 @@
  *                                     before making a new claim'; 400 NOTHING_TO_CLAIM; 400 CLAIM_NO_WALLET.
  */
 import * as z from 'zod/mini';
-import { apiMessages as M } from './messages';
+import * as M from './message-texts';
 import { baseUnitsSchema, isoDateTime, maxLength, pageNumber } from './common';
 
 /** Invite (referral) codes: letters, digits, '-' and '_' (base64url), at most 64. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { apiMessages as M } from './messages';
+import * as M from './message-texts';
 
 export { apiBasePath, sessionLifetimes, sessionMarkerCookie } from './session-constants';
 

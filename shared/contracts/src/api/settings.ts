@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { apiMessages as M } from './messages';
+import * as M from './message-texts';
 import { addressSchema, isoDateTime, newPasswordSchema, passwordSchema } from './common';
 import { codeSchema as code, ownerProof, siweMessage, siweSignature as signature } from './owner-proof';
 import { authUserSchema } from './session-routes';

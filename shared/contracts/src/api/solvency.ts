@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { apiMessages as M } from './messages';
+import * as M from './message-texts';
 import { baseUnitsSchema, isoDateTime } from './common';
 
 // Proof of solvency (docs/proof-of-solvency.md). The shapes here are the format's; the browser
