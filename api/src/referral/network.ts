@@ -103,8 +103,9 @@ export async function affiliatesPage(
                  coalesce(rw.amount, 0) as rewards
           from referral_tree t
           join users u on u.id = t.user_id
-          left join (select from_user_id, sum(amount) as amount from referral_rewards
-                     where user_id = ${q.userId} and currency = ${q.currency} and status <> 'forfeited' group by from_user_id) rw on rw.from_user_id = u.id
+          -- What each member gave, kept per month (0035): the referrer's own rows, a few per member.
+          left join (select member_id, sum(amount) as amount from referral_member_rewards
+                     where user_id = ${q.userId} and currency = ${q.currency} group by member_id) rw on rw.member_id = u.id
           where t.ancestor_id = ${q.userId} and t.level = ${q.level}
         ),
         banded as (select *, ${bandOf(sql`capital`)} as band from members)
