@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Wallet } from 'ethers';
 import { apiMessages as M, apiMessagesRu } from '@app/contracts';
 import { mine } from '@app/chain';
-import { referralRewards, users, withdrawals } from '../src/db/schema';
+import { referralDayRewards, referralMemberRewards, users, withdrawals } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { rows } from '../src/db/rows';
 import { rewardDay } from '../src/referral/rewards';
@@ -45,7 +45,10 @@ async function deposit(m: Member, pool: 'coin' | 'stable', currency: 'ETH' | 'US
 
 const get = async (m: Member, path: string) => (await call(app(), 'GET', `/api/v1/referrals${path}`, { token: m.token })).body;
 const claim = (m: Member, lang?: string) => call(app(), 'POST', '/api/v1/referrals/withdraw', { token: m.token, ...(lang ? { headers: { 'accept-language': lang } } : {}) });
-const rewardRows = (userId: string) => app().services.db.select().from(referralRewards).where(eq(referralRewards.userId, userId));
+/** A referrer's rows: one per day (0035). */
+const rewardRows = (userId: string) => app().services.db.select().from(referralDayRewards).where(eq(referralDayRewards.userId, userId));
+/** What each member gave a referrer, per month (0035). */
+const memberRows = (userId: string) => app().services.db.select().from(referralMemberRewards).where(eq(referralMemberRewards.userId, userId));
 const sum = (xs: bigint[]) => xs.reduce((a, b) => a + b, 0n);
 
 /** Runs the payout job and mines until nothing is left in flight. */
@@ -186,14 +189,19 @@ describe('rewards', () => {
       // rewards are those of its first days - 1 days of interest, from day0 + 1.
       const expected = expectedEthReward(ETH, 8n, 100n, days - 1, rate, 3000n, 1n);
       const got = await rewardRows(m.id);
-      expect(got.map((r) => [r.level, r.rateBps, r.fromUserId, r.currency]).every(([l, b, f, c]) => l === level && b === Number(rate) && f === D.id && c === 'USDT')).toBe(true);
-      expect(got.sort((a, b) => a.day!.localeCompare(b.day!)).map((r) => BigInt(r.amount))).toEqual(expected);
+      // The day's rate is the level's plus the rank bonus kept with the day; all of it from D, in USDT.
+      const levelBps = [1000n, 300n, 200n][level - 1]!;
+      expect(got.every((r) => BigInt(r.bonusBps) === rate - levelBps && r.currency === 'USDT')).toBe(true);
+      expect(got.sort((a, b) => a.day.localeCompare(b.day)).map((r) => BigInt(r.amount))).toEqual(expected);
+      const members = await memberRows(m.id);
+      expect(members.every((r) => r.memberId === D.id && r.currency === 'USDT')).toBe(true);
+      expect(sum(members.map((r) => BigInt(r.amount)))).toBe(sum(expected));
       const harvest = await get(m, '/harvest');
       expect(harvest).toMatchObject({ currency: 'USDT', decimals: 6, availableToClaim: String(sum(expected)), allTime: String(sum(expected)), inPayment: '0', alreadyPaid: '0', claimInProgress: false, claim: null });
     }
     // The house paid exactly the rewards into the payable account.
     const [payable] = await rows<{ balance: string }>(app().services.db, sql`select (-balance)::text as balance from ledger_accounts where key = 'referral_rewards_payable:USDT'`);
-    const all = await rows<{ total: string }>(app().services.db, sql`select sum(amount)::text as total from referral_rewards`);
+    const all = await rows<{ total: string }>(app().services.db, sql`select sum(amount + forfeited)::text as total from referral_day_rewards`);
     expect(payable!.balance).toBe(all[0]!.total);
 
     // The same days again, by the operator and by the step itself: nothing doubles.
