@@ -21,7 +21,7 @@ CREATE TABLE "referral_day_rewards" (
 	"withdrawal_id" bigint,
 	CONSTRAINT "referral_day_rewards_pk" PRIMARY KEY ("user_id", "day"),
 	CONSTRAINT "referral_day_rewards_status_check" CHECK ("status" IN ('vesting', 'earned', 'in_payment', 'paid', 'forfeited')),
-	CONSTRAINT "referral_day_rewards_amounts_check" CHECK ("amount" >= 0 AND "forfeited" >= 0 AND ("status" = 'forfeited') = ("amount" = 0 AND "forfeited" > 0))
+	CONSTRAINT "referral_day_rewards_forfeited_check" CHECK ("forfeited" >= 0 AND ("status" = 'forfeited') = ("amount" = 0 AND "forfeited" > 0))
 );--> statement-breakpoint
 -- Claims and sums read by user, currency and status; the daily vesting reads a day's rows still vesting.
 CREATE INDEX "referral_day_rewards_claimable_idx" ON "referral_day_rewards" USING btree ("user_id", "currency", "status");--> statement-breakpoint

@@ -364,16 +364,20 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
               left join (select referrer, day, sum(amount) as amount from taken group by referrer, day) p0 on p0.referrer = r0.user_id and p0.day = r0.day
               where r0.status = 'vesting' and r0.day in (select day from due)) p
         where r.user_id = p.user_id and r.day = p.day and r.status = 'vesting'
-        returning r.status
+        returning r.status, r.amount
       ),
       marked as (update referral_reward_days d set decided = true from due where d.pool = due.pool and d.day = due.day)
       select member::text, referrer::text, pool, day::text, reason, currency, amount::text, null as earned from taken
       union all
       select null, null, null, null, null, null, null, count(*)::text from decided where status = 'earned'
+      union all
+      -- A share recomputed larger than what the referrer had: the books would be wrong; the batch is undone below.
+      select null, null, null, null, 'overdrawn', null, null, null from decided where amount < 0
       order by day, pool, member, referrer`,
     );
+    if (found.some((f) => (f.reason as string) === 'overdrawn')) throw new Error(`vesting up to ${until}: a recomputed share exceeds what its referrer was given; nothing decided`);
     const earned = Number(found.find((f) => f.earned !== null)?.earned ?? 0);
-    const forfeits = found.filter((f) => f.earned === null);
+    const forfeits = found.filter((f) => f.earned === null && f.member !== null);
     const returned: Record<string, bigint> = {};
     for (const f of forfeits) returned[f.currency] = (returned[f.currency] ?? 0n) + BigInt(f.amount);
     if (forfeits.length) {
