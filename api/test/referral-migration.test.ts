@@ -60,9 +60,9 @@ const OLD: Old[] = [
 
 async function writeOldRewards(db: Db, rewards: Old[]) {
   for (const p of ['coin', 'stable']) {
-    await db.execute(sql`insert into pools (name, title, apy_bps, risk_level, description) values (${p}, ${p}, 0, 'low', ${p}) on conflict do nothing`);
+    await db.execute(sql`insert into pools (name, title, risk_level, description) values (${p}, ${p}, 'low', ${p}) on conflict do nothing`);
   }
-  await db.execute(sql`insert into currencies (code, name, decimals) values ('USDC', 'USD Coin', 6) on conflict do nothing`);
+  await db.execute(sql`insert into currencies (code, name, decimals) values ('USDT', 'Tether', 6), ('USDC', 'USD Coin', 6) on conflict do nothing`);
   const user = (id: string, referrer: string | null) =>
     db.execute(sql`insert into users (id, email, role, referral_code, referrer_id) values (${id}::uuid, ${`${id}@example.com`}, 'user', ${id.slice(-6)}, ${referrer}::uuid)`);
   await user(R, null);
