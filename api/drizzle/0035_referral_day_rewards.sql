@@ -27,16 +27,27 @@ CREATE TABLE "referral_day_rewards" (
 CREATE INDEX "referral_day_rewards_claimable_idx" ON "referral_day_rewards" USING btree ("user_id", "currency", "status");--> statement-breakpoint
 CREATE INDEX "referral_day_rewards_vesting_idx" ON "referral_day_rewards" USING btree ("day") WHERE "status" = 'vesting';--> statement-breakpoint
 CREATE INDEX "referral_day_rewards_withdrawal_idx" ON "referral_day_rewards" USING btree ("withdrawal_id") WHERE "withdrawal_id" IS NOT NULL;--> statement-breakpoint
--- Added to daily for a month, so most updates find room on their page (HOT, no index write).
+-- What each member gave each of their referrers, per month: the referrer at level L is the member's
+-- ancestor at L (`referral_tree`, one per level), so one row per member and month holds every
+-- level's share (`amounts[L]`), forfeits taken off. Added to daily, so half of each page is left
+-- free for the day's new versions (HOT updates: no index write).
 CREATE TABLE "referral_member_rewards" (
-	"user_id" uuid NOT NULL,
 	"member_id" uuid NOT NULL,
 	"month" date NOT NULL,
 	"currency" text NOT NULL,
-	-- What the member gave the referrer in the month, forfeits taken off.
-	"amount" numeric(78, 0) NOT NULL,
-	CONSTRAINT "referral_member_rewards_pk" PRIMARY KEY ("user_id", "member_id", "month", "currency")
-) WITH (fillfactor = 70);--> statement-breakpoint
+	"amounts" numeric(78, 0)[] NOT NULL,
+	CONSTRAINT "referral_member_rewards_pk" PRIMARY KEY ("member_id", "month", "currency")
+) WITH (fillfactor = 50);--> statement-breakpoint
+-- Per-level shares added element by element; a missing level is 0.
+CREATE FUNCTION "referral_levels_add"(a numeric[], b numeric[]) RETURNS numeric[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT coalesce(array_agg(coalesce(a[i], 0) + coalesce(b[i], 0) ORDER BY i), '{}')
+	FROM generate_series(1, greatest(coalesce(cardinality(a), 0), coalesce(cardinality(b), 0))) i
+$$;--> statement-breakpoint
+-- One level's share as a per-level array: zeros below it.
+CREATE FUNCTION "referral_level_share"(level integer, amount numeric) RETURNS numeric[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT array_fill(0::numeric, ARRAY[level - 1]) || amount
+$$;--> statement-breakpoint
+CREATE AGGREGATE "referral_levels_sum"(numeric[]) (SFUNC = "referral_levels_add", STYPE = numeric[], INITCOND = '{}');--> statement-breakpoint
 -- A pool's day: when its rewards vest, whether that is decided, and the day's earners who gave
 -- nothing (no proved e-mail, or an address shared with an ancestor), which a recomputation leaves out.
 ALTER TABLE "referral_reward_days" ADD COLUMN "vests_on" date;--> statement-breakpoint
@@ -79,10 +90,10 @@ FROM "referral_rewards" r
 LEFT JOIN "referral_reward_days" d ON d."pool" = r."pool" AND d."day" = r."day"
 LEFT JOIN "referral_config_levels" lv ON lv."config_id" = d."config_id" AND lv."level" = r."level"
 GROUP BY r."user_id", coalesce(r."day", r."created_at"::date);--> statement-breakpoint
-INSERT INTO "referral_member_rewards" ("user_id", "member_id", "month", "currency", "amount")
-SELECT "user_id", "from_user_id", date_trunc('month', coalesce("day", "created_at"::date))::date, "currency", sum("amount")
+INSERT INTO "referral_member_rewards" ("member_id", "month", "currency", "amounts")
+SELECT "from_user_id", date_trunc('month', coalesce("day", "created_at"::date))::date, "currency", referral_levels_sum(referral_level_share("level", "amount"))
 FROM "referral_rewards" WHERE "status" <> 'forfeited' AND "from_user_id" IS NOT NULL
-GROUP BY 1, 2, 3, 4;--> statement-breakpoint
+GROUP BY 1, 2, 3;--> statement-breakpoint
 -- Nothing is lost: every referrer's rewards per currency, per currency and state, and the grand
 -- total per currency, what each member gave each referrer, and the kept totals (0022) equal the
 -- old rows', or the migration refuses to run.
@@ -107,8 +118,13 @@ BEGIN
 		WHERE o.total IS DISTINCT FROM n.total
 	) OR EXISTS (
 		SELECT 1 FROM (SELECT "user_id", "from_user_id" AS "member_id", "currency", sum("amount") AS total FROM "referral_rewards"
-		               WHERE "status" <> 'forfeited' AND "from_user_id" IS NOT NULL GROUP BY 1, 2, 3) o
-		FULL JOIN (SELECT "user_id", "member_id", "currency", sum("amount") AS total FROM "referral_member_rewards" GROUP BY 1, 2, 3) n USING ("user_id", "member_id", "currency")
+		               WHERE "status" <> 'forfeited' AND "from_user_id" IS NOT NULL GROUP BY 1, 2, 3 HAVING sum("amount") <> 0) o
+		FULL JOIN (
+			SELECT t."ancestor_id" AS "user_id", m."member_id", m."currency", sum(l.amount) AS total
+			FROM "referral_member_rewards" m CROSS JOIN unnest(m."amounts") WITH ORDINALITY l(amount, level)
+			JOIN "referral_tree" t ON t."user_id" = m."member_id" AND t."level" = l.level
+			WHERE l.amount <> 0 GROUP BY 1, 2, 3
+		) n USING ("user_id", "member_id", "currency")
 		WHERE o.total IS DISTINCT FROM n.total
 	) OR EXISTS (
 		SELECT 1 FROM (SELECT "user_id", "currency", "status", "amount" AS total FROM "referral_reward_totals" WHERE "amount" <> 0) k
@@ -160,7 +176,7 @@ CREATE TRIGGER "referral_day_rewards_references_updated" AFTER UPDATE ON "referr
 CREATE FUNCTION "referral_member_rewards_references"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE missing boolean;
 BEGIN
-	EXECUTE 'SELECT EXISTS (SELECT 1 FROM (SELECT user_id AS id FROM new_members UNION SELECT member_id FROM new_members) n WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = n.id))' INTO missing;
+	EXECUTE 'SELECT EXISTS (SELECT 1 FROM new_members n WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = n.member_id))' INTO missing;
 	IF missing THEN
 		RAISE EXCEPTION 'a referral reward refers to a missing user or withdrawal' USING ERRCODE = 'foreign_key_violation';
 	END IF;

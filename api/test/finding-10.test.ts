@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { deposits, referralDayRewards, referralMemberRewards, users, withdrawals } from '../src/db/schema';
+import { deposits, referralDayRewards, users, withdrawals } from '../src/db/schema';
 import { depositTransaction } from '../src/deposits/credit';
 import { accrueDay } from '../src/interest';
 import { rows } from '../src/db/rows';
@@ -10,7 +10,7 @@ import { setPrices } from '../src/pricing/prices';
 import { setConfig } from '../src/referral/config';
 import { rewardDay, vestRewards } from '../src/referral/rewards';
 import { call, newWallet, register, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
-import { addDays, independentEarned } from './money-helpers';
+import { addDays, independentEarned, memberShares } from './money-helpers';
 
 /**
  * Issue 21, finding 10 (self-referral through free wallet-only accounts): the rules that keep a
@@ -92,13 +92,7 @@ async function runDay(day: string) {
 }
 /** A referrer's rows, one per day (0035), oldest first. */
 const rewardsOf = async (userId: string) => (await db().select().from(referralDayRewards).where(eq(referralDayRewards.userId, userId))).sort((x, y) => x.day.localeCompare(y.day));
-/** What each member gave a referrer, forfeits taken off (0035), summed over the months. */
-async function membersOf(userId: string): Promise<Map<string, bigint>> {
-  const found = await db().select().from(referralMemberRewards).where(eq(referralMemberRewards.userId, userId));
-  const by = new Map<string, bigint>();
-  for (const r of found) by.set(r.memberId, (by.get(r.memberId) ?? 0n) + BigInt(r.amount));
-  return by;
-}
+const membersOf = (userId: string) => memberShares(db(), userId);
 /** One day's interest on a balance held all day, by the e2e suite's own compounding. */
 const dayInterest = (balance: bigint) => independentEarned(balance, APY.num, APY.den, 1);
 

@@ -162,8 +162,8 @@ describe('the ledger', () => {
       db().transaction(async (tx) => {
         await tx.execute(sql`insert into referral_day_rewards (user_id, day, currency, status, amount, withdrawal_id)
           values (${userId}::uuid, '2026-01-01', 'USDT', 'earned', 5, ${withdrawalId}::bigint)`);
-        await tx.execute(sql`insert into referral_member_rewards (user_id, member_id, month, currency, amount)
-          values (${userId}::uuid, ${fromUserId}::uuid, '2026-01-01', 'USDT', 5)`);
+        await tx.execute(sql`insert into referral_member_rewards (member_id, month, currency, amounts)
+          values (${fromUserId}::uuid, '2026-01-01', 'USDT', '{5}')`);
       });
     await expect(reward(randomUUID(), referee, null)).rejects.toMatchObject(refused(/missing user or withdrawal/));
     await expect(reward(referrer, randomUUID(), null)).rejects.toMatchObject(refused(/missing user or withdrawal/));

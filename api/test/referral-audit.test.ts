@@ -9,7 +9,7 @@ import { setPrices } from '../src/pricing/prices';
 import { setConfig } from '../src/referral/config';
 import { rewardDay } from '../src/referral/rewards';
 import { startTestApp, type TestApp } from './helpers';
-import { addDays } from './money-helpers';
+import { addDays, memberShares } from './money-helpers';
 
 /**
  * Issue 23, goal 3: the audit trail of the referral rewards kept one row per referrer and day. An
@@ -158,12 +158,10 @@ describe('issue 23, goal 3: a day of referral rewards, recomputed from the inter
     );
     expect(new Map(written.map((w) => [w.user_id, BigInt(w.amount)]))).toEqual(perReferrer);
     expect(new Map(written.map((w) => [w.user_id, BigInt(w.bonus_bps)]))).toEqual(new Map([...perReferrer.keys()].map((id) => [id, bonus.get(id)!])));
-    const shares = await rows<{ user_id: string; member_id: string; amount: string }>(
-      db(),
-      sql`select user_id::text, member_id::text, amount::text from referral_member_rewards where month = ${`${DAY.slice(0, 7)}-01`}::date
-          and user_id in (${sql.join(people.map((p) => sql`${p.id}::uuid`), sql`, `)})`,
-    );
-    expect(new Map(shares.map((s) => [`${s.user_id}|${s.member_id}`, BigInt(s.amount)]))).toEqual(perMember);
+    // Each member's share, from the members' rows of the month.
+    const shares = new Map<string, bigint>();
+    for (const a of people) for (const [member, amount] of await memberShares(db(), a.id)) shares.set(`${a.id}|${member}`, amount);
+    expect(shares).toEqual(perMember);
     // At most one row per referrer and day, though R's rewards came from two pools and three members.
     expect(written.filter((w) => w.user_id === R.id)).toHaveLength(1);
     expect([...perMember.keys()].filter((k) => k.startsWith(R.id))).toHaveLength(3);

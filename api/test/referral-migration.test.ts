@@ -162,9 +162,12 @@ describe('issue 23, goal 3: migration 0035, the referral rewards per referrer an
       // The grand total per currency.
       expect(sums(days, (d) => d.currency, (d) => BigInt(d.amount) + BigInt(d.forfeited))).toEqual(sums(OLD, (r) => r.currency, all));
       // Each member's share per referrer and month, forfeits taken off.
+      // (The referrer at level L is the member's ancestor at L: the share is amounts[L].)
       const members = await rows<{ user_id: string; member_id: string; month: string; currency: string; amount: string }>(
         db,
-        sql`select user_id::text, member_id::text, month::text, currency, amount::text from referral_member_rewards`,
+        sql`select t.ancestor_id::text as user_id, m.member_id::text, m.month::text, m.currency, l.amount::text
+            from referral_member_rewards m cross join unnest(m.amounts) with ordinality l(amount, level)
+            join referral_tree t on t.user_id = m.member_id and t.level = l.level`,
       );
       expect(sums(members, (m) => `${m.user_id}|${m.member_id}|${m.month}|${m.currency}`, (m) => BigInt(m.amount))).toEqual(
         sums(OLD, (r) => `${r.user}|${r.from}|${r.day.slice(0, 7)}-01|${r.currency}`, kept),

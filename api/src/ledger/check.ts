@@ -165,7 +165,10 @@ async function referralDrift(db: Pick<Db, 'execute'>) {
          where coalesce(k.amount, 0) <> coalesce(s.total, 0) limit ${LIMIT})
         union all
         (select 'referral_member_rewards:' || coalesce(k.user_id, s.user_id) || ':' || coalesce(k.currency, s.currency), coalesce(k.total, 0)::text, coalesce(s.total, 0)::text
-         from (select user_id, currency, sum(amount) as total from referral_member_rewards group by user_id, currency) k
+         from (select t.ancestor_id as user_id, m.currency, sum(l.amount) as total
+               from referral_member_rewards m cross join unnest(m.amounts) with ordinality l(amount, level)
+               join referral_tree t on t.user_id = m.member_id and t.level = l.level
+               group by t.ancestor_id, m.currency) k
          full join (select user_id, currency, sum(amount) as total from referral_day_rewards group by user_id, currency) s using (user_id, currency)
          where coalesce(k.total, 0) <> coalesce(s.total, 0) limit ${LIMIT})`,
   );

@@ -121,13 +121,19 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         -- Each referrer's rank bonus, from their capital attracted: the downline's positions at the close of the day, at the day's prices.
         select cap.ancestor_id, rk.bonus_bps
         from (
-          select t.ancestor_id, sum((coalesce(af.amount, 0) - a.balance) * pr.usd / power(10::numeric, pr.decimals)) as usd
-          from referral_tree t
-          join ledger_accounts a on a.user_id = t.user_id and a.kind = 'position'
-          left join after_close af on af.account_id = a.id
-          join ${dayPrices} pr on pr.currency = a.currency
-          where t.level <= ${depth}
-          group by t.ancestor_id
+          -- What the downline holds now, kept per referrer (0022), less what it moved after the close.
+          select x.ancestor_id, sum(x.usd) as usd from (
+            select c.ancestor_id, -c.balance * pr.usd / power(10::numeric, pr.decimals) as usd
+            from referral_capital c join ${dayPrices} pr on pr.currency = c.currency
+            where c.level <= ${depth}
+            union all
+            select t.ancestor_id, af.amount * pr.usd / power(10::numeric, pr.decimals)
+            from after_close af
+            join ledger_accounts a on a.id = af.account_id and a.kind = 'position'
+            join referral_tree t on t.user_id = a.user_id and t.level <= ${depth}
+            join ${dayPrices} pr on pr.currency = a.currency
+          ) x
+          group by x.ancestor_id
         ) cap
         join ${rankRanges} rk on cap.usd >= rk.low and (rk.high is null or cap.usd < rk.high)
       ) b on b.ancestor_id = l.ancestor_id
@@ -198,10 +204,16 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         returning 1
       ),
       members as (
-        insert into referral_member_rewards as m (user_id, member_id, month, currency, amount)
-        select p.ancestor_id, p.user_id, ${month}::date, ${payout}, p.amount from paid p, tx
-        order by p.ancestor_id, p.user_id
-        on conflict (user_id, member_id, month, currency) do update set amount = m.amount + excluded.amount
+        -- Each member's shares of the day, one per level, into the member's row of the month.
+        insert into referral_member_rewards as m (member_id, month, currency, amounts)
+        select p.user_id, ${month}::date, ${payout}, array[${sql.join(
+          config.levels.map((_, i) => sql`coalesce(sum(p.amount) filter (where p.level = ${i + 1}), 0)`),
+          sql`, `,
+        )}]
+        from paid p, tx
+        group by p.user_id
+        order by p.user_id
+        on conflict (member_id, month, currency) do update set amounts = referral_levels_add(m.amounts, excluded.amounts)
       ),
       legs as (
         insert into ledger_postings (transaction_id, account_id, currency, amount, at)
@@ -339,7 +351,7 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
       ),
       shares as (
         -- What each of them gave each referrer with a row of the day: the reward's own formula.
-        select l.user_id as member, t.ancestor_id as referrer, l.pool, l.day, l.reason, d.currency,
+        select l.user_id as member, t.ancestor_id as referrer, t.level, l.pool, l.day, l.reason, d.currency,
                div(v.value * power(10::numeric, pc.decimals) * (lv.reward_bps + r.bonus_bps), pp.usd * 10000 * power(10::numeric, ${SCALE_DIGITS})) as amount
         from leaving l
         join due d on d.pool = l.pool and d.day = l.day
@@ -352,9 +364,10 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
       ),
       taken as materialized (select * from shares where amount > 0),
       members as (
-        update referral_member_rewards m set amount = m.amount - x.amount
-        from (select referrer, member, date_trunc('month', day)::date as month, currency, sum(amount) as amount from taken group by 1, 2, 3, 4) x
-        where m.user_id = x.referrer and m.member_id = x.member and m.month = x.month and m.currency = x.currency
+        update referral_member_rewards m set amounts = referral_levels_add(m.amounts, x.amounts)
+        from (select member, date_trunc('month', day)::date as month, currency, referral_levels_sum(referral_level_share(level, -amount)) as amounts
+              from taken group by 1, 2, 3) x
+        where m.member_id = x.member and m.month = x.month and m.currency = x.currency
       ),
       decided as (
         update referral_day_rewards r
@@ -373,6 +386,10 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
       union all
       -- A share recomputed larger than what the referrer had: the books would be wrong; the batch is undone below.
       select null, null, null, null, 'overdrawn', null, null, null from decided where amount < 0
+      union all
+      select null, null, null, null, 'overdrawn', null, null, null from taken k
+      join referral_member_rewards m on m.member_id = k.member and m.month = date_trunc('month', k.day)::date and m.currency = k.currency
+      where coalesce(m.amounts[k.level], 0) < k.amount
       order by day, pool, member, referrer`,
     );
     if (found.some((f) => (f.reason as string) === 'overdrawn')) throw new Error(`vesting up to ${until}: a recomputed share exceeds what its referrer was given; nothing decided`);

@@ -1,4 +1,4 @@
-import { bigint, bigserial, boolean, date, index, integer, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, date, index, integer, numeric, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { currencies, pools } from './catalog';
 import { created, baseUnits, usd } from './columns';
@@ -124,17 +124,19 @@ export const referralDayRewards = pgTable(
   ],
 );
 
-/** What a member gave a referrer in a month, forfeits taken off (0035): the affiliates page's per-member figure. */
+/**
+ * What a member gave each of their referrers in a month, forfeits taken off (0035): `amounts[L]` is
+ * the share of the member's ancestor at level L (`referralTree`). The affiliates page's per-member figure.
+ */
 export const referralMemberRewards = pgTable(
   'referral_member_rewards',
   {
-    userId: uuid('user_id').notNull(),
     memberId: uuid('member_id').notNull(),
     month: date('month', { mode: 'string' }).notNull(),
     currency: text('currency').notNull(),
-    amount: baseUnits('amount').notNull(),
+    amounts: numeric('amounts', { precision: 78, scale: 0 }).array().notNull(),
   },
-  (t) => [primaryKey({ name: 'referral_member_rewards_pk', columns: [t.userId, t.memberId, t.month, t.currency] })],
+  (t) => [primaryKey({ name: 'referral_member_rewards_pk', columns: [t.memberId, t.month, t.currency] })],
 );
 
 /** Members per referrer and level (0022), moved with the tree. */
