@@ -81,7 +81,9 @@ export type RewardDay = { pool: string; day: string; created: boolean; rewards: 
  *
  * The rank is the one the ancestor's capital attracted reaches at the close of the day: the USD
  * value, at the day's prices, of their downline's positions within the configured levels at the
- * close (the day's own interest included, anything dated later left out).
+ * close (the day's own interest included, anything dated later left out): what the downline
+ * holds now, kept per referrer (`referral_capital`), less the postings dated after the close. A
+ * day rewarded in several pools keeps the rank its first pool used, kept in the referrer's row.
  */
 export async function rewardDay(db: Db, source: PriceSource, pool: string, day: string): Promise<RewardDay> {
   const config = await configOn(db, day);
