@@ -195,7 +195,7 @@ try {
         referralBytes = Number(after.b) - Number(before.b);
       }
       days.push({ day, positions: r.positions, accrual, bytesPerPosition: (sizeAfter - sizeBefore) / Math.max(1, r.positions), referral, referralRows, referralMemberRows, referralBytes });
-      log(`${day}: accrual ${accrual.toFixed(2)} s${referral === null ? '' : `, referral ${referral.toFixed(2)} s, ${referralRows} day rows, ${referralMemberRows} new member-month rows, ${(referralBytes / 2 ** 20).toFixed(1)} MiB`}`);
+      log(`${day}: accrual ${accrual.toFixed(2)} s${referral === null ? '' : `, referral ${referral.toFixed(2)} s, ${referralRows} day rows, ${referralMemberRows} new (member, month) rows, ${(referralBytes / 2 ** 20).toFixed(1)} MiB`}`);
     }
     const positionDays = days.reduce((n, d) => n + d.positions, 0);
     const bytesPerPositionDay = ((await size()) - postingsBefore) / Math.max(1, positionDays);
@@ -265,7 +265,7 @@ try {
     out.push('|---|---|');
     out.push(`| interest postings, heap and indexes (ledger_postings + ledger_transactions), per position-day | ${bytesPerPositionDay.toFixed(0)} B |`);
     out.push(`| accrual of one day, mean of ${DAYS} (first / last) | ${mean(days.map((d) => d.accrual)).toFixed(2)} s (${days[0].accrual.toFixed(2)} / ${days.at(-1).accrual.toFixed(2)}) |`);
-    out.push(`| referral step of one day (mean of ${refDay.length}) | ${mean(refDay.map((d) => d.referral)).toFixed(2)} s, ${mean(refDay.map((d) => d.referralRows)).toFixed(0)} rows per (referrer, day) + ${mean(refDay.map((d) => d.referralMemberRows)).toFixed(0)} new (referrer, member, month) rows, ${(mean(refDay.map((d) => d.referralBytes)) / 2 ** 20).toFixed(1)} MiB |`);
+    out.push(`| referral step of one day (mean of ${refDay.length}) | ${mean(refDay.map((d) => d.referral)).toFixed(2)} s, ${mean(refDay.map((d) => d.referralRows)).toFixed(0)} rows per (referrer, day) + ${mean(refDay.map((d) => d.referralMemberRows)).toFixed(0)} new (member, month) rows, ${(mean(refDay.map((d) => d.referralBytes)) / 2 ** 20).toFixed(1)} MiB |`);
     out.push(`| the interest job's next-day lookup (its markers) | ${(nextDayProbe.s * 1000).toFixed(2)} ms |`);
     for (const c of checks) out.push(`| ledger check, ${c.name} | ${c.s.toFixed(2)} s, ${c.transactions} transactions read, ${c.ok ? 'OK' : 'FAILED'} |`);
     out.push(`| (the day accrued before the second incremental check) | ${extraAccrual.toFixed(2)} s |`);

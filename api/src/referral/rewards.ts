@@ -89,7 +89,13 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
   const config = await configOn(db, day);
   const prices = await pricesOn(db, source, day);
   const payout = config.currency;
-  const earnedIn = await rows<{ currency: string }>(db, sql`select distinct currency from interest_accruals where pool = ${pool} and day = ${day}::date`);
+  // The pool day's interest transactions (one per part), by their index: not a scan of every interest posting.
+  const interest = sql`(select id from ledger_transactions where kind = 'interest' and detail->>'pool' = ${pool} and detail->>'day' = ${day})`;
+  const earnedIn = await rows<{ currency: string }>(
+    db,
+    sql`select distinct a.currency from ledger_postings p join ledger_accounts a on a.id = p.account_id
+        where p.transaction_id in ${interest} and a.kind = 'position' and p.amount < 0`,
+  );
   const unpriced = [payout, ...earnedIn.map((r) => r.currency)].filter((c) => !prices.has(c));
   // Without a price the conversion cannot be exact: the day waits (and the job says why) rather than rewarding nothing.
   if (unpriced.length) throw new Error(`referral rewards of ${pool} ${day} wait for a price of ${[...new Set(unpriced)].join(', ')} from '${source.name}'`);
@@ -147,8 +153,9 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
     ) x
     where amount > 0`;
   const month = `${day.slice(0, 7)}-01`;
-  const interestReference = `interest:${pool}:${day}`;
   return db.transaction(async (tx) => {
+    // The day's referees and their ancestors are sorted and hashed a few times: in memory, as the accrual's, not in temp files.
+    await tx.execute(sql`set local work_mem = '256MB'`);
     await tx.execute(sql`
       insert into ledger_accounts (key, kind, currency) values ('house:' || ${payout}, 'house', ${payout}), ('referral_rewards_payable:' || ${payout}, 'referral_rewards_payable', ${payout})
       on conflict (key) do nothing`);
@@ -156,9 +163,12 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
       tx,
       sql`
       with earners as (
-        select a.user_id, sum(a.amount * pr.usd * power(10::numeric, ${SCALE_DIGITS} - pr.decimals)) as value
-        from interest_accruals a join ${dayPrices} pr on pr.currency = a.currency
-        where a.pool = ${pool} and a.day = ${day}::date and a.amount > 0
+        -- Each position's interest of the day (its credit in the pool day's interest transactions), in USD × 10^18.
+        select a.user_id, sum(-p.amount * pr.usd * power(10::numeric, ${SCALE_DIGITS} - pr.decimals)) as value
+        from ledger_postings p
+        join ledger_accounts a on a.id = p.account_id and a.kind = 'position'
+        join ${dayPrices} pr on pr.currency = a.currency
+        where p.transaction_id in ${interest} and p.amount < 0
         group by a.user_id
       ),
       unproved as materialized (select id from users where not ${provedEmail(sql`users`)}),
@@ -187,8 +197,7 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         select ${reference}, ${'referral_reward' satisfies TransactionKind}, ${end}::timestamptz,
                jsonb_build_object('pool', ${pool}::text, 'day', ${day}::text, 'config', ${config.id}::bigint, 'currency', ${payout}::text,
                  -- The interest the rewards were computed from: the pool day's interest transactions (one per part).
-                 'interest', (select coalesce(jsonb_agg(it.id order by it.id), '[]'::jsonb) from ledger_transactions it
-                              where it.reference = ${interestReference} or it.reference like ${`${interestReference}:%`}))
+                 'interest', (select coalesce(jsonb_agg(it.id order by it.id), '[]'::jsonb) from ${interest} it))
         from marker where total > 0
         on conflict (reference) do nothing
         returning id
@@ -215,7 +224,11 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         from paid p, tx
         group by p.user_id
         order by p.user_id
-        on conflict (member_id, month, currency) do update set amounts = referral_levels_add(m.amounts, excluded.amounts)
+        -- Added level by level in the statement itself (a function call per row would cost more than the update).
+        on conflict (member_id, month, currency) do update set amounts = array[${sql.join(
+          config.levels.map((_, i) => sql`coalesce(m.amounts[${sql.raw(String(i + 1))}], 0) + excluded.amounts[${sql.raw(String(i + 1))}]`),
+          sql`, `,
+        )}] || coalesce(m.amounts[${sql.raw(String(config.levels.length + 1))}:], '{}')
       ),
       legs as (
         insert into ledger_postings (transaction_id, account_id, currency, amount, at)
