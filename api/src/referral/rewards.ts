@@ -68,8 +68,8 @@ export type RewardDay = { pool: string; day: string; created: boolean; rewards: 
  *
  * in base units of the payout currency P, with the day's kept prices, computed in exact numeric
  * arithmetic and rounded down once. Each referrer's sum goes into their one row of the day
- * (`referral_day_rewards`, another pool's rewards of the day adding to it) and each member's share
- * into the referrer's row for that member and month (`referral_member_rewards`); one ledger
+ * (`referral_day_rewards`, another pool's rewards of the day adding to it) and each member's
+ * shares, one per level, into the member's row of the month (`referral_member_rewards`); one ledger
  * transaction `referral:<pool>:<day>` (house → referral rewards payable) naming the interest
  * transactions it was computed from, and the `referral_reward_days` marker with the earners who
  * gave nothing: all or nothing. Run twice, or by two replicas at once, the second finds the marker
@@ -295,7 +295,7 @@ export type Forfeit = { member: string; referrer: string; pool: string; day: str
  * withdrawals summed in time order; interest left aside), and the member shares no address with an
  * ancestor; otherwise they are forfeited: recomputed from the member's interest postings of the day
  * (the reward's formula with the day's kept prices, configuration and each referrer's rank bonus),
- * taken off the referrer's day and month rows, and returned by the ledger from rewards payable to
+ * taken off the referrer's day row and the member's month row, and returned by the ledger from rewards payable to
  * the house. Every referrer's row of a decided day becomes earned (or forfeited, if nothing is
  * left). `vested` counts the rows made earned, `forfeited` the members' shares returned.
  *
