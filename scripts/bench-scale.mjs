@@ -6,7 +6,8 @@
 // connections (autocannon, as bench:api), p50, p99 and req/s of each cabinet, pool, referral and
 // DAO read for an ordinary user (and the top referrer, whose downline is everyone), and the ratio
 // to GET /profile's req/s in the same run; bytes per position-day of the interest postings; the
-// referral rows and bytes of a day; the incremental and the full ledger check.
+// referral rows and bytes of a day (per referrer and day, and the members' monthly shares it
+// added); the incremental and the full ledger check.
 // Env: BENCH_USERS (1000000), BENCH_DAYS (30), BENCH_DURATION (s per route, 5), BENCH_CONNECTIONS (10),
 // BENCH_REFERRAL_DAYS (1: the referral step runs for the last so many days).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -177,17 +178,24 @@ try {
       let referral = null;
       let referralRows = null;
       let referralBytes = null;
+      let referralMemberRows = null;
       if (d >= DAYS - REFERRAL_DAYS) {
-        const rb = Number((await one(sql`select pg_total_relation_size('referral_rewards') as b`)).b);
-        const rc = Number((await one(sql`select count(*) as n from referral_rewards`)).n);
+        // The referral rows (0035): one per referrer and day, and each member's share per month (new rows
+        // the first day of a month, updated in place after). Bytes of both tables, heap and indexes.
+        const referralSize = async () =>
+          one(sql`select pg_total_relation_size('referral_day_rewards') + pg_total_relation_size('referral_member_rewards') as b,
+                         (select count(*) from referral_day_rewards) as d, (select count(*) from referral_member_rewards) as m`);
+        const before = await referralSize();
         const tr = process.hrtime.bigint();
         await rewardDay(db, prices, 'coin', day);
         referral = seconds(tr);
-        referralRows = Number((await one(sql`select count(*) as n from referral_rewards`)).n) - rc;
-        referralBytes = Number((await one(sql`select pg_total_relation_size('referral_rewards') as b`)).b) - rb;
+        const after = await referralSize();
+        referralRows = Number(after.d) - Number(before.d);
+        referralMemberRows = Number(after.m) - Number(before.m);
+        referralBytes = Number(after.b) - Number(before.b);
       }
-      days.push({ day, positions: r.positions, accrual, bytesPerPosition: (sizeAfter - sizeBefore) / Math.max(1, r.positions), referral, referralRows, referralBytes });
-      log(`${day}: accrual ${accrual.toFixed(2)} s${referral === null ? '' : `, referral ${referral.toFixed(2)} s`}`);
+      days.push({ day, positions: r.positions, accrual, bytesPerPosition: (sizeAfter - sizeBefore) / Math.max(1, r.positions), referral, referralRows, referralMemberRows, referralBytes });
+      log(`${day}: accrual ${accrual.toFixed(2)} s${referral === null ? '' : `, referral ${referral.toFixed(2)} s, ${referralRows} day rows, ${referralMemberRows} new (member, month) rows, ${(referralBytes / 2 ** 20).toFixed(1)} MiB`}`);
     }
     const positionDays = days.reduce((n, d) => n + d.positions, 0);
     const bytesPerPositionDay = ((await size()) - postingsBefore) / Math.max(1, positionDays);
@@ -257,7 +265,7 @@ try {
     out.push('|---|---|');
     out.push(`| interest postings, heap and indexes (ledger_postings + ledger_transactions), per position-day | ${bytesPerPositionDay.toFixed(0)} B |`);
     out.push(`| accrual of one day, mean of ${DAYS} (first / last) | ${mean(days.map((d) => d.accrual)).toFixed(2)} s (${days[0].accrual.toFixed(2)} / ${days.at(-1).accrual.toFixed(2)}) |`);
-    out.push(`| referral step of one day (mean of ${refDay.length}) | ${mean(refDay.map((d) => d.referral)).toFixed(2)} s, ${mean(refDay.map((d) => d.referralRows)).toFixed(0)} rows, ${(mean(refDay.map((d) => d.referralBytes)) / 2 ** 20).toFixed(1)} MiB |`);
+    out.push(`| referral step of one day (mean of ${refDay.length}) | ${mean(refDay.map((d) => d.referral)).toFixed(2)} s, ${mean(refDay.map((d) => d.referralRows)).toFixed(0)} rows per (referrer, day) + ${mean(refDay.map((d) => d.referralMemberRows)).toFixed(0)} new (member, month) rows, ${(mean(refDay.map((d) => d.referralBytes)) / 2 ** 20).toFixed(1)} MiB |`);
     out.push(`| the interest job's next-day lookup (its markers) | ${(nextDayProbe.s * 1000).toFixed(2)} ms |`);
     for (const c of checks) out.push(`| ledger check, ${c.name} | ${c.s.toFixed(2)} s, ${c.transactions} transactions read, ${c.ok ? 'OK' : 'FAILED'} |`);
     out.push(`| (the day accrued before the second incremental check) | ${extraAccrual.toFixed(2)} s |`);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { deposits, referralRewards, users, withdrawals } from '../src/db/schema';
+import { deposits, referralDayRewards, users, withdrawals } from '../src/db/schema';
 import { depositTransaction } from '../src/deposits/credit';
 import { accrueDay } from '../src/interest';
 import { rows } from '../src/db/rows';
@@ -10,7 +10,7 @@ import { setPrices } from '../src/pricing/prices';
 import { setConfig } from '../src/referral/config';
 import { rewardDay, vestRewards } from '../src/referral/rewards';
 import { call, newWallet, register, siweSign, startTestApp, uniqueEmail, type TestApp } from './helpers';
-import { addDays, independentEarned } from './money-helpers';
+import { addDays, independentEarned, memberShares } from './money-helpers';
 
 /**
  * Issue 21, finding 10 (self-referral through free wallet-only accounts): the rules that keep a
@@ -90,8 +90,9 @@ async function runDay(day: string) {
   expect((await accrueDay(db(), 'stable', day, APY.text)).created).toBe(true);
   expect((await rewardDay(db(), t.app.services.prices, 'stable', day)).created).toBe(true);
 }
-const rewardsOf = (userId: string) => db().select().from(referralRewards).where(eq(referralRewards.userId, userId));
-const total = (rs: { amount: string }[]) => rs.reduce((n, r) => n + BigInt(r.amount), 0n);
+/** A referrer's rows, one per day (0035), oldest first. */
+const rewardsOf = async (userId: string) => (await db().select().from(referralDayRewards).where(eq(referralDayRewards.userId, userId))).sort((x, y) => x.day.localeCompare(y.day));
+const membersOf = (userId: string) => memberShares(db(), userId);
 /** One day's interest on a balance held all day, by the e2e suite's own compounding. */
 const dayInterest = (balance: bigint) => independentEarned(balance, APY.num, APY.den, 1);
 
@@ -116,10 +117,11 @@ describe('finding 10: referral rewards only on a real referee’s money', () => 
     await fund(real.id, 300n * USDT, before, real.wallet);
     await runDay(day);
 
-    const toA = await rewardsOf(a.id);
-    expect(toA.map((r) => r.fromUserId)).toEqual([real.id]);
-    expect(BigInt(toA[0]!.amount)).toBe((dayInterest(300n * USDT) * 1000n) / 10_000n);
+    const share = (dayInterest(300n * USDT) * 1000n) / 10_000n;
+    expect((await rewardsOf(a.id)).map((r) => [r.day, BigInt(r.amount)])).toEqual([[day, share]]);
+    expect(await membersOf(a.id)).toEqual(new Map([[real.id, share]]));
     expect(await rewardsOf(b.id)).toEqual([]);
+    expect(await membersOf(b.id)).toEqual(new Map());
     expect((await checkLedger(db())).ok).toBe(true);
   });
 
@@ -136,7 +138,9 @@ describe('finding 10: referral rewards only on a real referee’s money', () => 
     await runDay(d1);
 
     const i1 = dayInterest(200n * USDT);
-    expect((await rewardsOf(a.id)).map((r) => [r.fromUserId, r.level, BigInt(r.amount)])).toEqual([[underW.id, 2, (i1 * 300n) / 10_000n]]);
+    // A's level-2 share from under W (300 bps), nothing from the wallet-only referee.
+    expect((await rewardsOf(a.id)).map((r) => [r.day, BigInt(r.amount)])).toEqual([[d1, (i1 * 300n) / 10_000n]]);
+    expect(await membersOf(a.id)).toEqual(new Map([[underW.id, (i1 * 300n) / 10_000n]]));
     expect(await rewardsOf(w.id)).toEqual([]);
 
     // The e-mail proved (as the confirmed change sets it), the next day rewards flow both ways.
@@ -146,15 +150,20 @@ describe('finding 10: referral rewards only on a real referee’s money', () => 
     // Day 2's balances carry day 1's interest (compounding).
     const i2under = dayInterest(200n * USDT + i1);
     const i2wallet = dayInterest(400n * USDT + dayInterest(400n * USDT));
-    const onD2 = (await rewardsOf(a.id)).filter((r) => r.day === d2).map((r) => [r.fromUserId, BigInt(r.amount)]);
-    expect(onD2).toEqual(
-      expect.arrayContaining([
-        [underW.id, (i2under * 300n) / 10_000n],
-        [walletOnly.id, (i2wallet * 1000n) / 10_000n],
+    const [fromUnderW, fromWalletOnly] = [(i2under * 300n) / 10_000n, (i2wallet * 1000n) / 10_000n];
+    expect((await rewardsOf(a.id)).map((r) => [r.day, BigInt(r.amount)])).toEqual([
+      [d1, (i1 * 300n) / 10_000n],
+      [d2, fromUnderW + fromWalletOnly],
+    ]);
+    // Both days are in one month: each member's share of both, the wallet-only one's of day 2 alone.
+    expect(await membersOf(a.id)).toEqual(
+      new Map([
+        [underW.id, (i1 * 300n) / 10_000n + fromUnderW],
+        [walletOnly.id, fromWalletOnly],
       ]),
     );
-    expect(onD2).toHaveLength(2);
     expect((await rewardsOf(w.id)).map((r) => [r.day, BigInt(r.amount)])).toEqual([[d2, (i2under * 1000n) / 10_000n]]);
+    expect(await membersOf(w.id)).toEqual(new Map([[underW.id, (i2under * 1000n) / 10_000n]]));
   });
 
   it('finding 10: the rank comes from the downline’s capital at the close of the day, not when the day is rewarded', async () => {
@@ -168,7 +177,7 @@ describe('finding 10: referral rewards only on a real referee’s money', () => 
     await runDay(day);
     // At the close A's downline held 500 dollars and the day's interest: Starter, no bonus.
     const [reward] = await rewardsOf(a.id);
-    expect([reward!.rateBps, BigInt(reward!.amount)]).toEqual([1000, (dayInterest(500n * USDT) * 1000n) / 10_000n]);
+    expect([reward!.bonusBps, BigInt(reward!.amount)]).toEqual([0, (dayInterest(500n * USDT) * 1000n) / 10_000n]);
   });
 
   it('finding 10: rewards vest after the period only if the referee’s funds stayed; otherwise they go back to the house, once', async () => {
@@ -198,39 +207,59 @@ describe('finding 10: referral rewards only on a real referee’s money', () => 
       [leaves.id, (dayInterest(250n * USDT) * 1000n) / 10_000n],
       [paysA.id, (dayInterest(150n * USDT) * 1000n) / 10_000n],
     ]);
-    const written = await rewardsOf(a.id);
-    expect(new Map(written.map((r) => [r.fromUserId, BigInt(r.amount)]))).toEqual(expected);
-    expect(written.every((r) => r.status === 'vesting' && r.vestsOn === addDays(day, VESTING_DAYS))).toBe(true);
+    const sumOf = (xs: bigint[]) => xs.reduce((n, x) => n + x, 0n);
+    expect(await membersOf(a.id)).toEqual(expected);
+    const [written] = await rewardsOf(a.id);
+    expect([written!.day, written!.status, BigInt(written!.amount), BigInt(written!.forfeited)]).toEqual([day, 'vesting', sumOf([...expected.values()]), 0n]);
+    const [marker] = await rows<{ vests_on: string }>(db(), sql`select vests_on::text from referral_reward_days where pool = 'stable' and day = ${day}::date`);
+    expect(marker!.vests_on).toBe(addDays(day, VESTING_DAYS));
 
     // Before the period's last day has closed, nothing of this day is decided (the earlier tests' rewards are).
     await vestRewards(db(), addDays(day, VESTING_DAYS - 1));
     expect((await rewardsOf(a.id)).every((r) => r.status === 'vesting')).toBe(true);
     const payableBefore = await payable();
-    // Twice at once: each reward is decided once.
+    // Twice at once: each day is decided once.
     const runs = await Promise.all([vestRewards(db(), addDays(day, VESTING_DAYS)), vestRewards(db(), addDays(day, VESTING_DAYS))]);
-    // The earlier tests' referees also earned on this day: everything of the day is counted once between the two runs.
-    const [ofDay] = await rows<{ earned: string; forfeited: string; returned: string }>(
+    // The earlier tests' referrers also had rows of this day: everything of the day is counted once between the two runs.
+    const [ofDay] = await rows<{ earned: string; vesting: string; returned: string }>(
       db(),
-      sql`select count(*) filter (where status = 'earned')::text as earned, count(*) filter (where status = 'forfeited')::text as forfeited,
-                 coalesce(sum(amount) filter (where status = 'forfeited'), 0)::text as returned
-          from referral_rewards where vests_on = ${addDays(day, VESTING_DAYS)}::date`,
+      sql`select count(*) filter (where status = 'earned')::text as earned, count(*) filter (where status = 'vesting')::text as vesting,
+                 coalesce(sum(forfeited), 0)::text as returned
+          from referral_day_rewards where day = ${day}::date`,
     );
+    expect(ofDay!.vesting).toBe('0');
     expect(runs.reduce((n, r) => n + r.vested, 0)).toBe(Number(ofDay!.earned));
-    expect(runs.reduce((n, r) => n + r.forfeited, 0)).toBe(Number(ofDay!.forfeited));
     expect(payableBefore - (await payable())).toBe(BigInt(ofDay!.returned));
-    const decided = new Map((await rewardsOf(a.id)).map((r) => [r.fromUserId, [r.status, r.forfeitReason]]));
-    expect(decided).toEqual(
-      new Map([
-        [stays.id, ['earned', null]],
-        [topsUp.id, ['earned', null]],
-        [leaves.id, ['forfeited', 'funds_left']],
-        [paysA.id, ['forfeited', 'shared_address']],
+    // The forfeit's ledger transaction says whose share went back, to whom, why and how much: one entry per member and referrer.
+    const [forfeit] = await rows<{ detail: { forfeits: { member: string; referrer: string; day: string; reason: string; amount: string }[] } }>(
+      db(),
+      sql`select detail from ledger_transactions where reference = ${`referral:forfeit:${day}:stable`}`,
+    );
+    const forfeits = forfeit!.detail.forfeits;
+    expect(runs.reduce((n, r) => n + r.forfeited, 0)).toBe(forfeits.length);
+    expect(sumOf(forfeits.map((f) => BigInt(f.amount)))).toBe(BigInt(ofDay!.returned));
+    expect(forfeits.filter((f) => f.referrer === a.id).map((f) => [f.member, f.day, f.reason, BigInt(f.amount)])).toEqual(
+      expect.arrayContaining([
+        [leaves.id, day, 'funds_left', expected.get(leaves.id)!],
+        [paysA.id, day, 'shared_address', expected.get(paysA.id)!],
       ]),
     );
-    // A's forfeited rewards are among what left rewards payable for the house.
-    const forfeitedOfA = (await rewardsOf(a.id)).filter((r) => r.status === 'forfeited');
-    expect(total(forfeitedOfA)).toBe(expected.get(leaves.id)! + expected.get(paysA.id)!);
-    expect(BigInt(ofDay!.returned)).toBeGreaterThanOrEqual(total(forfeitedOfA));
+    expect(forfeits.filter((f) => f.referrer === a.id)).toHaveLength(2);
+    // A keeps the shares of the members whose funds stayed; the others' are taken off, per day and per member.
+    const [decided] = await rewardsOf(a.id);
+    expect([decided!.status, BigInt(decided!.amount), BigInt(decided!.forfeited)]).toEqual([
+      'earned',
+      expected.get(stays.id)! + expected.get(topsUp.id)!,
+      expected.get(leaves.id)! + expected.get(paysA.id)!,
+    ]);
+    expect(await membersOf(a.id)).toEqual(
+      new Map([
+        [stays.id, expected.get(stays.id)!],
+        [topsUp.id, expected.get(topsUp.id)!],
+        [leaves.id, 0n],
+        [paysA.id, 0n],
+      ]),
+    );
     // Nothing is decided again.
     const later = await rewardsOf(a.id);
     await vestRewards(db(), addDays(day, VESTING_DAYS + 5));

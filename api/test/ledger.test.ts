@@ -157,14 +157,19 @@ describe('the ledger', () => {
   it('checks a referral reward\'s users and withdrawal once per statement, on insert and update; a named user stays', async () => {
     const refused = (message: RegExp) => ({ cause: expect.objectContaining({ message: expect.stringMatching(message) }) });
     const [referrer, referee] = [await newUser(), await newUser()];
+    // A referrer's day (0035) names the referrer and the claim; the member's share names the member.
     const reward = (userId: string, fromUserId: string, withdrawalId: string | null) =>
-      db().execute(sql`insert into referral_rewards (user_id, from_user_id, level, currency, amount, pool, day, withdrawal_id)
-        values (${userId}::uuid, ${fromUserId}::uuid, 1, 'USDT', 5, 'coin', '2026-01-01', ${withdrawalId}::bigint)`);
+      db().transaction(async (tx) => {
+        await tx.execute(sql`insert into referral_day_rewards (user_id, day, currency, status, amount, withdrawal_id)
+          values (${userId}::uuid, '2026-01-01', 'USDT', 'earned', 5, ${withdrawalId}::bigint)`);
+        await tx.execute(sql`insert into referral_member_rewards (member_id, month, currency, amounts)
+          values (${fromUserId}::uuid, '2026-01-01', 'USDT', '{5}')`);
+      });
     await expect(reward(randomUUID(), referee, null)).rejects.toMatchObject(refused(/missing user or withdrawal/));
     await expect(reward(referrer, randomUUID(), null)).rejects.toMatchObject(refused(/missing user or withdrawal/));
     await expect(reward(referrer, referee, '999999999')).rejects.toMatchObject(refused(/missing user or withdrawal/));
     await reward(referrer, referee, null);
-    await expect(db().execute(sql`update referral_rewards set withdrawal_id = 999999999 where user_id = ${referrer}::uuid`)).rejects.toMatchObject(
+    await expect(db().execute(sql`update referral_day_rewards set withdrawal_id = 999999999 where user_id = ${referrer}::uuid`)).rejects.toMatchObject(
       refused(/missing user or withdrawal/),
     );
     await expect(db().delete(users).where(eq(users.id, referee))).rejects.toMatchObject(refused(/referral rewards cannot be deleted/));

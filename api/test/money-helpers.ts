@@ -1,5 +1,8 @@
 import { startChain, type LocalChain } from '@app/chain';
+import { sql } from 'drizzle-orm';
 import type { App } from '../src/app';
+import type { Db } from '../src/db/client';
+import { rows } from '../src/db/rows';
 import { checkLedger, checkLedgerIncremental } from '../src/ledger';
 import { runOperator, type Output, type Transport } from '../src/operator/cli';
 import { enrolOperator, totpNow, type Enrolled } from '../src/operator';
@@ -89,4 +92,20 @@ export function moneyStack(env: Record<string, string> = {}) {
     await stack.chain?.stop();
   });
   return stack;
+}
+
+/**
+ * What each member gave a referrer, forfeits taken off, summed over the months and currencies, read
+ * from the members' monthly rows (0035): the referrer's share is the level at which the member is
+ * below them. A member whose row has no share at that level is left out.
+ */
+export async function memberShares(db: Db, referrerId: string, currency?: string): Promise<Map<string, bigint>> {
+  const found = await rows<{ member: string; amount: string }>(
+    db,
+    sql`select m.member_id::text as member, sum(m.amounts[t.level])::text as amount
+        from referral_tree t join referral_member_rewards m on m.member_id = t.user_id
+        where t.ancestor_id = ${referrerId}::uuid and m.amounts[t.level] is not null ${currency ? sql`and m.currency = ${currency}` : sql``}
+        group by m.member_id`,
+  );
+  return new Map(found.map((r) => [r.member, BigInt(r.amount)]));
 }

@@ -2,13 +2,13 @@ import { eq, sql } from 'drizzle-orm';
 import type { Wallet } from 'ethers';
 import { apiMessages as M, apiMessagesRu } from '@app/contracts';
 import { mine } from '@app/chain';
-import { referralRewards, users, withdrawals } from '../src/db/schema';
+import { referralDayRewards, users, withdrawals } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { rows } from '../src/db/rows';
 import { rewardDay } from '../src/referral/rewards';
 import { call, lastMail, register, siweSign, uniqueEmail } from './helpers';
 import { devWallet, sendEth, sendToken, tokenContract } from './deposit-helpers';
-import { ETH, USDT, addDays, expectLedgerBalanced, independentEarned, moneyStack, operator, today } from './money-helpers';
+import { ETH, USDT, addDays, expectLedgerBalanced, independentEarned, memberShares, moneyStack, operator, today } from './money-helpers';
 
 /**
  * The referral programme against the real API, database and anvil: sign-ups through invites,
@@ -45,7 +45,9 @@ async function deposit(m: Member, pool: 'coin' | 'stable', currency: 'ETH' | 'US
 
 const get = async (m: Member, path: string) => (await call(app(), 'GET', `/api/v1/referrals${path}`, { token: m.token })).body;
 const claim = (m: Member, lang?: string) => call(app(), 'POST', '/api/v1/referrals/withdraw', { token: m.token, ...(lang ? { headers: { 'accept-language': lang } } : {}) });
-const rewardRows = (userId: string) => app().services.db.select().from(referralRewards).where(eq(referralRewards.userId, userId));
+/** A referrer's rows: one per day (0035). */
+const rewardRows = (userId: string) => app().services.db.select().from(referralDayRewards).where(eq(referralDayRewards.userId, userId));
+
 const sum = (xs: bigint[]) => xs.reduce((a, b) => a + b, 0n);
 
 /** Runs the payout job and mines until nothing is left in flight. */
@@ -186,14 +188,18 @@ describe('rewards', () => {
       // rewards are those of its first days - 1 days of interest, from day0 + 1.
       const expected = expectedEthReward(ETH, 8n, 100n, days - 1, rate, 3000n, 1n);
       const got = await rewardRows(m.id);
-      expect(got.map((r) => [r.level, r.rateBps, r.fromUserId, r.currency]).every(([l, b, f, c]) => l === level && b === Number(rate) && f === D.id && c === 'USDT')).toBe(true);
-      expect(got.sort((a, b) => a.day!.localeCompare(b.day!)).map((r) => BigInt(r.amount))).toEqual(expected);
+      // The day's rate is the level's plus the rank bonus kept with the day; all of it from D, in USDT.
+      const levelBps = [1000n, 300n, 200n][level - 1]!;
+      expect(got.every((r) => BigInt(r.bonusBps) === rate - levelBps && r.currency === 'USDT')).toBe(true);
+      expect(got.sort((a, b) => a.day.localeCompare(b.day)).map((r) => BigInt(r.amount))).toEqual(expected);
+      // All of it from D, kept with D's month rows at this level.
+      expect(await memberShares(app().services.db, m.id)).toEqual(new Map([[D.id, sum(expected)]]));
       const harvest = await get(m, '/harvest');
       expect(harvest).toMatchObject({ currency: 'USDT', decimals: 6, availableToClaim: String(sum(expected)), allTime: String(sum(expected)), inPayment: '0', alreadyPaid: '0', claimInProgress: false, claim: null });
     }
     // The house paid exactly the rewards into the payable account.
     const [payable] = await rows<{ balance: string }>(app().services.db, sql`select (-balance)::text as balance from ledger_accounts where key = 'referral_rewards_payable:USDT'`);
-    const all = await rows<{ total: string }>(app().services.db, sql`select sum(amount)::text as total from referral_rewards`);
+    const all = await rows<{ total: string }>(app().services.db, sql`select sum(amount + forfeited)::text as total from referral_day_rewards`);
     expect(payable!.balance).toBe(all[0]!.total);
 
     // The same days again, by the operator and by the step itself: nothing doubles.

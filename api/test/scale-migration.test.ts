@@ -67,7 +67,8 @@ async function writeOldBooks(db: Db, drift: bigint) {
     db.execute(sql`insert into referral_rewards (user_id, from_user_id, level, currency, amount, status, pool, day, forfeit_reason)
       values (${userId}::uuid, ${from}::uuid, ${level}, 'ETH', ${amount.toString()}::numeric, ${status}, 'coin', ${day}::date, ${status === 'forfeited' ? 'funds_left' : null})`);
   await reward(R, A, 1, 10n, 'earned', '2026-01-01');
-  await reward(R, B, 2, 5n, 'vesting', '2026-01-01');
+  // A later day's: one referrer's rewards of one day share one state (0035 keeps one row per referrer and day).
+  await reward(R, B, 2, 5n, 'vesting', '2026-01-02');
   await reward(A, B, 1, 7n, 'earned', '2026-01-01');
   await reward(A, B, 1, 2n, 'forfeited', '2026-01-02');
 }

@@ -92,7 +92,7 @@ beforeAll(async () => {
   expected.set(alice.id, { USDT: 1000n * USDT + independentEarned(1000n * USDT, 5n, 100n, 3) });
   expected.set(bob.id, { ETH: 2n * ETH + independentEarned(2n * ETH, 5n, 100n, 3) });
   expected.set(carol.id, { USDT: 500n * USDT + independentEarned(500n * USDT, 5n, 100n, 3) });
-  const rewards = await rows<{ amount: string }>(app().services.db, sql`select coalesce(sum(amount), 0)::text as amount from referral_rewards where user_id = ${referrer.id} and currency = 'USDT'`);
+  const rewards = await rows<{ amount: string }>(app().services.db, sql`select coalesce(sum(amount), 0)::text as amount from referral_day_rewards where user_id = ${referrer.id} and currency = 'USDT'`);
   expect(BigInt(rewards[0]!.amount)).toBeGreaterThan(0n);
   expected.set(referrer.id, { USDT: BigInt(rewards[0]!.amount) });
 
@@ -249,11 +249,11 @@ describe('proof of solvency', () => {
     const before = await count();
     const attempt = async (amount: bigint, code: string) => {
       // A row no ledger posting backs: what a fault in the books would look like to the snapshot.
-      await db.execute(sql`insert into referral_rewards (user_id, from_user_id, level, currency, amount, status) values (${referrer.id}, ${carol.id}, 1, 'USDT', ${String(amount)}, 'earned')`);
+      await db.execute(sql`insert into referral_day_rewards (user_id, day, currency, status, amount) values (${referrer.id}, '2000-01-01', 'USDT', 'earned', ${String(amount)})`);
       try {
         await expect(takeSnapshot(db, app().services.chain, snapshotSettings(app().services), { actor: 'test' })).rejects.toMatchObject({ code });
       } finally {
-        await db.execute(sql`delete from referral_rewards where user_id = ${referrer.id} and level = 1 and pool is null`);
+        await db.execute(sql`delete from referral_day_rewards where user_id = ${referrer.id} and day = '2000-01-01'`);
       }
     };
     await attempt(-(expected.get(referrer.id)!.USDT! + 5n), 'SOLVENCY_NEGATIVE');

@@ -142,7 +142,7 @@ export async function checkLedger(db: Pick<Db, 'execute'>, batch = FULL_CHECK_BA
   return finish({ mode: 'full', transactions: Number(range?.n ?? 0), unbalanced, negative, drifted: drifted.slice(0, LIMIT), currencies });
 }
 
-/** The referral figures kept per referrer (0022) against a re-sum of the tree, the positions and the rewards. */
+/** The referral figures kept per referrer (0022) against a re-sum of the tree, the positions and the rewards; each referrer's members' shares (0035) against their day rows. */
 async function referralDrift(db: Pick<Db, 'execute'>) {
   return rows<{ key: string; balance: string; entries: string }>(
     db,
@@ -157,8 +157,20 @@ async function referralDrift(db: Pick<Db, 'execute'>) {
          where coalesce(k.balance, 0) <> coalesce(s.total, 0) limit ${LIMIT})
         union all
         (select 'referral_reward_totals:' || coalesce(k.user_id, s.user_id) || ':' || coalesce(k.currency, s.currency) || ':' || coalesce(k.status, s.status), coalesce(k.amount, 0)::text, coalesce(s.total, 0)::text
-         from referral_reward_totals k full join (select user_id, currency, status, sum(amount) as total from referral_rewards group by user_id, currency, status) s using (user_id, currency, status)
-         where coalesce(k.amount, 0) <> coalesce(s.total, 0) limit ${LIMIT})`,
+         from referral_reward_totals k full join (
+           select user_id, currency, status, sum(amount) as total from (
+             select user_id, currency, status, amount from referral_day_rewards where status <> 'forfeited'
+             union all select user_id, currency, 'forfeited', forfeited from referral_day_rewards where forfeited <> 0
+           ) r group by user_id, currency, status) s using (user_id, currency, status)
+         where coalesce(k.amount, 0) <> coalesce(s.total, 0) limit ${LIMIT})
+        union all
+        (select 'referral_member_rewards:' || coalesce(k.user_id, s.user_id) || ':' || coalesce(k.currency, s.currency), coalesce(k.total, 0)::text, coalesce(s.total, 0)::text
+         from (select t.ancestor_id as user_id, m.currency, sum(l.amount) as total
+               from referral_member_rewards m cross join unnest(m.amounts) with ordinality l(amount, level)
+               join referral_tree t on t.user_id = m.member_id and t.level = l.level
+               group by t.ancestor_id, m.currency) k
+         full join (select user_id, currency, sum(amount) as total from referral_day_rewards group by user_id, currency) s using (user_id, currency)
+         where coalesce(k.total, 0) <> coalesce(s.total, 0) limit ${LIMIT})`,
   );
 }
 

@@ -44,7 +44,7 @@ export async function claimRewards(db: Db, userId: string, currency: string, cha
         .where(and(eq(withdrawals.userId, userId), eq(withdrawals.kind, 'referral'), inArray(withdrawals.status, [...CLAIM_OPEN])))
     ).length > 0;
   if (await claimOpen(db)) throw inPayment();
-  const [some] = await rows<{ id: string }>(db, sql`select id from referral_rewards where user_id = ${userId} and currency = ${currency} and status = 'earned' limit 1`);
+  const [some] = await rows<{ id: string }>(db, sql`select 1 as id from referral_day_rewards where user_id = ${userId} and currency = ${currency} and status = 'earned' and amount > 0 limit 1`);
   const nothingLeft = async (conn: Pick<Db, 'select'>) => ((await claimOpen(conn)) ? inPayment() : badRequest(M.nothingToClaim, 'NOTHING_TO_CLAIM'));
   // Checked again when nothing is left: a claim made at the same moment may have just taken it all.
   if (!some) throw await nothingLeft(db);
@@ -64,7 +64,7 @@ export async function claimRewards(db: Db, userId: string, currency: string, cha
         sql`
         with next as (select nextval(pg_get_serial_sequence('withdrawals', 'id')) as id),
         marked as (
-          update referral_rewards set status = 'in_payment', withdrawal_id = (select id from next)
+          update referral_day_rewards set status = 'in_payment', withdrawal_id = (select id from next)
           where user_id = ${userId} and currency = ${currency} and status = 'earned'
           returning amount
         ),

@@ -100,11 +100,10 @@ export async function affiliatesPage(
     sql`with members as (
           select u.id, u.email, u.wallet_address as wallet, u.created_at as joined,
                  ${capitalOf(prices, sql`u.id`)} as capital,
-                 coalesce(rw.amount, 0) as rewards
+                 -- What the member gave the referrer, kept per month (0035): the level's share of a few rows per member.
+                 coalesce((select sum(m.amounts[${q.level}::int]) from referral_member_rewards m where m.member_id = u.id and m.currency = ${q.currency}), 0) as rewards
           from referral_tree t
           join users u on u.id = t.user_id
-          left join (select from_user_id, sum(amount) as amount from referral_rewards
-                     where user_id = ${q.userId} and currency = ${q.currency} and status <> 'forfeited' group by from_user_id) rw on rw.from_user_id = u.id
           where t.ancestor_id = ${q.userId} and t.level = ${q.level}
         ),
         banded as (select *, ${bandOf(sql`capital`)} as band from members)

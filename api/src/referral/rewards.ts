@@ -67,10 +67,13 @@ export type RewardDay = { pool: string; day: string; created: boolean; rewards: 
  *   reward = floor( Σ_c interest_c(u) × usd_c / 10^dec_c × (rate_L + b(a)) / 10000 × 10^dec_P / usd_P )
  *
  * in base units of the payout currency P, with the day's kept prices, computed in exact numeric
- * arithmetic and rounded down once. One `referral_rewards` row per (day, pool, referee, level)
- * (unique), one ledger transaction `referral:<pool>:<day>` (house → referral rewards payable) and
- * the `referral_reward_days` marker, all or nothing: run twice, or by two replicas at once, the
- * second finds the marker taken and changes nothing.
+ * arithmetic and rounded down once. Each referrer's sum goes into their one row of the day
+ * (`referral_day_rewards`, another pool's rewards of the day adding to it) and each member's
+ * shares, one per level, into the member's row of the month (`referral_member_rewards`); one ledger
+ * transaction `referral:<pool>:<day>` (house → referral rewards payable) naming the interest
+ * transactions it was computed from, and the `referral_reward_days` marker with the earners who
+ * gave nothing: all or nothing. Run twice, or by two replicas at once, the second finds the marker
+ * taken and changes nothing.
  *
  * Only accounts with a proved e-mail give or earn rewards, and a referee who shares an address
  * (wallet, deposit sender or payout address) with any ancestor gives none. A reward is written
@@ -78,13 +81,21 @@ export type RewardDay = { pool: string; day: string; created: boolean; rewards: 
  *
  * The rank is the one the ancestor's capital attracted reaches at the close of the day: the USD
  * value, at the day's prices, of their downline's positions within the configured levels at the
- * close (the day's own interest included, anything dated later left out).
+ * close (the day's own interest included, anything dated later left out): what the downline
+ * holds now, kept per referrer (`referral_capital`), less the postings dated after the close. A
+ * day rewarded in several pools keeps the rank its first pool used, kept in the referrer's row.
  */
 export async function rewardDay(db: Db, source: PriceSource, pool: string, day: string): Promise<RewardDay> {
   const config = await configOn(db, day);
   const prices = await pricesOn(db, source, day);
   const payout = config.currency;
-  const earnedIn = await rows<{ currency: string }>(db, sql`select distinct currency from interest_accruals where pool = ${pool} and day = ${day}::date`);
+  // The pool day's interest transactions (one per part), by their index: not a scan of every interest posting.
+  const interest = sql`(select id from ledger_transactions where kind = 'interest' and detail->>'pool' = ${pool} and detail->>'day' = ${day})`;
+  const earnedIn = await rows<{ currency: string }>(
+    db,
+    sql`select distinct a.currency from ledger_postings p join ledger_accounts a on a.id = p.account_id
+        where p.transaction_id in ${interest} and a.kind = 'position' and p.amount < 0`,
+  );
   const unpriced = [payout, ...earnedIn.map((r) => r.currency)].filter((c) => !prices.has(c));
   // Without a price the conversion cannot be exact: the day waits (and the job says why) rather than rewarding nothing.
   if (unpriced.length) throw new Error(`referral rewards of ${pool} ${day} wait for a price of ${[...new Set(unpriced)].join(', ')} from '${source.name}'`);
@@ -101,8 +112,8 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
     from referral_config_ranks where config_id = ${config.id})`;
   const paid = sql`
     select * from (
-      select l.ancestor_id, l.user_id, l.level, l.reward_bps + coalesce(b.bonus_bps, z.bonus_bps) as rate_bps,
-             div(l.value * power(10::numeric, p.decimals) * (l.reward_bps + coalesce(b.bonus_bps, z.bonus_bps)), p.usd * 10000 * power(10::numeric, ${SCALE_DIGITS})) as amount
+      select l.ancestor_id, l.user_id, l.level, coalesce(ex.bonus_bps, b.bonus_bps, z.bonus_bps) as bonus_bps,
+             div(l.value * power(10::numeric, p.decimals) * (l.reward_bps + coalesce(ex.bonus_bps, b.bonus_bps, z.bonus_bps)), p.usd * 10000 * power(10::numeric, ${SCALE_DIGITS})) as amount
       from (
         -- Each referee's interest of the day in USD × 10^18, and their ancestors within the levels:
         -- both with a proved e-mail, the referee sharing no address with any ancestor.
@@ -118,32 +129,46 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         -- Each referrer's rank bonus, from their capital attracted: the downline's positions at the close of the day, at the day's prices.
         select cap.ancestor_id, rk.bonus_bps
         from (
-          select t.ancestor_id, sum((coalesce(af.amount, 0) - a.balance) * pr.usd / power(10::numeric, pr.decimals)) as usd
-          from referral_tree t
-          join ledger_accounts a on a.user_id = t.user_id and a.kind = 'position'
-          left join after_close af on af.account_id = a.id
-          join ${dayPrices} pr on pr.currency = a.currency
-          where t.level <= ${depth}
-          group by t.ancestor_id
+          -- What the downline holds now, kept per referrer (0022), less what it moved after the close.
+          select x.ancestor_id, sum(x.usd) as usd from (
+            select c.ancestor_id, -c.balance * pr.usd / power(10::numeric, pr.decimals) as usd
+            from referral_capital c join ${dayPrices} pr on pr.currency = c.currency
+            where c.level <= ${depth}
+            union all
+            select t.ancestor_id, af.amount * pr.usd / power(10::numeric, pr.decimals)
+            from after_close af
+            join ledger_accounts a on a.id = af.account_id and a.kind = 'position'
+            join referral_tree t on t.user_id = a.user_id and t.level <= ${depth}
+            join ${dayPrices} pr on pr.currency = a.currency
+          ) x
+          group by x.ancestor_id
         ) cap
         join ${rankRanges} rk on cap.usd >= rk.low and (rk.high is null or cap.usd < rk.high)
       ) b on b.ancestor_id = l.ancestor_id
+      -- Another pool's rewards of the day came first: the rank they used stands for the whole day.
+      left join referral_day_rewards ex on ex.user_id = l.ancestor_id and ex.day = ${day}::date
       cross join (select usd, decimals from ${dayPrices} x where x.currency = ${payout}) p
       -- A referrer whose downline holds nothing: the bonus of a rank needing no capital, if any.
       cross join (select coalesce(max(bonus_bps) filter (where low <= 0), 0) as bonus_bps from ${rankRanges} r0) z
     ) x
     where amount > 0`;
+  const month = `${day.slice(0, 7)}-01`;
   return db.transaction(async (tx) => {
+    // The day's referees and their ancestors are sorted and hashed a few times: in memory, as the accrual's, not in temp files.
+    await tx.execute(sql`set local work_mem = '256MB'`);
     await tx.execute(sql`
       insert into ledger_accounts (key, kind, currency) values ('house:' || ${payout}, 'house', ${payout}), ('referral_rewards_payable:' || ${payout}, 'referral_rewards_payable', ${payout})
       on conflict (key) do nothing`);
-    const [r] = await rows<{ created: string; rewards: string; total: string }>(
+    const [r] = await rows<{ created: string; rewards: string; total: string; referrers: string; written: string }>(
       tx,
       sql`
       with earners as (
-        select a.user_id, sum(a.amount * pr.usd * power(10::numeric, ${SCALE_DIGITS} - pr.decimals)) as value
-        from interest_accruals a join ${dayPrices} pr on pr.currency = a.currency
-        where a.pool = ${pool} and a.day = ${day}::date and a.amount > 0
+        -- Each position's interest of the day (its credit in the pool day's interest transactions), in USD × 10^18.
+        select a.user_id, sum(-p.amount * pr.usd * power(10::numeric, ${SCALE_DIGITS} - pr.decimals)) as value
+        from ledger_postings p
+        join ledger_accounts a on a.id = p.account_id and a.kind = 'position'
+        join ${dayPrices} pr on pr.currency = a.currency
+        where p.transaction_id in ${interest} and p.amount < 0
         group by a.user_id
       ),
       unproved as materialized (select id from users where not ${provedEmail(sql`users`)}),
@@ -155,25 +180,55 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         where t.at > ${end}::timestamptz
         group by pl.account_id
       ),
-      paid as (${paid}),
+      paid as materialized (${paid}),
       totals as (select count(*) as rewards, coalesce(sum(amount), 0) as total from paid),
       marker as (
-        insert into referral_reward_days (pool, day, config_id, currency, rewards, total)
-        select ${pool}, ${day}::date, ${config.id}, ${payout}, rewards, total from totals
+        insert into referral_reward_days (pool, day, config_id, currency, rewards, total, vests_on, withheld)
+        select ${pool}, ${day}::date, ${config.id}, ${payout}, rewards, total, ${day}::date + ${config.vestingDays}::int,
+               -- The earners who gave nothing: a recomputation of the day (vesting, an audit) leaves them out.
+               (select array_agg(e.user_id order by e.user_id) from earners e
+                where exists (select 1 from unproved x where x.id = e.user_id) or exists (select 1 from shared s where s.user_id = e.user_id))
+        from totals
         on conflict (pool, day) do nothing
         returning total
       ),
       tx as (
         insert into ledger_transactions (reference, kind, at, detail)
         select ${reference}, ${'referral_reward' satisfies TransactionKind}, ${end}::timestamptz,
-               jsonb_build_object('pool', ${pool}::text, 'day', ${day}::text, 'config', ${config.id}::bigint, 'currency', ${payout}::text)
+               jsonb_build_object('pool', ${pool}::text, 'day', ${day}::text, 'config', ${config.id}::bigint, 'currency', ${payout}::text,
+                 -- The interest the rewards were computed from: the pool day's interest transactions (one per part).
+                 'interest', (select coalesce(jsonb_agg(it.id order by it.id), '[]'::jsonb) from ${interest} it))
         from marker where total > 0
         on conflict (reference) do nothing
         returning id
       ),
-      rewards as (
-        insert into referral_rewards (user_id, from_user_id, level, currency, amount, status, vests_on, pool, day, rate_bps, transaction_id)
-        select p.ancestor_id, p.user_id, p.level, ${payout}, p.amount, 'vesting', ${day}::date + ${config.vestingDays}::int, ${pool}, ${day}::date, p.rate_bps, tx.id from paid p, tx
+      per_referrer as (
+        select ancestor_id, max(bonus_bps) as bonus_bps, sum(amount) as amount from paid group by ancestor_id
+      ),
+      days as (
+        -- One row per referrer and day: a second pool's rewards of the day add to it while it vests.
+        insert into referral_day_rewards as d (user_id, day, currency, bonus_bps, status, amount)
+        select p.ancestor_id, ${day}::date, ${payout}, p.bonus_bps, 'vesting', p.amount from per_referrer p, tx
+        order by p.ancestor_id
+        on conflict (user_id, day) do update set amount = d.amount + excluded.amount
+        where d.status = 'vesting' and d.currency = excluded.currency and d.bonus_bps = excluded.bonus_bps
+        returning 1
+      ),
+      members as (
+        -- Each member's shares of the day, one per level, into the member's row of the month.
+        insert into referral_member_rewards as m (member_id, month, currency, amounts)
+        select p.user_id, ${month}::date, ${payout}, array[${sql.join(
+          config.levels.map((_, i) => sql`coalesce(sum(p.amount) filter (where p.level = ${i + 1}), 0)`),
+          sql`, `,
+        )}]
+        from paid p, tx
+        group by p.user_id
+        order by p.user_id
+        -- Added level by level in the statement itself (a function call per row would cost more than the update).
+        on conflict (member_id, month, currency) do update set amounts = array[${sql.join(
+          config.levels.map((_, i) => sql`coalesce(m.amounts[${sql.raw(String(i + 1))}], 0) + excluded.amounts[${sql.raw(String(i + 1))}]`),
+          sql`, `,
+        )}] || coalesce(m.amounts[${sql.raw(String(config.levels.length + 1))}:], '{}')
       ),
       legs as (
         insert into ledger_postings (transaction_id, account_id, currency, amount, at)
@@ -186,9 +241,14 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         from tx, marker m
         where a.key in ('house:' || ${payout}, 'referral_rewards_payable:' || ${payout})
       )
-      select (select count(*) from marker)::text as created, (select rewards from totals)::text as rewards, (select total from totals)::text as total`,
+      select (select count(*) from marker)::text as created, (select rewards from totals)::text as rewards, (select total from totals)::text as total,
+             (select count(*) from per_referrer)::text as referrers, (select count(*) from days)::text as written`,
     );
     const created = r?.created === '1';
+    if (created && Number(r?.total ?? 0) > 0 && r?.referrers !== r?.written) {
+      // A referrer's day already decided (or in another currency or rank) cannot take more: the whole day is undone rather than half kept.
+      throw new Error(`referral rewards of ${pool} ${day}: ${Number(r?.referrers) - Number(r?.written)} referrers' rewards of the day are already decided; the day cannot be added to them`);
+    }
     if (created) {
       await tx.execute(sql`update referral_reward_days d set transaction_id = t.id from ledger_transactions t
         where d.pool = ${pool} and d.day = ${day}::date and t.reference = ${reference}`);
@@ -225,66 +285,138 @@ export async function rewardAccruedDays(db: Db, source: PriceSource, renew: () =
 
 export type VestRun = { vested: number; forfeited: number; returned: Record<string, string> };
 
+/** A member's share of a day's rewards that went back to the house, as the forfeit's ledger transaction lists it. */
+export type Forfeit = { member: string; referrer: string; pool: string; day: string; reason: 'funds_left' | 'shared_address'; amount: string };
+
 /**
- * Decides every vesting reward whose last day (`vests_on`) is on or before `until`, in one
- * transaction. A reward of day D vests when, from the close of D to the close of its last day,
- * none of the referee's positions in the pool went below where it stood at the close of D (their
- * deposits and withdrawals summed in time order; interest left aside), and the referee shares no
- * address with an ancestor; otherwise it is forfeited, and the ledger returns it from rewards
- * payable to the house. Run twice, or by two replicas at once, a reward is decided once: the
- * update takes only rows still vesting (a concurrent run waits on them, then finds them decided),
- * and the return's reference names the batch's first forfeited reward.
+ * Decides every pool day whose vesting period has closed by `until`, in one transaction. A member's
+ * rewards of day D stay when, from the close of D to the close of its last day, none of the
+ * member's positions in the pool went below where it stood at the close of D (their deposits and
+ * withdrawals summed in time order; interest left aside), and the member shares no address with an
+ * ancestor; otherwise they are forfeited: recomputed from the member's interest postings of the day
+ * (the reward's formula with the day's kept prices, configuration and each referrer's rank bonus),
+ * taken off the referrer's day row and the member's month row, and returned by the ledger from rewards payable to
+ * the house. Every referrer's row of a decided day becomes earned (or forfeited, if nothing is
+ * left). `vested` counts the rows made earned, `forfeited` the members' shares returned.
+ *
+ * Run twice, or by two replicas at once, a day is decided once: the markers are locked and taken
+ * only while undecided (a concurrent run waits on them, then finds them decided), and the return's
+ * reference names the batch's first day and pool.
  */
 export async function vestRewards(db: Db, until: string): Promise<VestRun> {
   return db.transaction(async (tx) => {
-    const decided = await rows<{ id: string; currency: string; amount: string; status: string }>(
+    const due = await rows<{ pool: string; day: string }>(
+      tx,
+      sql`select pool, day::text as day from referral_reward_days where not decided and vests_on <= ${until}::date order by day, pool for update`,
+    );
+    if (!due.length) return { vested: 0, forfeited: 0, returned: {} };
+    const found = await rows<Forfeit & { currency: string; earned: string | null }>(
       tx,
       sql`
       with due as (
-        select id, from_user_id as user_id, pool, day, vests_on from referral_rewards
-        where status = 'vesting' and vests_on <= ${until}::date
+        select d.pool, d.day, d.vests_on, d.config_id, d.currency, coalesce(d.withheld, '{}') as withheld
+        from referral_reward_days d where not d.decided and d.vests_on <= ${until}::date
       ),
-      windows as (select distinct user_id, pool, day, vests_on from due),
       moves as (
-        -- The referees' deposits and withdrawals over every window, per position and instant.
+        -- Deposits and withdrawals of the due pools' positions over the windows, per position and instant.
         select a.user_id, a.pool, pl.account_id, t.at, -sum(pl.amount) as amount
         from ledger_transactions t
         join ledger_postings pl on pl.transaction_id = t.id
         join ledger_accounts a on a.id = pl.account_id
         where t.kind <> 'interest' and a.kind = 'position'
-          and t.at >= (select (min(day) + 1)::timestamp at time zone 'UTC' from windows)
-          and t.at < (select (max(vests_on) + 1)::timestamp at time zone 'UTC' from windows)
-          and a.user_id in (select user_id from windows)
+          and t.at >= (select (min(day) + 1)::timestamp at time zone 'UTC' from due)
+          and t.at < (select (max(vests_on) + 1)::timestamp at time zone 'UTC' from due)
+          and a.pool in (select pool from due)
         group by a.user_id, a.pool, pl.account_id, t.at
       ),
       funds_left as (
         select distinct user_id, pool, day from (
-          select w.user_id, w.pool, w.day, sum(m.amount) over (partition by w.user_id, w.pool, w.day, m.account_id order by m.at) as run
-          from windows w
-          join moves m on m.user_id = w.user_id and m.pool = w.pool
-            and m.at >= (w.day + 1)::timestamp at time zone 'UTC' and m.at < (w.vests_on + 1)::timestamp at time zone 'UTC'
+          select m.user_id, d.pool, d.day, sum(m.amount) over (partition by d.pool, d.day, m.account_id order by m.at) as run
+          from due d
+          join moves m on m.pool = d.pool
+            and m.at >= (d.day + 1)::timestamp at time zone 'UTC' and m.at < (d.vests_on + 1)::timestamp at time zone 'UTC'
         ) r
         where run < 0
       ),
-      shared as (${sharingAncestorAddress(sql`select user_id from windows`)})
-      update referral_rewards r
-      set status = case when s.user_id is not null or f.user_id is not null then 'forfeited' else 'earned' end,
-          forfeit_reason = case when s.user_id is not null then 'shared_address' when f.user_id is not null then 'funds_left' end
-      from due d
-      left join shared s on s.user_id = d.user_id
-      left join funds_left f on f.user_id = d.user_id and f.pool = d.pool and f.day = d.day
-      where r.id = d.id and r.status = 'vesting'
-      returning r.id::text as id, r.currency, r.amount::text as amount, r.status`,
+      earners as (
+        select distinct a.user_id, a.pool, a.day from interest_accruals a join due d on d.pool = a.pool and d.day = a.day where a.amount > 0
+      ),
+      shared as (${sharingAncestorAddress(sql`select user_id from earners`)}),
+      leaving as (
+        -- Who gave on a due day and now forfeits it: a shared address outranks funds that left.
+        select f.user_id, f.pool, f.day, max(f.reason) as reason
+        from (
+          select user_id, pool, day, 'funds_left' as reason from funds_left
+          union all
+          select e.user_id, e.pool, e.day, 'shared_address' from earners e join shared s on s.user_id = e.user_id
+        ) f
+        join due d on d.pool = f.pool and d.day = f.day
+        where not (f.user_id = any (d.withheld))
+        group by f.user_id, f.pool, f.day
+      ),
+      valued as (
+        -- Their interest of the day in USD × 10^18, at the day's kept prices.
+        select a.user_id, a.pool, a.day, sum(a.amount * pr.usd * power(10::numeric, ${SCALE_DIGITS} - c.decimals)) as value
+        from interest_accruals a
+        join leaving l on l.user_id = a.user_id and l.pool = a.pool and l.day = a.day
+        join referral_prices pr on pr.day = a.day and pr.currency = a.currency
+        join currencies c on c.code = a.currency
+        where a.amount > 0
+        group by a.user_id, a.pool, a.day
+      ),
+      shares as (
+        -- What each of them gave each referrer with a row of the day: the reward's own formula.
+        select l.user_id as member, t.ancestor_id as referrer, t.level, l.pool, l.day, l.reason, d.currency,
+               div(v.value * power(10::numeric, pc.decimals) * (lv.reward_bps + r.bonus_bps), pp.usd * 10000 * power(10::numeric, ${SCALE_DIGITS})) as amount
+        from leaving l
+        join due d on d.pool = l.pool and d.day = l.day
+        join valued v on v.user_id = l.user_id and v.pool = l.pool and v.day = l.day
+        join referral_tree t on t.user_id = l.user_id
+        join referral_config_levels lv on lv.config_id = d.config_id and lv.level = t.level
+        join referral_day_rewards r on r.user_id = t.ancestor_id and r.day = l.day and r.status = 'vesting'
+        join referral_prices pp on pp.day = d.day and pp.currency = d.currency
+        join currencies pc on pc.code = d.currency
+      ),
+      taken as materialized (select * from shares where amount > 0),
+      members as (
+        update referral_member_rewards m set amounts = referral_levels_add(m.amounts, x.amounts)
+        from (select member, date_trunc('month', day)::date as month, currency, referral_levels_sum(referral_level_share(level, -amount)) as amounts
+              from taken group by 1, 2, 3) x
+        where m.member_id = x.member and m.month = x.month and m.currency = x.currency
+      ),
+      decided as (
+        update referral_day_rewards r
+        set amount = r.amount - coalesce(p.amount, 0), forfeited = r.forfeited + coalesce(p.amount, 0),
+            status = case when r.amount = coalesce(p.amount, 0) then 'forfeited' else 'earned' end
+        from (select r0.user_id, r0.day, p0.amount from referral_day_rewards r0
+              left join (select referrer, day, sum(amount) as amount from taken group by referrer, day) p0 on p0.referrer = r0.user_id and p0.day = r0.day
+              where r0.status = 'vesting' and r0.day in (select day from due)) p
+        where r.user_id = p.user_id and r.day = p.day and r.status = 'vesting'
+        returning r.status, r.amount
+      ),
+      marked as (update referral_reward_days d set decided = true from due where d.pool = due.pool and d.day = due.day)
+      select member::text, referrer::text, pool, day::text, reason, currency, amount::text, null as earned from taken
+      union all
+      select null, null, null, null, null, null, null, count(*)::text from decided where status = 'earned'
+      union all
+      -- A share recomputed larger than what the referrer had: the books would be wrong; the batch is undone below.
+      select null, null, null, null, 'overdrawn', null, null, null from decided where amount < 0
+      union all
+      select null, null, null, null, 'overdrawn', null, null, null from taken k
+      join referral_member_rewards m on m.member_id = k.member and m.month = date_trunc('month', k.day)::date and m.currency = k.currency
+      where coalesce(m.amounts[k.level], 0) < k.amount
+      order by day, pool, member, referrer`,
     );
-    const forfeited = decided.filter((r) => r.status === 'forfeited');
+    if (found.some((f) => (f.reason as string) === 'overdrawn')) throw new Error(`vesting up to ${until}: a recomputed share exceeds what its referrer was given; nothing decided`);
+    const earned = Number(found.find((f) => f.earned !== null)?.earned ?? 0);
+    const forfeits = found.filter((f) => f.earned === null && f.member !== null);
     const returned: Record<string, bigint> = {};
-    for (const r of forfeited) returned[r.currency] = (returned[r.currency] ?? 0n) + BigInt(r.amount);
-    if (forfeited.length) {
-      const first = forfeited.reduce((min, r) => (BigInt(r.id) < min ? BigInt(r.id) : min), BigInt(forfeited[0]!.id));
+    for (const f of forfeits) returned[f.currency] = (returned[f.currency] ?? 0n) + BigInt(f.amount);
+    if (forfeits.length) {
       await post(tx, {
-        reference: `referral:forfeit:${first}`,
+        reference: `referral:forfeit:${due[0]!.day}:${due[0]!.pool}`,
         kind: 'referral_forfeit',
-        detail: { until, rewards: forfeited.length },
+        detail: { until, forfeits: forfeits.map(({ member, referrer, pool, day, reason, amount }) => ({ member, referrer, pool, day, reason, amount })) },
         postings: Object.entries(returned).flatMap(([currency, amount]) => [
           { account: { kind: 'referral_rewards_payable' as const, currency }, amount },
           { account: { kind: 'house' as const, currency }, amount: -amount },
@@ -292,8 +424,8 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
       });
     }
     return {
-      vested: decided.length - forfeited.length,
-      forfeited: forfeited.length,
+      vested: earned,
+      forfeited: forfeits.length,
       returned: Object.fromEntries(Object.entries(returned).map(([c, a]) => [c, a.toString()])),
     };
   });

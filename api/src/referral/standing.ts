@@ -1,10 +1,10 @@
 // What the referral pages read: the user's standing (downline, capital attracted, rank), the
 // rewards by state, and which currency a claim takes.
-import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, ne, sql } from 'drizzle-orm';
 import type { AffiliateSort } from '@app/contracts';
 import { decimalsOfCurrency } from '../db/currencies';
 import type { Db } from '../db/client';
-import { currencies, referralRewards, referralRewardTotals, users } from '../db/schema';
+import { currencies, referralRewardTotals, users } from '../db/schema';
 import { utcDay } from '../interest';
 import type { PriceSource } from '../pricing';
 import { claimRewards, latestClaim } from './claims';
@@ -118,11 +118,19 @@ export async function inviteValid(db: Db, code: string) {
 /** Claims the user's earned rewards, one currency per claim: an earlier payout currency first (it earns nothing new), then the current one. */
 export async function claimNext(db: Db, userId: string, chainId: number) {
   const config = await configInForce(db, utcDay(new Date()));
+  // From the kept totals (0022): a few rows per user, not their rewards.
   const [earlier] = await db
-    .selectDistinct({ currency: referralRewards.currency })
-    .from(referralRewards)
-    .where(and(eq(referralRewards.userId, userId), eq(referralRewards.status, 'earned'), ne(referralRewards.currency, config.currency)))
-    .orderBy(referralRewards.currency)
+    .select({ currency: referralRewardTotals.currency })
+    .from(referralRewardTotals)
+    .where(
+      and(
+        eq(referralRewardTotals.userId, userId),
+        eq(referralRewardTotals.status, 'earned'),
+        gt(referralRewardTotals.amount, '0'),
+        ne(referralRewardTotals.currency, config.currency),
+      ),
+    )
+    .orderBy(referralRewardTotals.currency)
     .limit(1);
   return claimRewards(db, userId, earlier?.currency ?? config.currency, chainId);
 }

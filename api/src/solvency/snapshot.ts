@@ -170,7 +170,7 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
               union all
               select user_id, currency, amount from withdrawals where status in ${UNPAID}
               union all
-              select user_id, currency, amount from referral_rewards where status in ${REWARDS_OWED}
+              select user_id, currency, amount from referral_day_rewards where status in ${REWARDS_OWED}
             ) x group by user_id, currency
           ) o left join solvency_nonces n on n.user_id = o.u order by o.u`);
         type Owed = { u: string; c: string; v: string; n: string | null };

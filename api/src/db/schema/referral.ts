@@ -1,4 +1,4 @@
-import { bigint, bigserial, date, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, date, index, integer, numeric, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { currencies, pools } from './catalog';
 import { created, baseUnits, usd } from './columns';
@@ -84,43 +84,59 @@ export const referralRewardDays = pgTable(
     rewards: integer('rewards').notNull(),
     total: baseUnits('total').notNull(),
     transactionId: bigint('transaction_id', { mode: 'number' }),
+    /** The last day the referees' funds must stay for the day's rewards to vest (0035). */
+    vestsOn: date('vests_on', { mode: 'string' }),
+    /** Whether the day's vesting is decided. */
+    decided: boolean('decided').notNull().default(false),
+    /** The day's earners who gave no reward (no proved e-mail, or an address shared with an ancestor), left out of a recomputation. */
+    withheld: uuid('withheld').array(),
     createdAt: created(),
   },
   (t) => [primaryKey({ columns: [t.pool, t.day] })],
 );
 
 /**
- * A reward: `level` levels above the referee `fromUserId`, on the referee's interest of `day` in
- * `pool`. Its users and withdrawal are checked once per statement by a trigger (0014), not per row
- * by foreign keys.
+ * A referrer's rewards of one day (0035): one row per (referrer, day) whatever the size of the
+ * downline, in the day's payout currency. What each member gave is in `referralMemberRewards`;
+ * how the day was computed is in its pool days' markers and ledger transactions. Its user and
+ * claim are checked once per statement by a trigger (0014), not per row by foreign keys.
  */
-export const referralRewards = pgTable(
-  'referral_rewards',
+export const referralDayRewards = pgTable(
+  'referral_day_rewards',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
     userId: uuid('user_id').notNull(),
-    fromUserId: uuid('from_user_id'),
-    level: integer('level').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
     currency: text('currency').notNull(),
+    /** The rank bonus the day's rewards used (added to each level's rate). */
+    bonusBps: smallint('bonus_bps').notNull().default(0),
+    /** vesting (until the day's period has closed), earned (available), in_payment, paid, or forfeited (all of it back to the house). */
+    status: text('status').notNull(),
+    /** What is still the referrer's, in base units. */
     amount: baseUnits('amount').notNull(),
-    /** vesting (until `vestsOn` has closed), earned (available), in_payment, paid, or forfeited (back to the house). */
-    status: text('status').notNull().default('earned'),
-    /** The last day the referee's funds must stay for the reward to vest; null for rewards made before vesting (0018). */
-    vestsOn: date('vests_on', { mode: 'string' }),
-    /** Why a forfeited reward went back to the house: funds_left or shared_address. */
-    forfeitReason: text('forfeit_reason'),
-    pool: text('pool'),
-    day: date('day', { mode: 'string' }),
-    rateBps: integer('rate_bps'),
-    transactionId: bigint('transaction_id', { mode: 'number' }),
+    /** What went back to the house when the day vested (members whose funds left, or who share an address with an ancestor). */
+    forfeited: baseUnits('forfeited').notNull().default('0'),
     /** The claim (a withdrawal of kind 'referral') paying it. */
     withdrawalId: bigint('withdrawal_id', { mode: 'number' }),
-    createdAt: created(),
   },
   (t) => [
-    uniqueIndex('referral_rewards_once').on(t.day, t.pool, t.fromUserId, t.level),
-    index('referral_rewards_claimable_idx').on(t.userId, t.currency, t.status),
+    primaryKey({ name: 'referral_day_rewards_pk', columns: [t.userId, t.day] }),
+    index('referral_day_rewards_claimable_idx').on(t.userId, t.currency, t.status),
   ],
+);
+
+/**
+ * What a member gave each of their referrers in a month, forfeits taken off (0035): `amounts[L]` is
+ * the share of the member's ancestor at level L (`referralTree`). The affiliates page's per-member figure.
+ */
+export const referralMemberRewards = pgTable(
+  'referral_member_rewards',
+  {
+    memberId: uuid('member_id').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    currency: text('currency').notNull(),
+    amounts: numeric('amounts', { precision: 78, scale: 0 }).array().notNull(),
+  },
+  (t) => [primaryKey({ name: 'referral_member_rewards_pk', columns: [t.memberId, t.month, t.currency] })],
 );
 
 /** Members per referrer and level (0022), moved with the tree. */
