@@ -125,7 +125,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
   });
 
   referralOperatorRoutes(app, s.db, opts, actor);
-  operatorConsoleRoutes(app, s.db, opts);
+  operatorConsoleRoutes(app, s.db, opts, approver);
   custodyOperatorRoutes(app, s, opts, approver);
 
   // Proof of solvency: a snapshot on demand under the daily job's lease, so two never build at once.

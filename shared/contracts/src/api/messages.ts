@@ -120,6 +120,12 @@ export const apiMessages = {
   operatorSessionEnded: 'Your operator session has ended. Please sign in again.',
   approvalOwnWithdrawal: 'Nobody approves their own withdrawal or one they requested for someone else',
   approvalAlreadyGiven: 'You have already approved this withdrawal: another operator must approve it',
+  settingChangeOwn: 'A second operator approves a change of the money settings: not the one who proposed it',
+  settingChangeApplied: 'This change is already applied',
+  settingChangeRejected: 'This change was rejected: it can no longer be approved',
+  settingChangeStale: 'The setting has changed since this change was proposed: reject it and propose it again',
+  settingChangeNothing: 'This change leaves the setting as it is',
+  settingChangeNotFuture: 'A new APY starts on a future day: tomorrow at the earliest',
 } as const;
 
 export type ApiMessageKey = keyof typeof apiMessages;
@@ -242,6 +248,12 @@ export const apiMessagesRu: Record<ApiMessageKey, string> = {
   operatorSessionEnded: 'Сессия оператора завершена. Пожалуйста, войдите снова.',
   approvalOwnWithdrawal: 'Нельзя одобрить свой вывод или вывод, который вы запросили за другого',
   approvalAlreadyGiven: 'Вы уже одобрили этот вывод: его должен одобрить другой оператор',
+  settingChangeOwn: 'Изменение денежных настроек одобряет второй оператор, а не тот, кто его предложил',
+  settingChangeApplied: 'Это изменение уже применено',
+  settingChangeRejected: 'Это изменение отклонено: одобрить его уже нельзя',
+  settingChangeStale: 'Настройка изменилась после того, как это изменение предложили: отклоните его и предложите снова',
+  settingChangeNothing: 'Это изменение оставляет настройку как есть',
+  settingChangeNotFuture: 'Новая доходность начинает действовать с будущего дня: не раньше завтрашнего',
 };
 
 /** Fills {name} placeholders. */
