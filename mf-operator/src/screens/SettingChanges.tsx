@@ -106,7 +106,7 @@ function ProposeChange({ onProposed }: { onProposed: (text: string) => void }) {
     );
   }
   return (
-    <form className="card form operator__confirm" aria-labelledby="m-propose" onSubmit={(e) => void show(e)} noValidate>
+    <form className="card form operator__propose" aria-labelledby="m-propose" onSubmit={(e) => void show(e)} noValidate>
       <h2 id="m-propose">{t('money.change.title')}</h2>
       <div className="field">
         <label htmlFor="c-kind">{t('money.change.kind')}</label>
