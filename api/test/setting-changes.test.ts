@@ -8,7 +8,7 @@ import { operatorAudit, settingChanges } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { payoutRules, ruleFor } from '../src/payouts';
 import { runOperator } from '../src/operator/cli';
-import { call, register } from './helpers';
+import { call, register, startTestApp } from './helpers';
 import { devWallet, sendEth, userWithWallet } from './deposit-helpers';
 import { ETH, addDays, expectLedgerBalanced, independentEarned, moneyStack, operator, operatorHeaders, runCommand, testOperator, today } from './money-helpers';
 
@@ -163,6 +163,31 @@ describe('money settings with four eyes', () => {
     await expect(db().update(settingChanges).set({ decidedBy: ana.id }).where(eq(settingChanges.id, c.id))).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/setting_changes_four_eyes/) }) });
     const back = await propose(cal, { kind: 'payout', currency: 'ETH', dualApprovalThreshold: before.dualApprovalThreshold });
     await post(`/${back.id}/approve`, ana);
+  });
+
+  it('beyond the local chain an APY or a threshold is not set by one operator directly: only a change another operator approves sets it', async () => {
+    const t = await startTestApp({ LOCAL_CHAIN: '' });
+    try {
+      expect(t.app.services.config.localChain).toBe(false);
+      const ana = await testOperator(t.app, 'ana');
+      const ben = await testOperator(t.app, 'ben');
+      const direct = (path: string, body: Json) => call(t.app, 'POST', `/api/v1/operator/${path}`, { headers: operatorHeaders(ana), body });
+      const day = addDays(today(), 5);
+      for (const refused of [
+        await direct('apy', { pool: 'coin', apy: '0.07', effectiveFrom: day }),
+        await direct('payouts', { currency: 'USDT', approvalThreshold: '1000' }),
+        await direct('payouts', { currency: 'USDT', dualApprovalThreshold: null }),
+      ]) {
+        expect([refused.status, refused.body.code, refused.body.message]).toEqual([403, 'FOUR_EYES_REQUIRED', M.settingFourEyesOnly]);
+      }
+      // A fee moves no money on its own: it may still be set directly.
+      expect((await direct('payouts', { currency: 'USDT', fee: '7' })).status).toBe(200);
+      const c = await call(t.app, 'POST', '/api/v1/operator/setting-changes', { headers: operatorHeaders(ana), body: { kind: 'payout', currency: 'USDT', approvalThreshold: '1000' } });
+      expect((await call(t.app, 'POST', `/api/v1/operator/setting-changes/${c.body.id}/approve`, { headers: operatorHeaders(ben) })).body).toMatchObject({ status: 'applied' });
+      expect(ruleFor(await payoutRules(t.app.services.db), 'USDT')).toMatchObject({ fee: '7', approvalThreshold: '1000' });
+    } finally {
+      await t.close();
+    }
   });
 
   it('a non-operator is refused every call, even an operator\'s own user session', async () => {

@@ -19,7 +19,8 @@ import { repoRoot } from '../config';
 const USAGE = `usage: npm run operator -- <command> [--api URL]   (as OPERATOR_KEY_FILE's or OPERATOR_KEY's operator)
   ledger check [--full]                          prove what the ledger wrote since the last check (--full: all of it)
   overview                                       ledger check, job health, watcher lag, last accrued days, payout queue
-  apy set <pool> <apy> [--from YYYY-MM-DD]       e.g. apy set stable 0.05 --from 2026-12-01
+  apy set <pool> <apy> [--from YYYY-MM-DD]       e.g. apy set stable 0.05 --from 2026-12-01 (one operator: the local chain
+                                                 only; elsewhere an APY or a threshold changes by settings propose)
   apy list [<pool>]
   accrue --until YYYY-MM-DD                       accrue every missed day up to and including that day
   withdrawals list [--status S] [--currency C] [--user ID] [--min BASE_UNITS] [--older-than-hours H]

@@ -126,6 +126,7 @@ export const apiMessages = {
   settingChangeStale: 'The setting has changed since this change was proposed: reject it and propose it again',
   settingChangeNothing: 'This change leaves the setting as it is',
   settingChangeNotFuture: 'A new APY starts on a future day: tomorrow at the earliest',
+  settingFourEyesOnly: 'This setting moves money: propose the change and have another operator approve it',
 } as const;
 
 export type ApiMessageKey = keyof typeof apiMessages;
@@ -254,6 +255,7 @@ export const apiMessagesRu: Record<ApiMessageKey, string> = {
   settingChangeStale: 'Настройка изменилась после того, как это изменение предложили: отклоните его и предложите снова',
   settingChangeNothing: 'Это изменение оставляет настройку как есть',
   settingChangeNotFuture: 'Новая доходность начинает действовать с будущего дня: не раньше завтрашнего',
+  settingFourEyesOnly: 'Эта настройка влияет на деньги: предложите изменение, и пусть его одобрит другой оператор',
 };
 
 /** Fills {name} placeholders. */
