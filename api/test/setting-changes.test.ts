@@ -42,6 +42,11 @@ describe('money settings with four eyes', () => {
     expect(preview.body).toEqual({ kind: 'payout', target: 'ETH', effectiveFrom: null, changes: [{ field: 'approvalThreshold', from: before.approvalThreshold, to: String(threshold) }] });
     // A proposal is a change: without the code it is refused.
     expect((await call(app(), 'POST', '/api/v1/operator/setting-changes', { headers: operatorHeaders(ana, 'GET'), body })).body).toMatchObject({ code: 'OPERATOR_CODE_REQUIRED' });
+    // The command line's preview says the same.
+    expect(await runCommand(app(), runOperator, ['settings', 'preview', 'payout', 'ETH', '--threshold', String(threshold)], ana)).toEqual({
+      code: 0,
+      out: `ETH: approvalThreshold ${before.approvalThreshold ?? 'none'} → ${threshold} once approved`,
+    });
     const proposed = await propose(ana, body);
     expect(proposed).toMatchObject({ status: 'pending', stale: false, proposedBy: 'ana', decidedBy: null, changes: (preview.body as { changes: unknown }).changes });
     expect(await ethRule()).toEqual(before);
@@ -134,8 +139,9 @@ describe('money settings with four eyes', () => {
     expect((await ethRule()).fee).toBe(fee(1000n));
 
     // Rejected with a reason (here withdrawn by its proposer); then it cannot be approved.
-    const rejected = await post(`/${second.id}/reject`, ana, { reason: 'superseded' });
-    expect(rejected.body).toMatchObject({ status: 'rejected', reason: 'superseded', decidedBy: 'ana' });
+    expect(await runCommand(app(), runOperator, ['settings', 'reject', String(second.id), '--reason', 'superseded'], ana)).toEqual({ code: 0, out: `change ${second.id} rejected: superseded` });
+    const decided = (await call(app(), 'GET', '/api/v1/operator/setting-changes?status=rejected', { headers: operatorHeaders(ben, 'GET') })).body.items as Change[];
+    expect(decided.find((c) => c.id === second.id)).toMatchObject({ status: 'rejected', reason: 'superseded', decidedBy: 'ana', stale: false });
     expect((await post(`/${second.id}/reject`, ben, { reason: 'again' })).body).toMatchObject({ code: 'CHANGE_DECIDED', message: M.settingChangeRejected });
     expect((await post(`/${second.id}/approve`, ben)).body).toMatchObject({ code: 'CHANGE_DECIDED' });
     expect((await post(`/${first.id}/reject`, ben, { reason: 'too late' })).body).toMatchObject({ code: 'CHANGE_DECIDED', message: M.settingChangeApplied });
