@@ -328,7 +328,8 @@ test('issue 26: a money settings change in two browsers: alice proposes with a p
     await expect(b.locator(`[data-testid="setting-change"][data-id="${id}"]`)).toContainText('alice');
     // The pending change as a phone shows it: no sideways scrolling, accessible in both themes.
     await b.setViewportSize({ width: 390, height: 844 });
-    expect(await b.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    // Once the layout has followed the new width (the tables turn into cards on resize).
+    await expect.poll(() => b.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await expectAccessibleInBothThemes(b);
     await decide(b, bob, 'Approve');
     await expect(b.getByTestId('action-done')).toHaveText(`Change ${id} is approved and in force (an APY from its day).`);
