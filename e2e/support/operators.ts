@@ -1,10 +1,11 @@
 // The stack's named operators (alice and bob): the API wrote their credentials beside its data at
 // start. The tests act as them as the command line does: the key, and a fresh TOTP code per change.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { authenticator } from 'otplib';
 import type { APIRequestContext } from '@playwright/test';
-import { dataDir } from './paths';
+import { dataDir, repoRoot } from './paths';
 import { operatorApiURL } from '../stack.config';
 
 export type LocalOperator = { name: string; email: string; password: string; totpSecret: string; key: string };
@@ -25,3 +26,16 @@ export const operatorHeaders = (op: LocalOperator, change = true): Record<string
 export function operatorPost(request: APIRequestContext, path: string, data: unknown, name: 'alice' | 'bob' = 'alice') {
   return request.post(`${operatorApiURL}/api/v1/operator/${path}`, { data, headers: operatorHeaders(localOperator(name)) });
 }
+
+/** The operator command line against the stack under test, as `name`: its exit code and what it printed. */
+export function operatorCli(name: 'alice' | 'bob', ...args: string[]) {
+  const op = localOperator(name);
+  const run = spawnSync(process.execPath, [join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'api/src/operator/cli.ts', ...args, '--api', operatorApiURL], {
+    cwd: repoRoot,
+    env: { ...process.env, OPERATOR_KEY: `${op.name}.${op.key}` },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { status: run.status ?? 1, out: `${run.stdout}${run.stderr}` };
+}
+

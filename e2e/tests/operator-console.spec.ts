@@ -2,17 +2,15 @@
 // password and TOTP and approves a small withdrawal, which is paid on chain; a large one needs
 // alice and bob; alice's second approval is refused, as is her approval of her own withdrawal; a
 // user without the operator role gets no console route and makes no operator call; the audit log
-// shows each step with its actor, and its chain verifies. Then every console screen in both
-// languages and themes at 390 px, with axe.
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+// shows each step with its actor, and its chain verifies. A money settings change proposed by
+// alice is refused to her and applied by bob. Then every console screen in both languages and
+// themes at 390 px, with axe.
 import { authenticator } from 'otplib';
-import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { parseUnits } from '@app/web3';
 import { expectAccessibleInBothThemes } from '../support/axe';
-import { localOperator, operatorHeaders, operatorPost, type LocalOperator } from '../support/operators';
+import { localOperator, operatorCli, operatorHeaders, operatorPost, totpOf, type LocalOperator } from '../support/operators';
 import { deposit, dismissNotices, fund, openPool, sentHash } from '../support/pool';
-import { repoRoot } from '../support/paths';
 import { TestWallet } from '../support/testWallet';
 import { operatorApiURL, ports } from '../stack.config';
 
@@ -126,16 +124,15 @@ async function openQueue(page: Page) {
   await expect(page.getByTestId('operator-withdrawal').first()).toBeVisible();
 }
 
-/** The operator command line against the stack under test, as `name`: its exit code and what it printed. */
-function operatorCli(name: 'alice' | 'bob', ...args: string[]) {
-  const op = localOperator(name);
-  const run = spawnSync(process.execPath, [join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'api/src/operator/cli.ts', ...args, '--api', operatorApiURL], {
-    cwd: repoRoot,
-    env: { ...process.env, OPERATOR_KEY: `${op.name}.${op.key}` },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { status: run.status ?? 1, out: `${run.stdout}${run.stderr}` };
+/** Separate browsers (contexts) opened as a test needs them; the test closes `contexts` at the end. */
+function browsers(browser: Browser) {
+  const contexts: BrowserContext[] = [];
+  const open = async () => {
+    const context = await browser.newContext();
+    contexts.push(context);
+    return context.newPage();
+  };
+  return { contexts, open };
 }
 
 test.describe.configure({ mode: 'serial' });
@@ -144,12 +141,7 @@ test('issue 26: two operators in two browsers: TOTP sign-in, a small withdrawal 
   test.setTimeout(300_000);
   const alice = localOperator('alice');
   const bob = localOperator('bob');
-  const contexts: BrowserContext[] = [];
-  const open = async () => {
-    const context = await browser.newContext();
-    contexts.push(context);
-    return context.newPage();
-  };
+  const { contexts, open } = browsers(browser);
   const set = await operatorPost(await (await open()).request, 'payouts', { currency: 'ETH', approvalThreshold: String(RULE.approvalThreshold), dualApprovalThreshold: String(RULE.dualApprovalThreshold) }, 'bob');
   expect(set.status(), await set.text()).toBe(200);
   try {
@@ -275,6 +267,90 @@ test('issue 26: two operators in two browsers: TOTP sign-in, a small withdrawal 
   } finally {
     const reset = await operatorPost(await contexts[0]!.request, 'payouts', { currency: 'ETH', approvalThreshold: null, dualApprovalThreshold: null }, 'bob');
     expect(reset.status(), await reset.text()).toBe(200);
+    for (const c of contexts) await c.close();
+  }
+});
+
+/** A day `n` days from today (UTC), as a date field takes it. */
+const dayFromNow = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
+test('issue 26: a money settings change in two browsers: alice proposes with a preview, her own approval is refused, bob approves and it is in force; a second approval is refused', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const alice = localOperator('alice');
+  const bob = localOperator('bob');
+  const { contexts, open } = browsers(browser);
+  // A far day, so that no other test's accrual reaches it; a rate of the test's own.
+  const day = dayFromNow(300);
+  try {
+    const a = await open();
+    await signInConsole(a, alice, '/operator/money');
+    await expect(a.getByRole('heading', { level: 1 })).toHaveText('Money settings');
+    const propose = a.locator('form.operator__propose');
+    await propose.getByLabel('What changes').selectOption({ label: "A pool's APY from a future day" });
+    await propose.getByLabel('Pool').selectOption('dex');
+    await propose.getByLabel('New APY, in %').fill('9.75');
+    await propose.getByLabel('In force from').fill(day);
+    await propose.getByRole('button', { name: 'Preview' }).click();
+    // The preview: from the rate the schedule has on that day to the new one, and when.
+    const preview = a.getByTestId('change-preview');
+    await expect(preview.getByRole('listitem')).toHaveText(/^APY of dex: \d+(\.\d+)?\u00a0% → 9\.75\u00a0%$/);
+    await expect(preview).toContainText(`In force from ${day}`);
+    await expectAccessibleInBothThemes(a);
+    const confirm = a.locator('form.operator__confirm');
+    await confirm.getByLabel('Code from your authenticator app').fill(totpOf(alice));
+    await confirm.getByRole('button', { name: 'Propose' }).click();
+    const proposed = a.getByTestId('action-done');
+    await expect(proposed).toHaveText(/^Change \d+ is proposed: another operator must approve it\.$/);
+    const id = Number(/Change (\d+)/.exec((await proposed.textContent())!)![1]);
+
+    /** Opens the change's decision in the pending list and confirms it with the operator's code. */
+    const decide = async (page: Page, op: LocalOperator, kind: 'Approve' | 'Reject') => {
+      await page.locator(`[data-testid="setting-change"][data-id="${id}"]`).getByRole('button', { name: `${kind} change ${id}` }).click();
+      const form = page.locator('form.operator__confirm');
+      await form.getByLabel('Code from your authenticator app').fill(totpOf(op));
+      await form.getByRole('button', { name: kind }).click();
+      return form;
+    };
+    // Alice cannot approve her own proposal.
+    const own = await decide(a, alice, 'Approve');
+    await expect(own.getByRole('alert')).toHaveText('A second operator approves a change of the money settings: not the one who proposed it');
+    await own.getByRole('button', { name: 'Cancel' }).click();
+    const schedule = async () => {
+      const res = await a.request.get(`${operatorApiURL}/api/v1/operator/apy?pool=dex`, { headers: operatorHeaders(bob, false) });
+      expect(res.status(), await res.text()).toBe(200);
+      return ((await res.json()) as { items: { effectiveFrom: string; apy: string; setBy: string }[] }).items.find((e) => e.effectiveFrom === day);
+    };
+    expect(await schedule()).toBeUndefined();
+
+    // Bob, in another browser, approves it: it is in the schedule from its day, set by him.
+    const b = await open();
+    await signInConsole(b, bob, '/operator/money');
+    await expect(b.locator(`[data-testid="setting-change"][data-id="${id}"]`)).toContainText('alice');
+    // The pending change as a phone shows it: no sideways scrolling, accessible in both themes.
+    await b.setViewportSize({ width: 390, height: 844 });
+    // Once the layout has followed the new width (the tables turn into cards on resize).
+    await expect.poll(() => b.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await expectAccessibleInBothThemes(b);
+    await decide(b, bob, 'Approve');
+    await expect(b.getByTestId('action-done')).toHaveText(`Change ${id} is approved and in force (an APY from its day).`);
+    await expect(b.locator(`[data-testid="setting-change"][data-id="${id}"]`)).toHaveCount(0);
+    await expect(b.locator(`[data-testid="setting-change-decided"][data-id="${id}"]`)).toHaveAttribute('data-status', 'applied');
+    await expect(b.locator('[data-testid="apy-row"]', { hasText: day })).toContainText('9.75');
+    const entry = await schedule();
+    expect(entry?.setBy).toBe('operator:bob');
+    // numeric(24,18) keeps trailing zeros: the same figure.
+    expect(entry?.apy.replace(/0+$/, '')).toBe('0.0975');
+
+    // A second approval is refused; the audit log has each step with its actor.
+    const again = await operatorPost(b.request, `setting-changes/${id}/approve`, {}, 'bob');
+    expect(again.status()).toBe(409);
+    const audit = await b.request.get(`${operatorApiURL}/api/v1/operator/audit?target=setting-change:${id}`, { headers: operatorHeaders(bob, false) });
+    const steps = ((await audit.json()) as { items: { actor: string; action: string }[] }).items.map((i) => [i.actor, i.action]).reverse();
+    expect(steps).toEqual([
+      ['operator:alice', 'settings.propose'],
+      ['operator:bob', 'settings.approve'],
+    ]);
+  } finally {
     for (const c of contexts) await c.close();
   }
 });

@@ -1,7 +1,6 @@
 import { auditCsv } from './screens/AuditLog';
-import { apyPercent } from './screens/MoneySettings';
 import { solvencyBps } from './screens/Overview';
-import { bpsPercent, coinText, hoursSince } from './format';
+import { apyPercent, bpsPercent, coinText, hoursSince, percentToFraction } from './format';
 
 describe('the console\'s figures (issue 26)', () => {
   it('shows amounts with every digit, in the currency\'s units, and base units for a currency it does not know', () => {
@@ -17,6 +16,18 @@ describe('the console\'s figures (issue 26)', () => {
     expect(apyPercent('0.072500000000000000', 'en')).toBe('7.25\u00a0%');
     expect(apyPercent('0.18', 'en')).toBe('18\u00a0%');
     expect(apyPercent('1.5', 'en')).toBe('150\u00a0%');
+  });
+
+  it('turns a typed percentage into the fraction the API keeps, by its digits, and refuses anything else', () => {
+    expect(percentToFraction('7.25')).toBe('0.0725');
+    expect(percentToFraction('7,25')).toBe('0.0725');
+    expect(percentToFraction('12')).toBe('0.12');
+    expect(percentToFraction('150')).toBe('1.5');
+    expect(percentToFraction('0')).toBe('0');
+    expect(percentToFraction('0.000001')).toBe('0.00000001');
+    for (const wrong of ['', '-1', '5 %', '1e2', '.5']) expect(percentToFraction(wrong)).toBeUndefined();
+    // Back again, as the schedule shows it.
+    expect(apyPercent(percentToFraction('8.125')!, 'en')).toBe('8.125\u00a0%');
   });
 
   it('the solvency ratio per currency: reserves over what is owed, rounded down to a basis point; unknown when a balance is unread or nothing is owed', () => {

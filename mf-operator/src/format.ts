@@ -26,3 +26,26 @@ export const hoursSince = (iso: string, now = Date.now()) => Math.max(0, Math.fl
 /** Basis points as a percentage from their digits (no float on the way): 725n → "7.25 %". */
 export const bpsPercent = (bps: bigint, lang: string, minFraction = 0) =>
   `${formatDecimal(`${bps / 100n}.${String(bps % 100n).padStart(2, '0')}`, lang, { minFraction, maxFraction: 2 })}\u00a0%`;
+
+/**
+ * A percentage as typed ("7.25", "7,25") to the fraction the API keeps ("0.0725"), by moving the
+ * decimal point (no float on the way); undefined when it is not a plain non-negative number.
+ */
+export function percentToFraction(text: string): string | undefined {
+  const m = /^(\d{1,6})(?:[.,](\d{1,16}))?$/.exec(text.trim());
+  if (!m) return undefined;
+  const digits = `${m[1]!.padStart(3, '0')}${m[2] ?? ''}`;
+  const point = m[1]!.padStart(3, '0').length - 2;
+  const whole = digits.slice(0, point).replace(/^0+(?=\d)/, '');
+  const fraction = digits.slice(point).replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
+/** An APY as stored (a fraction, "0.072500000000000000") as a percentage from its digits: "7.25 %". */
+export function apyPercent(apy: string, lang: string): string {
+  const [int = '0', frac = ''] = apy.split('.');
+  const digits = `${int}${frac.padEnd(2, '0')}`;
+  const whole = digits.slice(0, int.length + 2).replace(/^0+(?=\d)/, '');
+  const rest = digits.slice(int.length + 2).replace(/0+$/, '');
+  return `${formatDecimal(rest ? `${whole}.${rest}` : whole, lang)}\u00a0%`;
+}

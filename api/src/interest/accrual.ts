@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import type { TransactionKind } from '../ledger';
 import { recordPoolDay } from './history';
+import { apyEntryOn } from './apy';
 
 const DAY_MS = 86_400_000;
 export const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
@@ -11,12 +12,7 @@ export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /** The pool's APY on a day: the latest setting effective on or before it ('0' before any). */
 export async function apyOn(db: Pick<Db, 'execute'>, pool: string, day: string): Promise<string> {
-  const [row] = await rows<{ apy: string }>(
-    db,
-    sql`select apy::text as apy from pool_apy where pool = ${pool} and effective_from <= ${day}::date order by effective_from desc limit 1`,
-  );
-  // numeric(24,18) prints trailing zeros: '0.050000000000000000' → '0.05'.
-  return row ? row.apy.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '') : '0';
+  return (await apyEntryOn(db, pool, day))?.apy ?? '0';
 }
 
 /**

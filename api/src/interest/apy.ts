@@ -11,27 +11,39 @@ import { rows } from '../db/rows';
  * the new rate must start after the pool's last accrued day.
  */
 export async function setApy(db: Db, actor: string, pool: string, apy: string, effectiveFrom: string) {
+  return db.transaction((tx) => writeApy(tx, actor, pool, apy, effectiveFrom));
+}
+
+/** setApy's checks and write, with its audit entry, in the caller's transaction (an approved change applies in its own). */
+export async function writeApy(tx: Pick<Db, 'select' | 'insert' | 'execute'>, actor: string, pool: string, apy: string, effectiveFrom: string, note?: Record<string, unknown>) {
   try {
     parseApy(apy);
   } catch (err) {
     throw badRequest((err as Error).message, 'BAD_APY', { apy: (err as Error).message });
   }
-  const [p] = await db.select().from(pools).where(eq(pools.name, pool));
+  const [p] = await tx.select().from(pools).where(eq(pools.name, pool));
   if (!p) throw badRequest(`unknown pool '${pool}'`, 'NOT_FOUND', { pool: 'unknown pool' });
-  const [last] = await rows<{ day: string | null }>(db, sql`select max(day)::text as day from interest_days where pool = ${pool}`);
+  const [last] = await rows<{ day: string | null }>(tx, sql`select max(day)::text as day from interest_days where pool = ${pool}`);
   if (last?.day && effectiveFrom <= last.day) {
     const msg = `${pool} is accrued up to ${last.day}: a new APY can start on ${last.day} + 1 day at the earliest`;
     throw badRequest(msg, 'APY_IN_THE_PAST', { effectiveFrom: msg });
   }
-  return db.transaction(async (tx) => {
-    const [before] = await tx.select().from(poolApy).where(and(eq(poolApy.pool, pool), eq(poolApy.effectiveFrom, effectiveFrom)));
-    await tx
-      .insert(poolApy)
-      .values({ pool, effectiveFrom, apy, setBy: actor })
-      .onConflictDoUpdate({ target: [poolApy.pool, poolApy.effectiveFrom], set: { apy, setBy: actor, createdAt: new Date() } });
-    await audit(tx, { actor, action: 'apy.set', target: pool, before: before ? { apy: before.apy, effectiveFrom } : null, after: { apy, effectiveFrom } });
-    return { pool, apy, effectiveFrom };
-  });
+  const [before] = await tx.select().from(poolApy).where(and(eq(poolApy.pool, pool), eq(poolApy.effectiveFrom, effectiveFrom)));
+  await tx
+    .insert(poolApy)
+    .values({ pool, effectiveFrom, apy, setBy: actor })
+    .onConflictDoUpdate({ target: [poolApy.pool, poolApy.effectiveFrom], set: { apy, setBy: actor, createdAt: new Date() } });
+  await audit(tx, { actor, action: 'apy.set', target: pool, before: before ? { apy: before.apy, effectiveFrom } : null, after: { apy, effectiveFrom, ...note } });
+  return { pool, apy, effectiveFrom };
+}
+
+/** The schedule's entry in force on `day` for a pool (the latest from that day or before), if any. */
+export async function apyEntryOn(db: Pick<Db, 'execute'>, pool: string, day: string): Promise<{ apy: string; effectiveFrom: string } | null> {
+  const [r] = await rows<{ apy: string; effective_from: string }>(
+    db,
+    sql`select apy::text as apy, effective_from::text as effective_from from pool_apy where pool = ${pool} and effective_from <= ${day}::date order by effective_from desc limit 1`,
+  );
+  return r ? { apy: trimApy(r.apy), effectiveFrom: r.effective_from } : null;
 }
 
 export async function apyHistory(db: Db, pool?: string) {

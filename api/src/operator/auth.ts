@@ -10,13 +10,17 @@ declare module 'fastify' {
   interface FastifyRequest {
     operator: OperatorActor | null;
   }
+  interface FastifyContextConfig {
+    /** A POST that changes nothing (a preview): no fresh code asked. */
+    operatorRead?: boolean;
+  }
 }
 
 /**
  * Who may call the operator routes: a named operator, through the console's session
  * (`Authorization: Operator <token>`, ended after idling) or the command line's key
  * (`X-Operator-Key: <name>.<key>`). A user's session, even an operator's, opens nothing here.
- * Every change (any method but GET) also needs the operator's current TOTP code (X-Operator-Totp):
+ * Every change (any method but GET, and no route marked `operatorRead`) also needs the operator's current TOTP code (X-Operator-Totp):
  * a stolen session or key alone moves nothing.
  */
 export function operatorGuard(db: Db) {
@@ -31,7 +35,7 @@ export function operatorGuard(db: Db) {
       op = await sessionOperator(db, session);
       if (!op) throw unauthorized(M.operatorSessionEnded, 'OPERATOR_SESSION_ENDED');
     } else throw unauthorized(M.loginRequired);
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !req.routeOptions.config?.operatorRead) {
       const code = req.headers[operatorTotpHeader];
       requireFreshTotp(op, typeof code === 'string' ? code : undefined);
     }

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { auditVerifySchema, isPoolName, operatorBasePath, operatorKeyHeader, operatorTotpHeader, POOL_NAMES } from '@app/contracts';
+import { apyFractionSchema, auditVerifySchema, isPoolName, operatorBasePath, operatorKeyHeader, operatorTotpHeader, POOL_NAMES } from '@app/contracts';
 import { authenticator } from 'otplib';
 import { runDao } from './dao-commands';
 import { table, UsageError, type Output, type Transport } from './cli-format';
@@ -19,7 +19,8 @@ import { repoRoot } from '../config';
 const USAGE = `usage: npm run operator -- <command> [--api URL]   (as OPERATOR_KEY_FILE's or OPERATOR_KEY's operator)
   ledger check [--full]                          prove what the ledger wrote since the last check (--full: all of it)
   overview                                       ledger check, job health, watcher lag, last accrued days, payout queue
-  apy set <pool> <apy> [--from YYYY-MM-DD]       e.g. apy set stable 0.05 --from 2026-12-01
+  apy set <pool> <apy> [--from YYYY-MM-DD]       e.g. apy set stable 0.05 --from 2026-12-01 (one operator: the local chain
+                                                 only; elsewhere an APY or a threshold changes by settings propose)
   apy list [<pool>]
   accrue --until YYYY-MM-DD                       accrue every missed day up to and including that day
   withdrawals list [--status S] [--currency C] [--user ID] [--min BASE_UNITS] [--older-than-hours H]
@@ -29,6 +30,13 @@ const USAGE = `usage: npm run operator -- <command> [--api URL]   (as OPERATOR_K
                  [--dual-threshold BASE_UNITS|none]
                                                  a currency is withdrawn only once it has a minimum
                                                  (enough to be worth the payout's gas); none closes it
+  settings propose apy <pool> <apy> --from YYYY-MM-DD
+  settings propose payout <currency> [--fee …] [--minimum …|none] [--threshold …|none] [--dual-threshold …|none]
+                                                 propose a money settings change (APY from a future day; a currency's
+                                                 rule once approved); a second operator applies it (four eyes)
+  settings preview apy|payout …                  what that change would change, from what to what and when
+  settings list [--status pending|applied|rejected]
+  settings approve <id> | reject <id> --reason TEXT
   payouts limits [--per-hour N] [--per-day N] [--window-hours H]
                                                  withdrawal requests per account, and how far back the
                                                  threshold sums an account's (and an address's) withdrawals
@@ -137,6 +145,37 @@ const snapshotLine = (r: SnapshotShown) => ({
   liabilities: r.header.currencies.map((c, i) => `${r.header.sums[i]} ${c}`).join(', '),
   root: r.header.root,
 });
+
+/** A currency's rule change from `payouts set`'s flags (also `settings propose payout`). */
+function payoutRuleFlags(currencyWord: string | undefined, flags: Map<string, string>): Record<string, unknown> {
+  const currency = need(currencyWord, 'currency', (x) => /^[A-Z]{2,10}$/.test(x), 'expected a currency code such as USDT');
+  if (!['fee', 'minimum', 'threshold', 'dual-threshold'].some((f) => flags.has(f))) {
+    throw new UsageError('give --fee, --minimum, --threshold and/or --dual-threshold (base units; --minimum none closes the currency, --threshold none removes it)');
+  }
+  const unitsOrNone = (flag: string) => (flags.get(flag) === 'none' ? null : units(flags.get(flag), `--${flag}`));
+  const body: Record<string, unknown> = { currency };
+  if (flags.has('fee')) body.fee = units(flags.get('fee'), '--fee');
+  if (flags.has('minimum')) body.minimum = unitsOrNone('minimum');
+  if (flags.has('threshold')) body.approvalThreshold = unitsOrNone('threshold');
+  if (flags.has('dual-threshold')) body.dualApprovalThreshold = unitsOrNone('dual-threshold');
+  return body;
+}
+
+/** A proposed change of the money settings from `settings propose|preview apy|payout …`. */
+function settingChangeArgs(rest: string[], flags: Map<string, string>): Record<string, unknown> {
+  const [kind, ...args] = rest;
+  if (kind === 'apy') {
+    const pool = need(args[0], 'pool', isPoolName, poolExpected);
+    const apy = need(args[1], 'APY', (x) => apyFractionSchema.safeParse(x).success, 'expected a decimal fraction such as 0.05 for 5 %');
+    return { kind, pool, apy, effectiveFrom: date(flags.get('from'), '--from date') };
+  }
+  if (kind === 'payout') return { kind, ...payoutRuleFlags(args[0], flags) };
+  throw new UsageError(`expected apy or payout after settings propose|preview\n${USAGE}`);
+}
+
+type ChangeShown = { id?: number; kind: string; target: string; effectiveFrom: string | null; changes: { field: string; from: string | null; to: string | null }[]; status?: string; proposedBy?: string; decidedBy?: string | null; reason?: string | null; stale?: boolean };
+const changeLine = (c: ChangeShown) =>
+  `${c.kind === 'apy' ? `APY of ${c.target}` : c.target}: ${c.changes.map((x) => `${x.field} ${x.from ?? 'none'} → ${x.to ?? 'none'}`).join(', ')} ${c.effectiveFrom ? `from ${c.effectiveFrom}` : 'once approved'}`;
 
 /** Runs one command; answers the exit code. With --json it prints the API's answer, not tables. */
 export async function runOperator(argv: string[], send: Transport, print: Output): Promise<number> {
@@ -301,18 +340,35 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
       return Number(r.short) ? 1 : 0;
     }
     case 'payouts set': {
-      const currency = need(rest[0], 'currency', (x) => /^[A-Z]{2,10}$/.test(x), 'expected a currency code such as USDT');
-      if (!['fee', 'minimum', 'threshold', 'dual-threshold'].some((f) => flags.has(f))) {
-        throw new UsageError('give --fee, --minimum, --threshold and/or --dual-threshold (base units; --minimum none closes the currency, --threshold none removes it)');
-      }
-      const unitsOrNone = (flag: string) => (flags.get(flag) === 'none' ? null : units(flags.get(flag), `--${flag}`));
-      const body: Record<string, unknown> = { currency };
-      if (flags.has('fee')) body.fee = units(flags.get('fee'), '--fee');
-      if (flags.has('minimum')) body.minimum = unitsOrNone('minimum');
-      if (flags.has('threshold')) body.approvalThreshold = unitsOrNone('threshold');
-      if (flags.has('dual-threshold')) body.dualApprovalThreshold = unitsOrNone('dual-threshold');
-      const r = await call('POST', '/payouts', body);
+      const r = await call('POST', '/payouts', payoutRuleFlags(rest[0], flags));
       out(`${r.currency}: fee ${r.fee}, minimum ${r.minimum ?? 'none (closed)'}, approval above ${r.approvalThreshold ?? 'never'} in a window, two operators above ${r.dualApprovalThreshold ?? 'never'}`);
+      return 0;
+    }
+    case 'settings preview': {
+      out(changeLine((await call('POST', '/setting-changes/preview', settingChangeArgs(rest, flags))) as unknown as ChangeShown));
+      return 0;
+    }
+    case 'settings propose': {
+      const r = (await call('POST', '/setting-changes', settingChangeArgs(rest, flags))) as unknown as ChangeShown;
+      out(`change ${r.id} proposed, awaiting a second operator's approval: ${changeLine(r)}`);
+      return 0;
+    }
+    case 'settings list': {
+      const status = flags.get('status');
+      const r = await call('GET', `/setting-changes${status ? `?status=${encodeURIComponent(status)}` : ''}`);
+      const items = r.items as ChangeShown[];
+      out(table(items.map((c) => ({ id: c.id, status: c.stale ? `${c.status} (stale)` : c.status, change: changeLine(c), proposedBy: c.proposedBy, decidedBy: c.decidedBy, reason: c.reason }))));
+      return 0;
+    }
+    case 'settings approve': {
+      const r = (await call('POST', `/setting-changes/${id(rest[0])}/approve`)) as unknown as ChangeShown;
+      out(`change ${r.id} applied: ${changeLine(r)}`);
+      return 0;
+    }
+    case 'settings reject': {
+      const reason = need(flags.get('reason'), '--reason', (x) => x.trim().length > 0 && x.length <= 500, 'expected a reason of up to 500 characters');
+      const r = (await call('POST', `/setting-changes/${id(rest[0])}/reject`, { reason })) as unknown as ChangeShown;
+      out(`change ${r.id} rejected: ${r.reason}`);
       return 0;
     }
     case 'payouts limits': {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import {
+  apiMessages as M,
   accrueBodySchema,
   alertsQuerySchema,
   apyBodySchema,
@@ -69,7 +70,14 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     items: await apyHistory(s.db, req.query.pool),
   }));
 
+  // An APY or an approval threshold moves money: beyond the local chain (`npm start`, the tests'
+  // set-up) it changes only through a proposal another operator approves (setting-changes.ts).
+  const fourEyesOnly = () => {
+    if (!s.config.localChain) throw new ApiError(403, M.settingFourEyesOnly, 'FOUR_EYES_REQUIRED');
+  };
+
   r.post('/operator/apy', { ...opts, schema: { ...schema, body: apyBodySchema } }, async (req) => {
+    fourEyesOnly();
     const today = utcDay(new Date());
     return setApy(s.db, actor(req), req.body.pool, req.body.apy, req.body.effectiveFrom ?? today);
   });
@@ -105,6 +113,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
 
   r.post('/operator/payouts', { ...opts, schema: { ...schema, body: payoutRuleBodySchema } }, async (req) => {
     const { currency, ...change } = req.body;
+    if (change.approvalThreshold !== undefined || change.dualApprovalThreshold !== undefined) fourEyesOnly();
     return setPayoutRule(s.db, actor(req), currency, given(change));
   });
 
@@ -125,7 +134,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
   });
 
   referralOperatorRoutes(app, s.db, opts, actor);
-  operatorConsoleRoutes(app, s.db, opts);
+  operatorConsoleRoutes(app, s.db, opts, approver);
   custodyOperatorRoutes(app, s, opts, approver);
 
   // Proof of solvency: a snapshot on demand under the daily job's lease, so two never build at once.

@@ -1,4 +1,4 @@
-export { approveWithdrawal, cancelWithdrawal, operatorWithdrawals, rejectWithdrawal } from './approvals';
+export { approveWithdrawal, cancelWithdrawal, operatorWithdrawals, rejectWithdrawal, type Approver } from './approvals';
 export { localKey, localTreasuryKey } from './hot-wallets';
 export { httpSigner, SignerUnavailable, type CustodyAddresses, type PayoutSigner } from './signer-client';
 export { startLedgerReader } from './ledger-reader';
@@ -23,12 +23,15 @@ export {
   quote,
   ruleFor,
   setPayoutRule,
+  writePayoutRule,
+  changedRule,
   approvalsNeeded,
   setWithdrawalLimits,
   withdrawalLimits,
   withdrawRules,
   type PayoutRule,
   type PayoutRules,
+  type PayoutRuleChange,
 } from './settings';
 export { createTreasuryJob } from './treasury';
 export { createSweepJob, type SweepJob, type SweepResult } from './sweep';

@@ -40,8 +40,10 @@ const NONE: PayoutRule = { fee: '0', minimum: null, approvalThreshold: null, dua
 /** Until the operator says otherwise: a few requests an hour, a handful a day, approval over a day's sum. */
 export const DEFAULT_LIMITS: WithdrawalLimits = { perHour: 5, perDay: 10, windowHours: 24 };
 
-export async function payoutRules(db: Pick<Db, 'select'>): Promise<PayoutRules> {
-  const [row] = await db.select().from(systemSettings).where(eq(systemSettings.key, KEY));
+/** Every currency's rule; `lock` holds the row until the caller's transaction ends. */
+export async function payoutRules(db: Pick<Db, 'select'>, lock = false): Promise<PayoutRules> {
+  const read = db.select().from(systemSettings).where(eq(systemSettings.key, KEY));
+  const [row] = lock ? await read.for('update') : await read;
   return (row?.value as PayoutRules | undefined) ?? {};
 }
 
@@ -52,26 +54,32 @@ export const approvalsNeeded = (rule: PayoutRule, amount: bigint) =>
 /** A stored rule, or none; a rule stored before minimums existed has none, so it stays closed. */
 export const ruleFor = (rules: PayoutRules, currency: string): PayoutRule => ({ ...NONE, ...rules[currency] });
 
-export async function setPayoutRule(
-  db: Db,
-  actor: string,
-  currency: string,
-  change: { fee?: string; minimum?: string | null; approvalThreshold?: string | null; dualApprovalThreshold?: string | null },
-) {
-  return db.transaction(async (tx) => {
-    const rules = await payoutRules(tx);
-    const before = ruleFor(rules, currency);
-    const after: PayoutRule = {
-      fee: change.fee ?? before.fee,
-      minimum: change.minimum === undefined ? before.minimum : change.minimum,
-      approvalThreshold: change.approvalThreshold === undefined ? before.approvalThreshold : change.approvalThreshold,
-      dualApprovalThreshold: change.dualApprovalThreshold === undefined ? before.dualApprovalThreshold : change.dualApprovalThreshold,
-    };
-    const value = { ...rules, [currency]: after };
-    await tx.insert(systemSettings).values({ key: KEY, value }).onConflictDoUpdate({ target: systemSettings.key, set: { value } });
-    await audit(tx, { actor, action: 'payouts.set', target: currency, before, after });
-    return { currency, ...after };
-  });
+export type PayoutRuleChange = { fee?: string; minimum?: string | null; approvalThreshold?: string | null; dualApprovalThreshold?: string | null };
+
+/** The rule a change makes of `before`: each field given replaces it, the others stay. */
+export const changedRule = (before: PayoutRule, change: PayoutRuleChange): PayoutRule => ({
+  fee: change.fee ?? before.fee,
+  minimum: change.minimum === undefined ? before.minimum : change.minimum,
+  approvalThreshold: change.approvalThreshold === undefined ? before.approvalThreshold : change.approvalThreshold,
+  dualApprovalThreshold: change.dualApprovalThreshold === undefined ? before.dualApprovalThreshold : change.dualApprovalThreshold,
+});
+
+export async function setPayoutRule(db: Db, actor: string, currency: string, change: PayoutRuleChange) {
+  return db.transaction((tx) => writePayoutRule(tx, actor, currency, change));
+}
+
+/**
+ * setPayoutRule's write, with its audit entry, in the caller's transaction (an approved change
+ * applies in its own). The settings row is locked, so two writers never lose each other's currency.
+ */
+export async function writePayoutRule(tx: Pick<Db, 'select' | 'insert'>, actor: string, currency: string, change: PayoutRuleChange, note?: Record<string, unknown>) {
+  const rules = await payoutRules(tx, true);
+  const before = ruleFor(rules, currency);
+  const after = changedRule(before, change);
+  const value = { ...rules, [currency]: after };
+  await tx.insert(systemSettings).values({ key: KEY, value }).onConflictDoUpdate({ target: systemSettings.key, set: { value } });
+  await audit(tx, { actor, action: 'payouts.set', target: currency, before, after: { ...after, ...note } });
+  return { currency, ...after };
 }
 
 export async function withdrawalLimits(db: Pick<Db, 'select'>): Promise<WithdrawalLimits> {

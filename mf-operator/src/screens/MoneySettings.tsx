@@ -1,9 +1,9 @@
 import { useTranslation } from '@app/singletons/react-i18n';
 import { TableScroll } from '@app/ui';
-import { formatDecimal } from '@app/web3';
 import { useOperatorRead } from '../client';
-import { bpsPercent, coinText } from '../format';
+import { apyPercent, bpsPercent, coinText } from '../format';
 import { ReadState } from './ReadState';
+import { SettingChanges } from './SettingChanges';
 
 type Settings = {
   payouts: { currency: string; fee: string; minimum: string | null; approvalThreshold: string | null; dualApprovalThreshold: string | null }[];
@@ -12,19 +12,11 @@ type Settings = {
 };
 type Referral = { current: { id: number }; history: { id: number; effectiveFrom: string; currency: string; vestingDays: number; setBy: string; levels: { level: number; rewardBps: number }[] }[] };
 
-/** An APY as stored (a fraction, "0.072500000000000000") as a percentage from its digits: "7.25 %". */
-export function apyPercent(apy: string, lang: string): string {
-  const [int = '0', frac = ''] = apy.split('.');
-  const digits = `${int}${frac.padEnd(2, '0')}`;
-  const whole = digits.slice(0, int.length + 2).replace(/^0+(?=\d)/, '');
-  const rest = digits.slice(int.length + 2).replace(/0+$/, '');
-  return `${formatDecimal(rest ? `${whole}.${rest}` : whole, lang)}\u00a0%`;
-}
-
 /**
  * The money settings as they stand: each pool's APY schedule (past and future, with the day each
  * takes effect), each currency's fee, minimum and approval thresholds, the withdrawal limits and
- * the referral programme's versions. Read-only here; changes go through the command line.
+ * the referral programme's versions; and their changes (SettingChanges): proposed with a preview,
+ * applied once a second operator approves.
  */
 export function MoneySettings() {
   const { t, i18n } = useTranslation();
@@ -36,6 +28,7 @@ export function MoneySettings() {
   return (
     <>
       <p className="muted">{t('money.intro')}</p>
+      <SettingChanges onApplied={settings.reload} />
       <ReadState read={settings}>
         {(s) => (
           <>

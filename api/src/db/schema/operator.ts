@@ -1,4 +1,4 @@
-import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, date, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ts, created } from './columns';
 import { users } from './auth';
 import { withdrawals } from './payouts';
@@ -86,4 +86,32 @@ export const withdrawalApprovals = pgTable(
     at: ts('at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.withdrawalId, t.operatorId] })],
+);
+
+/**
+ * Changes of the money settings awaiting a second operator (0034): proposed by one, applied or
+ * rejected by a decision; `before` is the setting as it stood when proposed (an approval that finds
+ * it otherwise is refused as stale).
+ */
+export const settingChanges = pgTable(
+  'setting_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** 'apy' (target: the pool) or 'payout' (target: the currency). */
+    kind: text('kind').notNull(),
+    target: text('target').notNull(),
+    effectiveFrom: date('effective_from', { mode: 'string' }),
+    before: jsonb('before').notNull(),
+    after: jsonb('after').notNull(),
+    /** pending → applied (by another operator) or rejected. */
+    status: text('status').notNull().default('pending'),
+    proposedBy: uuid('proposed_by')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'restrict' }),
+    decidedBy: uuid('decided_by').references(() => operators.id, { onDelete: 'restrict' }),
+    reason: text('reason'),
+    createdAt: created(),
+    decidedAt: ts('decided_at'),
+  },
+  (t) => [index('setting_changes_status_idx').on(t.status, t.id)],
 );

@@ -124,3 +124,50 @@ export type NewProposalBody = z.infer<typeof newProposalBodySchema>;
 /** A refill of the payout float from a pool's deposit address (issue 26): one operator asks, another approves. */
 export const floatRefillBodySchema = z.object({ pool: poolNameSchema, currency: currencyCodeSchema, amount: baseUnitsSchema });
 export type FloatRefillBody = z.infer<typeof floatRefillBodySchema>;
+
+/**
+ * A change of a money setting (issue 26), proposed by one operator and applied only when another
+ * approves it with a fresh code: an APY schedule entry of a pool from a future day, or a
+ * currency's fee, minimum and approval thresholds (applied on approval). `null` removes a
+ * threshold or closes the currency (minimum).
+ */
+export const apyFractionSchema = z.string().check(z.regex(/^(0|[1-9]\d{0,5})(\.\d{1,18})?$/, 'expected a decimal fraction such as 0.05 for 5 %'));
+export const settingChangeBodySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('apy'), pool: poolNameSchema, apy: apyFractionSchema, effectiveFrom: isoDaySchema }),
+  z.object({
+    kind: z.literal('payout'),
+    currency: currencyCodeSchema,
+    fee: z.optional(baseUnitsSchema),
+    minimum: z.optional(z.nullable(baseUnitsSchema)),
+    approvalThreshold: z.optional(z.nullable(baseUnitsSchema)),
+    dualApprovalThreshold: z.optional(z.nullable(baseUnitsSchema)),
+  }),
+]);
+export type SettingChangeBody = z.infer<typeof settingChangeBodySchema>;
+export const settingFieldSchema = z.enum(['apy', 'fee', 'minimum', 'approvalThreshold', 'dualApprovalThreshold']);
+export type SettingField = z.infer<typeof settingFieldSchema>;
+/** What a change does: each field from what stands to what it becomes, and from when (null: on approval). */
+export const settingPreviewSchema = z.object({
+  kind: z.enum(['apy', 'payout']),
+  /** The pool (APY) or the currency (payout rule). */
+  target: z.string(),
+  effectiveFrom: z.nullable(z.string()),
+  changes: z.array(z.object({ field: settingFieldSchema, from: z.nullable(z.string()), to: z.nullable(z.string()) })),
+});
+export type SettingPreview = z.infer<typeof settingPreviewSchema>;
+export const settingChangeStatusSchema = z.enum(['pending', 'applied', 'rejected']);
+export const settingChangeSchema = z.extend(settingPreviewSchema, {
+  id: z.int(),
+  status: settingChangeStatusSchema,
+  proposedBy: z.string(),
+  decidedBy: z.nullable(z.string()),
+  reason: z.nullable(z.string()),
+  createdAt: z.string(),
+  decidedAt: z.nullable(z.string()),
+  /** Pending, but the setting no longer stands as it did when proposed: approval is refused. */
+  stale: z.boolean(),
+});
+export type SettingChange = z.infer<typeof settingChangeSchema>;
+export const settingChangesQuery = z.object({ status: z.optional(settingChangeStatusSchema) });
+/** A change is rejected with a reason (the proposer may withdraw their own the same way). */
+export const settingRejectBodySchema = z.object({ reason: z.string().check(z.trim(), z.minLength(1, 'give a reason'), z.maxLength(500)) });
