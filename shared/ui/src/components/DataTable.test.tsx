@@ -5,7 +5,7 @@ import { DataTable, type DataColumn } from './DataTable';
 type Coin = { code: string; name: string; held: string };
 const columns: DataColumn<Coin>[] = [
   { key: 'code', header: 'Code', cell: (c) => c.code },
-  { key: 'name', header: 'Name', cell: (c) => c.name, className: 'mono' },
+  { key: 'name', header: 'Name', cell: (c) => c.name, className: 'mono', testId: 'coin-name' },
   { key: 'held', header: 'Held', cell: (c) => c.held, numeric: true },
 ];
 const rows: Coin[] = [
@@ -33,6 +33,7 @@ describe('DataTable', () => {
       const cells = [...tr.children];
       expect(cells.map((c) => c.textContent)).toEqual([rows[i]!.code, rows[i]!.name, rows[i]!.held]);
       expect(cells.map((c) => c.getAttribute('data-label'))).toEqual(['Code', 'Name', 'Held']);
+      expect(cells.map((c) => c.getAttribute('data-testid'))).toEqual([null, 'coin-name', null]);
     });
     expect(body[0]!.className).toBe('hot');
     expect(body[1]!.hasAttribute('class')).toBe(false);

@@ -10,6 +10,8 @@ export type DataColumn<Row> = {
   numeric?: boolean;
   /** More classes for this column's body cells (e.g. a monospace one for addresses). */
   className?: string;
+  /** A `data-testid` for this column's body cells. */
+  testId?: string;
 };
 
 /** Attributes a row may carry: a class and `data-*` attributes that tests and styles select on. */
@@ -51,7 +53,7 @@ export function DataTable<Row>({ caption, captionId, columns, rows, rowKey, rowA
           {rows.map((row) => (
             <tr key={rowKey(row)} {...rowAttrs?.(row)}>
               {columns.map((c, i) => {
-                const props = { 'data-label': c.header, className: joined(c.numeric && 'num', c.className) };
+                const props = { 'data-label': c.header, 'data-testid': c.testId, className: joined(c.numeric && 'num', c.className) };
                 return i === 0 ? (
                   <th key={c.key} scope="row" {...props}>
                     {c.cell(row)}
