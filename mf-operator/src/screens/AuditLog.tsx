@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { auditQuerySchema, type AuditEntry, type AuditVerify } from '@app/contracts';
-import { TableScroll } from '@app/ui';
+import { DataTable } from '@app/ui';
 import { useConsole, useOperatorRead } from '../client';
 import { utcTime } from '../format';
 import { ReadState } from './ReadState';
@@ -83,38 +83,23 @@ export function AuditLog() {
         </p>
       ) : null}
       <ReadState read={log}>
-        {(data) =>
-          data.items.length === 0 ? (
-            <p>{t('audit.none')}</p>
-          ) : (
-        <TableScroll label={t('audit.title')}>
-          <table className="data-table data-table--cards">
-            <thead>
-              <tr>
-                <th scope="col">{t('audit.col.seq')}</th>
-                <th scope="col">{t('audit.col.at')}</th>
-                <th scope="col">{t('audit.col.actor')}</th>
-                <th scope="col">{t('audit.col.action')}</th>
-                <th scope="col">{t('audit.col.target')}</th>
-                <th scope="col">{t('audit.col.after')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((e) => (
-                <tr key={e.seq} data-testid="audit-row" data-action={e.action} data-actor={e.actor} data-target={e.target ?? ''}>
-                  <th scope="row" data-label={t('audit.col.seq')}>{e.seq}</th>
-                  <td data-label={t('audit.col.at')}>{utcTime(e.at)}</td>
-                  <td data-label={t('audit.col.actor')}>{e.actor}</td>
-                  <td data-label={t('audit.col.action')}>{e.action}</td>
-                  <td data-label={t('audit.col.target')}>{e.target ?? ''}</td>
-                  <td data-label={t('audit.col.after')} className="operator__mono">{detail(e.after)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-          )
-        }
+        {(data) => (
+          <DataTable
+            caption={t('audit.title')}
+            columns={[
+              { key: 'seq', header: t('audit.col.seq'), cell: (e) => e.seq },
+              { key: 'at', header: t('audit.col.at'), cell: (e) => utcTime(e.at) },
+              { key: 'actor', header: t('audit.col.actor'), cell: (e) => e.actor },
+              { key: 'action', header: t('audit.col.action'), cell: (e) => e.action },
+              { key: 'target', header: t('audit.col.target'), cell: (e) => e.target ?? '' },
+              { key: 'after', header: t('audit.col.after'), cell: (e) => detail(e.after), className: 'operator__mono' },
+            ]}
+            rows={data.items}
+            rowKey={(e) => e.seq}
+            rowAttrs={(e) => ({ 'data-testid': 'audit-row', 'data-action': e.action, 'data-actor': e.actor, 'data-target': e.target ?? '' })}
+            empty={<p>{t('audit.none')}</p>}
+          />
+        )}
       </ReadState>
     </>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { newProposalBodySchema } from '@app/contracts';
-import { Field, TableScroll } from '@app/ui';
+import { DataTable, Field } from '@app/ui';
 import { useConsole, useOperatorRead } from '../client';
 import { utcTime } from '../format';
 import { CodeConfirm } from './CodeConfirm';
@@ -71,42 +71,30 @@ export function DaoProposals() {
       )}
       {closing ? <CodeConfirm title={t('dao.closeTitle', { title: closing.title })} submitLabel={t('dao.close')} onConfirm={close} onCancel={() => setClosing(null)} /> : null}
       <ReadState read={list}>
-        {(data) =>
-          data.items.length === 0 ? (
-            <p>{t('dao.none')}</p>
-          ) : (
-        <TableScroll label={t('dao.title')}>
-          <table className="data-table data-table--cards">
-            <thead>
-              <tr>
-                <th scope="col">{t('withdrawals.col.id')}</th>
-                <th scope="col">{t('dao.fields.title')}</th>
-                <th scope="col">{t('dao.state')}</th>
-                <th scope="col">{t('dao.fields.endsAt')}</th>
-                <th scope="col">{t('withdrawals.col.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((p) => (
-                <tr key={p.id}>
-                  <th scope="row" data-label={t('withdrawals.col.id')}>{p.id}</th>
-                  <td data-label={t('dao.fields.title')}>{p.title}</td>
-                  <td data-label={t('dao.state')}>{t(`dao.states.${p.state}`)}</td>
-                  <td data-label={t('dao.fields.endsAt')}>{utcTime(p.endsAt)}</td>
-                  <td data-label={t('withdrawals.col.actions')}>
-                    {p.state === 'closed' ? null : (
-                      <button type="button" className="btn btn--sm btn--gray" onClick={() => { setDone(null); setClosing(p); }} aria-label={t('dao.closeOne', { title: p.title })}>
-                        {t('dao.close')}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-          )
-        }
+        {(data) => (
+          <DataTable
+            caption={t('dao.title')}
+            columns={[
+              { key: 'id', header: t('withdrawals.col.id'), cell: (p) => p.id },
+              { key: 'title', header: t('dao.fields.title'), cell: (p) => p.title },
+              { key: 'state', header: t('dao.state'), cell: (p) => t(`dao.states.${p.state}`) },
+              { key: 'ends', header: t('dao.fields.endsAt'), cell: (p) => utcTime(p.endsAt) },
+              {
+                key: 'actions',
+                header: t('withdrawals.col.actions'),
+                cell: (p) =>
+                  p.state === 'closed' ? null : (
+                    <button type="button" className="btn btn--sm btn--gray" onClick={() => { setDone(null); setClosing(p); }} aria-label={t('dao.closeOne', { title: p.title })}>
+                      {t('dao.close')}
+                    </button>
+                  ),
+              },
+            ]}
+            rows={data.items}
+            rowKey={(p) => p.id}
+            empty={<p>{t('dao.none')}</p>}
+          />
+        )}
       </ReadState>
     </>
   );

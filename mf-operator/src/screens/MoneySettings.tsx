@@ -1,5 +1,5 @@
 import { useTranslation } from '@app/singletons/react-i18n';
-import { TableScroll } from '@app/ui';
+import { DataTable } from '@app/ui';
 import { useOperatorRead } from '../client';
 import { apyPercent, bpsPercent, coinText } from '../format';
 import { ReadState } from './ReadState';
@@ -34,58 +34,42 @@ export function MoneySettings() {
           <>
             <section className="card operator__wide" aria-labelledby="m-apy">
               <h2 id="m-apy">{t('money.apy.title')}</h2>
-              <TableScroll labelledBy="m-apy">
-                <table className="data-table data-table--cards">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('withdrawals.col.pool')}</th>
-                      <th scope="col">{t('money.apy.from')}</th>
-                      <th scope="col" className="num">{t('money.apy.apy')}</th>
-                      <th scope="col">{t('money.apy.setBy')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {s.apy.map((a) => (
-                      <tr key={`${a.pool}:${a.effectiveFrom}`} data-testid="apy-row">
-                        <th scope="row" data-label={t('withdrawals.col.pool')}>{a.pool}</th>
-                        <td data-label={t('money.apy.from')}>
-                          {a.effectiveFrom}
-                          {a.effectiveFrom > today ? <span className="muted"> {t('money.apy.future')}</span> : null}
-                        </td>
-                        <td data-label={t('money.apy.apy')} className="num">{apyPercent(a.apy, lang)}</td>
-                        <td data-label={t('money.apy.setBy')}>{a.setBy}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
+              <DataTable
+                captionId="m-apy"
+                columns={[
+                  { key: 'pool', header: t('withdrawals.col.pool'), cell: (a) => a.pool },
+                  {
+                    key: 'from',
+                    header: t('money.apy.from'),
+                    cell: (a) => (
+                      <>
+                        {a.effectiveFrom}
+                        {a.effectiveFrom > today ? <span className="muted"> {t('money.apy.future')}</span> : null}
+                      </>
+                    ),
+                  },
+                  { key: 'apy', header: t('money.apy.apy'), cell: (a) => apyPercent(a.apy, lang), numeric: true },
+                  { key: 'setBy', header: t('money.apy.setBy'), cell: (a) => a.setBy },
+                ]}
+                rows={s.apy}
+                rowKey={(a) => `${a.pool}:${a.effectiveFrom}`}
+                rowAttrs={() => ({ 'data-testid': 'apy-row' })}
+              />
             </section>
             <section className="card operator__wide" aria-labelledby="m-payouts">
               <h2 id="m-payouts">{t('money.payouts.title')}</h2>
-              <TableScroll labelledBy="m-payouts">
-                <table className="data-table data-table--cards">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('withdrawals.filters.currency')}</th>
-                      <th scope="col" className="num">{t('money.payouts.fee')}</th>
-                      <th scope="col" className="num">{t('money.payouts.minimum')}</th>
-                      <th scope="col" className="num">{t('money.payouts.approval')}</th>
-                      <th scope="col" className="num">{t('money.payouts.dual')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {s.payouts.map((p) => (
-                      <tr key={p.currency}>
-                        <th scope="row" data-label={t('withdrawals.filters.currency')}>{p.currency}</th>
-                        <td data-label={t('money.payouts.fee')} className="num">{coinText(p.fee, p.currency, lang)}</td>
-                        <td data-label={t('money.payouts.minimum')} className="num">{p.minimum === null ? t('money.closed') : coinText(p.minimum, p.currency, lang)}</td>
-                        <td data-label={t('money.payouts.approval')} className="num">{units(p.approvalThreshold, p.currency)}</td>
-                        <td data-label={t('money.payouts.dual')} className="num">{units(p.dualApprovalThreshold, p.currency)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
+              <DataTable
+                captionId="m-payouts"
+                columns={[
+                  { key: 'currency', header: t('withdrawals.filters.currency'), cell: (p) => p.currency },
+                  { key: 'fee', header: t('money.payouts.fee'), cell: (p) => coinText(p.fee, p.currency, lang), numeric: true },
+                  { key: 'minimum', header: t('money.payouts.minimum'), cell: (p) => (p.minimum === null ? t('money.closed') : coinText(p.minimum, p.currency, lang)), numeric: true },
+                  { key: 'approval', header: t('money.payouts.approval'), cell: (p) => units(p.approvalThreshold, p.currency), numeric: true },
+                  { key: 'dual', header: t('money.payouts.dual'), cell: (p) => units(p.dualApprovalThreshold, p.currency), numeric: true },
+                ]}
+                rows={s.payouts}
+                rowKey={(p) => p.currency}
+              />
               <p>{t('money.limits', s.limits)}</p>
             </section>
           </>

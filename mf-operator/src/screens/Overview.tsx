@@ -1,5 +1,5 @@
 import { useTranslation } from '@app/singletons/react-i18n';
-import { TableScroll } from '@app/ui';
+import { DataTable } from '@app/ui';
 import { useOperatorRead } from '../client';
 import { bpsPercent, coinText, utcTime } from '../format';
 
@@ -29,6 +29,8 @@ export function solvencyBps(rows: ReconcileRow[]): { currency: string; bps: bigi
   return [...by].map(([currency, c]) => ({ currency, bps: c.unknown || c.owed === 0n ? null : (c.held * 10_000n) / c.owed }));
 }
 
+/** A row whose books and chain disagree, or whose chain balance could not be read. */
+const differs = (r: ReconcileRow) => r.difference === null || r.difference !== '0';
 
 /** The overview: the ledger check, job health, the reconciliation with its differences, solvency. */
 export function Overview() {
@@ -73,26 +75,17 @@ export function Overview() {
           </section>
           <section className="card operator__wide" aria-labelledby="ov-jobs">
             <h2 id="ov-jobs">{t('overview.jobs.title')}</h2>
-            <TableScroll labelledBy="ov-jobs">
-              <table className="data-table data-table--cards">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('overview.jobs.job')}</th>
-                    <th scope="col">{t('overview.jobs.lastRun')}</th>
-                    <th scope="col">{t('overview.jobs.lastError')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {o.jobs.map((j) => (
-                    <tr key={j.job} className={j.lastError ? 'operator__row--bad' : undefined} data-testid="job">
-                      <th scope="row" data-label={t('overview.jobs.job')}>{j.job}</th>
-                      <td data-label={t('overview.jobs.lastRun')}>{j.lastRunAt ? utcTime(j.lastRunAt) : t('overview.never')}</td>
-                      <td data-label={t('overview.jobs.lastError')}>{j.lastError ?? t('overview.none')}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable
+              captionId="ov-jobs"
+              columns={[
+                { key: 'job', header: t('overview.jobs.job'), cell: (j) => j.job },
+                { key: 'lastRun', header: t('overview.jobs.lastRun'), cell: (j) => (j.lastRunAt ? utcTime(j.lastRunAt) : t('overview.never')) },
+                { key: 'lastError', header: t('overview.jobs.lastError'), cell: (j) => j.lastError ?? t('overview.none') },
+              ]}
+              rows={o.jobs}
+              rowKey={(j) => j.job}
+              rowAttrs={(j) => ({ className: j.lastError ? 'operator__row--bad' : undefined, 'data-testid': 'job' })}
+            />
           </section>
         </div>
       )}
@@ -113,38 +106,30 @@ export function Overview() {
                 </li>
               ))}
             </ul>
-            <TableScroll labelledBy="ov-reconcile">
-              <table className="data-table data-table--cards">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('overview.reconcile.pool')}</th>
-                    <th scope="col">{t('overview.reconcile.address')}</th>
-                    <th scope="col" className="num">{t('overview.reconcile.onChain')}</th>
-                    <th scope="col" className="num">{t('overview.reconcile.books')}</th>
-                    <th scope="col" className="num">{t('overview.reconcile.difference')}</th>
-                    <th scope="col" className="num">{t('overview.reconcile.owed')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {reconcile.data.items.map((r) => {
-                    const differs = r.difference === null || r.difference !== '0';
-                    return (
-                      <tr key={`${r.pool}:${r.address}:${r.currency}`} className={differs ? 'operator__row--bad' : undefined} data-testid="reconcile-row" data-differs={differs}>
-                        <th scope="row" data-label={t('overview.reconcile.pool')}>{`${r.pool} · ${r.currency}`}</th>
-                        <td data-label={t('overview.reconcile.address')} className="operator__mono">{r.address}</td>
-                        <td data-label={t('overview.reconcile.onChain')} className="num">{r.onChain === null ? t('overview.unknown') : coinText(r.onChain, r.currency, lang)}</td>
-                        <td data-label={t('overview.reconcile.books')} className="num">{coinText(r.books, r.currency, lang)}</td>
-                        <td data-label={t('overview.reconcile.difference')} className="num">
-                          {r.difference === null ? t('overview.unknown') : coinText(r.difference, r.currency, lang)}
-                          {differs ? <span className="operator__flag"> {t('overview.reconcile.differs')}</span> : null}
-                        </td>
-                        <td data-label={t('overview.reconcile.owed')} className="num">{coinText(r.liabilities, r.currency, lang)}</td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable
+              captionId="ov-reconcile"
+              columns={[
+                { key: 'pool', header: t('overview.reconcile.pool'), cell: (r) => `${r.pool} · ${r.currency}` },
+                { key: 'address', header: t('overview.reconcile.address'), cell: (r) => r.address, className: 'operator__mono' },
+                { key: 'onChain', header: t('overview.reconcile.onChain'), cell: (r) => (r.onChain === null ? t('overview.unknown') : coinText(r.onChain, r.currency, lang)), numeric: true },
+                { key: 'books', header: t('overview.reconcile.books'), cell: (r) => coinText(r.books, r.currency, lang), numeric: true },
+                {
+                  key: 'difference',
+                  header: t('overview.reconcile.difference'),
+                  cell: (r) => (
+                    <>
+                      {r.difference === null ? t('overview.unknown') : coinText(r.difference, r.currency, lang)}
+                      {differs(r) ? <span className="operator__flag"> {t('overview.reconcile.differs')}</span> : null}
+                    </>
+                  ),
+                  numeric: true,
+                },
+                { key: 'owed', header: t('overview.reconcile.owed'), cell: (r) => coinText(r.liabilities, r.currency, lang), numeric: true },
+              ]}
+              rows={reconcile.data.items}
+              rowKey={(r) => `${r.pool}:${r.address}:${r.currency}`}
+              rowAttrs={(r) => ({ className: differs(r) ? 'operator__row--bad' : undefined, 'data-testid': 'reconcile-row', 'data-differs': differs(r) })}
+            />
           </>
         )}
       </section>

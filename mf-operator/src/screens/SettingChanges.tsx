@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { currencyCodeSchema, POOL_NAMES, settingChangeBodySchema, type SettingChange, type SettingChangeBody, type SettingPreview } from '@app/contracts';
-import { Field, FormSummary, TableScroll } from '@app/ui';
+import { DataTable, Field, FormSummary } from '@app/ui';
 import { parseUnits } from '@app/web3';
 import { useConsole, useOperatorRead } from '../client';
 import { apyPercent, coinText, decimalsFor, percentToFraction, utcTime } from '../format';
@@ -227,48 +227,51 @@ export function SettingChanges({ onApplied }: { onApplied: () => void }) {
       <section className="card operator__wide" aria-labelledby="m-pending">
         <h2 id="m-pending">{t('money.change.pending')}</h2>
         <ReadState read={pending}>
-          {(data) =>
-            data.items.length === 0 ? (
-              <p>{t('money.change.nonePending')}</p>
-            ) : (
-              <TableScroll labelledBy="m-pending">
-                <table className="data-table data-table--cards">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('withdrawals.col.id')}</th>
-                      <th scope="col">{t('money.change.what')}</th>
-                      <th scope="col">{t('money.change.proposedBy')}</th>
-                      <th scope="col">{t('withdrawals.col.actions')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((c) => (
-                      <tr key={c.id} data-testid="setting-change" data-id={c.id}>
-                        <th scope="row" data-label={t('withdrawals.col.id')}>{c.id}</th>
-                        <td data-label={t('money.change.what')}>
-                          <ChangeText change={c} />
-                          {c.stale ? <p className="operator__flag">{t('money.change.stale')}</p> : null}
-                        </td>
-                        <td data-label={t('money.change.proposedBy')}>
-                          {c.proposedBy} <span className="muted">{utcTime(c.createdAt)}</span>
-                        </td>
-                        <td data-label={t('withdrawals.col.actions')}>
-                          <span className="operator__actions">
-                            <button type="button" className="btn btn--sm btn--primary" onClick={() => { setDone(null); setDecision({ change: c, kind: 'approve' }); }} aria-label={t('money.change.approveOne', { id: c.id })}>
-                              {t('money.change.approve')}
-                            </button>
-                            <button type="button" className="btn btn--sm btn--gray" onClick={() => { setDone(null); setDecision({ change: c, kind: 'reject' }); }} aria-label={t('money.change.rejectOne', { id: c.id })}>
-                              {t('money.change.reject')}
-                            </button>
-                          </span>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
-            )
-          }
+          {(data) => (
+            <DataTable
+              captionId="m-pending"
+              columns={[
+                { key: 'id', header: t('withdrawals.col.id'), cell: (c) => c.id },
+                {
+                  key: 'what',
+                  header: t('money.change.what'),
+                  cell: (c) => (
+                    <>
+                      <ChangeText change={c} />
+                      {c.stale ? <p className="operator__flag">{t('money.change.stale')}</p> : null}
+                    </>
+                  ),
+                },
+                {
+                  key: 'proposedBy',
+                  header: t('money.change.proposedBy'),
+                  cell: (c) => (
+                    <>
+                      {c.proposedBy} <span className="muted">{utcTime(c.createdAt)}</span>
+                    </>
+                  ),
+                },
+                {
+                  key: 'actions',
+                  header: t('withdrawals.col.actions'),
+                  cell: (c) => (
+                    <span className="operator__actions">
+                      <button type="button" className="btn btn--sm btn--primary" onClick={() => { setDone(null); setDecision({ change: c, kind: 'approve' }); }} aria-label={t('money.change.approveOne', { id: c.id })}>
+                        {t('money.change.approve')}
+                      </button>
+                      <button type="button" className="btn btn--sm btn--gray" onClick={() => { setDone(null); setDecision({ change: c, kind: 'reject' }); }} aria-label={t('money.change.rejectOne', { id: c.id })}>
+                        {t('money.change.reject')}
+                      </button>
+                    </span>
+                  ),
+                },
+              ]}
+              rows={data.items}
+              rowKey={(c) => c.id}
+              rowAttrs={(c) => ({ 'data-testid': 'setting-change', 'data-id': c.id })}
+              empty={<p>{t('money.change.nonePending')}</p>}
+            />
+          )}
         </ReadState>
       </section>
       <section className="card operator__wide" aria-labelledby="m-history">

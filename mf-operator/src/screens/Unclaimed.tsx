@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { assignBodySchema, claimQuerySchema, poolNameSchema } from '@app/contracts';
-import { Field, TableScroll } from '@app/ui';
+import { DataTable, Field } from '@app/ui';
 import { useConsole, useOperatorRead } from '../client';
 import { coinText, utcTime } from '../format';
 import { CodeConfirm } from './CodeConfirm';
@@ -97,42 +97,30 @@ export function Unclaimed() {
         </section>
       ) : null}
       <ReadState read={list}>
-        {(data) =>
-          data.items.length === 0 ? (
-            <p>{t('unclaimed.none')}</p>
-          ) : (
-        <TableScroll label={t('unclaimed.title')}>
-          <table className="data-table data-table--cards">
-            <thead>
-              <tr>
-                <th scope="col">{t('withdrawals.col.id')}</th>
-                <th scope="col" className="num">{t('withdrawals.col.amount')}</th>
-                <th scope="col">{t('unclaimed.from')}</th>
-                <th scope="col">{t('unclaimed.to')}</th>
-                <th scope="col">{t('audit.col.at')}</th>
-                <th scope="col">{t('withdrawals.col.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((u) => (
-                <tr key={u.id}>
-                  <th scope="row" data-label={t('withdrawals.col.id')}>{u.id}</th>
-                  <td data-label={t('withdrawals.col.amount')} className="num">{coinText(u.amount, u.currency, i18n.language)}</td>
-                  <td data-label={t('unclaimed.from')} className="operator__mono">{u.from}</td>
-                  <td data-label={t('unclaimed.to')} className="operator__mono">{u.to}</td>
-                  <td data-label={t('audit.col.at')}>{utcTime(u.createdAt)}</td>
-                  <td data-label={t('withdrawals.col.actions')}>
-                    <button type="button" className="btn btn--sm btn--outline" onClick={() => { setDone(null); setClaim(null); setChosen(u); }}>
-                      {t('unclaimed.assign')}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-          )
-        }
+        {(data) => (
+          <DataTable
+            caption={t('unclaimed.title')}
+            columns={[
+              { key: 'id', header: t('withdrawals.col.id'), cell: (u) => u.id },
+              { key: 'amount', header: t('withdrawals.col.amount'), cell: (u) => coinText(u.amount, u.currency, i18n.language), numeric: true },
+              { key: 'from', header: t('unclaimed.from'), cell: (u) => u.from, className: 'operator__mono' },
+              { key: 'to', header: t('unclaimed.to'), cell: (u) => u.to, className: 'operator__mono' },
+              { key: 'at', header: t('audit.col.at'), cell: (u) => utcTime(u.createdAt) },
+              {
+                key: 'actions',
+                header: t('withdrawals.col.actions'),
+                cell: (u) => (
+                  <button type="button" className="btn btn--sm btn--outline" onClick={() => { setDone(null); setClaim(null); setChosen(u); }}>
+                    {t('unclaimed.assign')}
+                  </button>
+                ),
+              },
+            ]}
+            rows={data.items}
+            rowKey={(u) => u.id}
+            empty={<p>{t('unclaimed.none')}</p>}
+          />
+        )}
       </ReadState>
     </>
   );

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { userLookupQuery } from '@app/contracts';
-import { TableScroll } from '@app/ui';
+import { DataTable } from '@app/ui';
 import { useOperatorRead } from '../client';
 import { coinText, utcTime } from '../format';
 
@@ -21,34 +21,19 @@ function Moves({ id, title, items }: { id: string; title: string; items: Move[] 
   return (
     <section className="card" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
-      {items.length === 0 ? (
-        <p>{t('overview.none')}</p>
-      ) : (
-        <TableScroll labelledBy={id}>
-          <table className="data-table data-table--cards">
-            <thead>
-              <tr>
-                <th scope="col">{t('withdrawals.col.id')}</th>
-                <th scope="col">{t('withdrawals.col.pool')}</th>
-                <th scope="col" className="num">{t('withdrawals.col.amount')}</th>
-                <th scope="col">{t('withdrawals.col.status')}</th>
-                <th scope="col">{t('audit.col.at')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((m) => (
-                <tr key={m.id}>
-                  <th scope="row" data-label={t('withdrawals.col.id')}>{m.id}</th>
-                  <td data-label={t('withdrawals.col.pool')}>{m.pool}</td>
-                  <td data-label={t('withdrawals.col.amount')} className="num">{coinText(m.amount, m.currency, i18n.language)}</td>
-                  <td data-label={t('withdrawals.col.status')}>{m.status}</td>
-                  <td data-label={t('audit.col.at')}>{utcTime(m.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
+      <DataTable
+        captionId={id}
+        columns={[
+          { key: 'id', header: t('withdrawals.col.id'), cell: (m) => m.id },
+          { key: 'pool', header: t('withdrawals.col.pool'), cell: (m) => m.pool },
+          { key: 'amount', header: t('withdrawals.col.amount'), cell: (m) => coinText(m.amount, m.currency, i18n.language), numeric: true },
+          { key: 'status', header: t('withdrawals.col.status'), cell: (m) => m.status },
+          { key: 'at', header: t('audit.col.at'), cell: (m) => utcTime(m.createdAt) },
+        ]}
+        rows={items}
+        rowKey={(m) => m.id}
+        empty={<p>{t('overview.none')}</p>}
+      />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { currencyCodeSchema, operatorWithdrawalsQuery, payoutStatusSchema, type ApprovalResult } from '@app/contracts';
-import { TableScroll } from '@app/ui';
+import { DataTable } from '@app/ui';
 import { parseUnits } from '@app/web3';
 import { useConsole, useOperatorRead } from '../client';
 import { coinText, decimalsFor, hoursSince, utcTime } from '../format';
@@ -147,55 +147,39 @@ export function Withdrawals() {
       ) : null}
 
       <ReadState read={list}>
-        {(data) =>
-          data.items.length === 0 ? (
-            <p data-testid="withdrawals-empty">{t('withdrawals.none')}</p>
-          ) : (
-        <TableScroll label={t('withdrawals.title')}>
-          <table className="data-table data-table--cards">
-            <thead>
-              <tr>
-                <th scope="col">{t('withdrawals.col.id')}</th>
-                <th scope="col">{t('withdrawals.col.user')}</th>
-                <th scope="col">{t('withdrawals.col.pool')}</th>
-                <th scope="col" className="num">{t('withdrawals.col.amount')}</th>
-                <th scope="col">{t('withdrawals.col.status')}</th>
-                <th scope="col">{t('withdrawals.col.approvals')}</th>
-                <th scope="col">{t('withdrawals.col.age')}</th>
-                <th scope="col">{t('withdrawals.col.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((w) => (
-                <tr key={w.id} data-testid="operator-withdrawal" data-id={w.id} data-status={w.status}>
-                  <th scope="row" data-label={t('withdrawals.col.id')}>{w.id}</th>
-                  <td data-label={t('withdrawals.col.user')} className="operator__mono">{w.userId}</td>
-                  <td data-label={t('withdrawals.col.pool')}>{w.pool}</td>
-                  <td data-label={t('withdrawals.col.amount')} className="num">{coinText(w.amount, w.currency, lang)}</td>
-                  <td data-label={t('withdrawals.col.status')}>{t(`withdrawals.status.${w.status}`)}</td>
-                  <td data-label={t('withdrawals.col.approvals')} data-testid="approvals">{t('withdrawals.approvalsCount', { approvals: w.approvals, needed: w.approvalsNeeded })}</td>
-                  <td data-label={t('withdrawals.col.age')}>
-                    <span title={utcTime(w.createdAt)}>{t('withdrawals.hours', { count: hoursSince(w.createdAt) })}</span>
-                  </td>
-                  <td data-label={t('withdrawals.col.actions')}>
-                    {w.status === 'awaiting_approval' ? (
-                      <span className="operator__actions">
-                        <button type="button" className="btn btn--sm btn--primary" onClick={() => { setDone(null); setDecision({ item: w, kind: 'approve' }); }} aria-label={t('withdrawals.approveOne', { id: w.id })}>
-                          {t('withdrawals.approve')}
-                        </button>
-                        <button type="button" className="btn btn--sm btn--gray" onClick={() => { setDone(null); setDecision({ item: w, kind: 'reject' }); }} aria-label={t('withdrawals.rejectOne', { id: w.id })}>
-                          {t('withdrawals.reject')}
-                        </button>
-                      </span>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-          )
-        }
+        {(data) => (
+          <DataTable
+            caption={t('withdrawals.title')}
+            columns={[
+              { key: 'id', header: t('withdrawals.col.id'), cell: (w) => w.id },
+              { key: 'user', header: t('withdrawals.col.user'), cell: (w) => w.userId, className: 'operator__mono' },
+              { key: 'pool', header: t('withdrawals.col.pool'), cell: (w) => w.pool },
+              { key: 'amount', header: t('withdrawals.col.amount'), cell: (w) => coinText(w.amount, w.currency, lang), numeric: true },
+              { key: 'status', header: t('withdrawals.col.status'), cell: (w) => t(`withdrawals.status.${w.status}`) },
+              { key: 'approvals', header: t('withdrawals.col.approvals'), cell: (w) => t('withdrawals.approvalsCount', { approvals: w.approvals, needed: w.approvalsNeeded }), testId: 'approvals' },
+              { key: 'age', header: t('withdrawals.col.age'), cell: (w) => <span title={utcTime(w.createdAt)}>{t('withdrawals.hours', { count: hoursSince(w.createdAt) })}</span> },
+              {
+                key: 'actions',
+                header: t('withdrawals.col.actions'),
+                cell: (w) =>
+                  w.status === 'awaiting_approval' ? (
+                    <span className="operator__actions">
+                      <button type="button" className="btn btn--sm btn--primary" onClick={() => { setDone(null); setDecision({ item: w, kind: 'approve' }); }} aria-label={t('withdrawals.approveOne', { id: w.id })}>
+                        {t('withdrawals.approve')}
+                      </button>
+                      <button type="button" className="btn btn--sm btn--gray" onClick={() => { setDone(null); setDecision({ item: w, kind: 'reject' }); }} aria-label={t('withdrawals.rejectOne', { id: w.id })}>
+                        {t('withdrawals.reject')}
+                      </button>
+                    </span>
+                  ) : null,
+              },
+            ]}
+            rows={data.items}
+            rowKey={(w) => w.id}
+            rowAttrs={(w) => ({ 'data-testid': 'operator-withdrawal', 'data-id': w.id, 'data-status': w.status })}
+            empty={<p data-testid="withdrawals-empty">{t('withdrawals.none')}</p>}
+          />
+        )}
       </ReadState>
     </>
   );

@@ -11,4 +11,5 @@ export { TxLink } from './components/TxLink';
 export { CoinMark, COINS, type Coin } from './components/CoinMark';
 export { Field, FieldNotes, FormSummary, describedInput, fieldClass, type FieldProps } from './components/Field';
 export { TableScroll } from './components/TableScroll';
+export { DataTable, type DataColumn, type DataRowAttrs, type DataTableProps } from './components/DataTable';
 export { Amount, WithAmount, AMOUNT_SLOT } from './components/Amount';
