@@ -189,13 +189,23 @@ describe('no enumeration by timing', () => {
     await t.app.services.background.idle();
     // Every statement reaches the database through its client (PGlite, or node-postgres' pool).
     const client = (t.app.services.db as unknown as { $client: Record<string, unknown> }).$client;
-    const spies = ['query', 'exec', 'transaction', 'connect'].filter((m) => typeof client[m] === 'function').map((m) => jest.spyOn(client as Record<string, () => unknown>, m));
+    const spies = ['query', 'exec', 'transaction', 'connect'].filter((m) => typeof client[m] === 'function').map((m) => jest.spyOn(client as Record<string, () => unknown>, m).mockName(m));
     // The route's rate count (keyed by the route and the address, never by the login) runs before
     // the answer, on every replica's shared counter: it is told apart from the account's statements.
-    const isRateCount = (args: unknown[]) => String(args[0]).includes('"rate_counters"') && JSON.stringify(args[1] ?? []).includes('"route:');
-    const calls = () => spies.flatMap((spy) => spy.mock.calls as unknown[][]);
-    const statements = () => calls().filter((args) => !isRateCount(args)).length;
-    const rateCounts = () => calls().filter(isRateCount).length;
+    // PGlite's query takes (text, params); node-postgres' takes a config object ({ text, values }).
+    const isRateCount = (args: unknown[]) => {
+      const config = args[0] as string | { text?: string; values?: unknown[] };
+      const text = typeof config === 'string' ? config : (config?.text ?? '');
+      return text.includes('"rate_counters"') && JSON.stringify(args[1] ?? (typeof config === 'string' ? [] : config?.values) ?? []).includes('"route:');
+    };
+    const callsOf = (method: string) => spies.filter((spy) => spy.getMockName() === method).flatMap((spy) => spy.mock.calls as unknown[][]);
+    // node-postgres' pool.query takes a connection itself: a connect beyond those is a transaction's.
+    const statements = () =>
+      callsOf('query').filter((args) => !isRateCount(args)).length +
+      callsOf('exec').length +
+      callsOf('transaction').length +
+      Math.max(0, callsOf('connect').length - callsOf('query').length);
+    const rateCounts = () => callsOf('query').filter(isRateCount).length;
     // The app's periodic jobs (the mail queue's poll) would add statements of their own meanwhile.
     await t.app.services.jobs.stop();
     try {

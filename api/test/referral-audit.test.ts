@@ -110,7 +110,7 @@ describe('issue 23, goal 3: a day of referral rewards, recomputed from the inter
       const [ref] = await rows<{ id: string; detail: { interest: number[] } }>(db(), sql`select id::text, detail from ledger_transactions where reference = ${`referral:${pool}:${DAY}`}`);
       const interest = await rows<{ id: string }>(
         db(),
-        sql`select id::text from ledger_transactions where kind = 'interest' and (reference = ${`interest:${pool}:${DAY}`} or reference like ${`interest:${pool}:${DAY}:%`}) order by id`,
+        sql`select id::text from ledger_transactions where kind = 'interest' and (reference = ${`interest:${pool}:${DAY}`} or reference like ${`interest:${pool}:${DAY}:%`}) order by ledger_transactions.id`,
       );
       expect(ref!.detail.interest.map(String)).toEqual(interest.map((i) => i.id));
       // The interest each position earned, from those transactions' postings.

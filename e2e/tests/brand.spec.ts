@@ -106,11 +106,18 @@ for (const { id, host } of BRANDS) {
     await expect(page.getByText(new RegExp(`© \\d{4} ${b.title}\\.`))).toBeVisible();
     // The sidebar (in the dark theme, the last one set above) runs the window's full height, also
     // scrolled to the page's end.
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     const sidebar = page.getByTestId('sidebar');
     await expect(sidebar).toHaveCSS('background-color', rgb(token(id, 'dark', 'surface')));
-    const box = await sidebar.boundingBox();
-    expect({ top: box?.y, height: box?.height }).toEqual({ top: 0, height: page.viewportSize()!.height });
+    // Scrolled and measured again until the page has settled: parts placed after the figures
+    // arrive (the solvency check) lengthen the page, and a scroll in the middle of that measures
+    // the sidebar mid-move.
+    await expect
+      .poll(async () => {
+        await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+        const box = await sidebar.boundingBox();
+        return { top: box?.y, height: box?.height };
+      })
+      .toEqual({ top: 0, height: page.viewportSize()!.height });
   });
 
   test(`issue 25: a confirmation mail of ${id} comes from its sender, with its title and links to its own host`, async ({ request }) => {
