@@ -13,7 +13,7 @@ import { operators, settingChanges } from '../db/schema';
 import { ApiError, badRequest } from '../http/errors';
 import { apyEntryOn, trimApy, utcDay, writeApy } from '../interest';
 import { changedRule, payoutRules, ruleFor, withdrawalLimits, writePayoutRule, writeWithdrawalLimits, type Approver, type PayoutRule } from '../payouts';
-import { configOn, lastRewardedDay, plainUsd, versionOf, writeConfig, type ReferralConfig, type ReferralVersion } from '../referral/config';
+import { configOn, lastRewardedDay, plainUsd, versionOf, writeConfig, type ReferralConfig, type ReferralVersion } from '../referral';
 
 type Tx = Pick<Db, 'select' | 'insert' | 'execute'>;
 type Setting = Record<string, string | null>;
