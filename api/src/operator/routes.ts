@@ -70,8 +70,9 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     items: await apyHistory(s.db, req.query.pool),
   }));
 
-  // An APY or an approval threshold moves money: beyond the local chain (`npm start`, the tests'
-  // set-up) it changes only through a proposal another operator approves (setting-changes.ts).
+  // An APY, an approval threshold, the withdrawal limits or a referral version moves money: beyond
+  // the local chain (`npm start`, the tests' set-up) it changes only through a proposal another
+  // operator approves (setting-changes.ts).
   const fourEyesOnly = () => {
     if (!s.config.localChain) throw new ApiError(403, M.settingFourEyesOnly, 'FOUR_EYES_REQUIRED');
   };
@@ -117,7 +118,10 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     return setPayoutRule(s.db, actor(req), currency, given(change));
   });
 
-  r.post('/operator/payouts/limits', { ...opts, schema: { ...schema, body: limitsBodySchema } }, async (req) => setWithdrawalLimits(s.db, actor(req), given(req.body)));
+  r.post('/operator/payouts/limits', { ...opts, schema: { ...schema, body: limitsBodySchema } }, async (req) => {
+    fourEyesOnly();
+    return setWithdrawalLimits(s.db, actor(req), given(req.body));
+  });
 
   r.get('/operator/unclaimed', opts, async () => ({ items: await listUnclaimed(s.db) }));
 
@@ -133,7 +137,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     return r2;
   });
 
-  referralOperatorRoutes(app, s.db, opts, actor);
+  referralOperatorRoutes(app, s.db, opts, actor, fourEyesOnly);
   operatorConsoleRoutes(app, s.db, opts, approver);
   custodyOperatorRoutes(app, s, opts, approver);
 

@@ -92,23 +92,18 @@ export async function configInForce(db: Db, today: string): Promise<ReferralConf
   return configOn(db, last?.next && last.next > today ? last.next : today);
 }
 
-/**
- * Adds a configuration version from a day on: the latest version with the given parts replaced.
- * Days already rewarded keep what they were rewarded with, so it starts after the last of them.
- */
-export async function setConfig(db: Db, actor: string, change: ConfigChange, today: string): Promise<ReferralConfig> {
-  const effectiveFrom = change.effectiveFrom ?? today;
+/** The last day whose rewards are computed (null before the first): a version starts after it. */
+export async function lastRewardedDay(db: Pick<Db, 'execute'>): Promise<string | null> {
   const [last] = await rows<{ day: string | null }>(db, sql`select max(day)::text as day from referral_reward_days`);
-  if (last?.day && effectiveFrom <= last.day) {
-    const msg = `rewards are computed up to ${last.day}: a change can start on the day after at the earliest`;
-    throw badRequest(msg, 'CONFIG_IN_THE_PAST', { effectiveFrom: msg });
-  }
-  const [latest] = await db.select().from(referralConfig).orderBy(desc(referralConfig.effectiveFrom), desc(referralConfig.id)).limit(1);
-  const before = latest ? await load(db, latest.id, headOf(latest)) : null;
-  const levels = change.levels ? change.levels.map((rewardBps, i) => ({ level: i + 1, rewardBps })) : (before?.levels ?? []);
-  const ranks = change.ranks ? change.ranks.map((r, i) => ({ ...r, rank: i + 1 })) : (before?.ranks ?? []);
-  const currency = change.currency ?? before?.currency ?? 'USDT';
-  const vestingDays = change.vestingDays ?? before?.vestingDays ?? 30;
+  return last?.day ?? null;
+}
+
+/** A version's parts: those of `change` given, the others as in `base`; refused when the programme cannot honour it. */
+export async function versionOf(db: Pick<Db, 'select'>, base: Omit<ReferralConfig, 'id' | 'effectiveFrom' | 'setBy'> | null, change: ConfigChange) {
+  const levels = change.levels ? change.levels.map((rewardBps, i) => ({ level: i + 1, rewardBps })) : (base?.levels ?? []);
+  const ranks = change.ranks ? change.ranks.map((r, i) => ({ ...r, rank: i + 1 })) : (base?.ranks ?? []);
+  const currency = change.currency ?? base?.currency ?? 'USDT';
+  const vestingDays = change.vestingDays ?? base?.vestingDays ?? 30;
   validateConfig(levels, ranks);
   if (!Number.isInteger(vestingDays) || vestingDays < 0 || vestingDays > MAX_VESTING_DAYS) {
     const msg = `the vesting period is a whole number of days, 0 to ${MAX_VESTING_DAYS}`;
@@ -116,15 +111,42 @@ export async function setConfig(db: Db, actor: string, change: ConfigChange, tod
   }
   const [known] = await db.select({ code: currencies.code }).from(currencies).where(eq(currencies.code, currency));
   if (!known) throw badRequest(`unknown currency '${currency}'`, 'BAD_REFERRAL_CONFIG', { currency: 'unknown currency' });
-  return db.transaction(async (tx) => {
-    const [head] = await tx.insert(referralConfig).values({ effectiveFrom, currency, vestingDays, setBy: actor }).returning();
-    if (!head) throw new Error('referral configuration not stored');
-    await tx.insert(referralConfigLevels).values(levels.map((l) => ({ configId: head.id, ...l })));
-    await tx.insert(referralConfigRanks).values(ranks.map((r) => ({ configId: head.id, ...r })));
-    const after = { id: head.id, effectiveFrom, currency, vestingDays, setBy: actor, levels, ranks };
-    await audit(tx, { actor, action: 'referral.config', target: effectiveFrom, before, after });
-    return after;
-  });
+  return { levels, ranks, currency, vestingDays };
+}
+
+export type ReferralVersion = Awaited<ReturnType<typeof versionOf>>;
+
+/**
+ * Stores a version from `effectiveFrom` with its audit entry, in the caller's transaction (an
+ * approved change applies in its own; `note` names it). The caller checked the day.
+ */
+export async function writeConfig(tx: Pick<Db, 'insert'>, actor: string, v: ReferralVersion, effectiveFrom: string, before: ReferralConfig | null, note?: Record<string, unknown>): Promise<ReferralConfig> {
+  const [head] = await tx.insert(referralConfig).values({ effectiveFrom, currency: v.currency, vestingDays: v.vestingDays, setBy: actor }).returning();
+  if (!head) throw new Error('referral configuration not stored');
+  await tx.insert(referralConfigLevels).values(v.levels.map((l) => ({ configId: head.id, ...l })));
+  await tx.insert(referralConfigRanks).values(v.ranks.map((r) => ({ configId: head.id, ...r })));
+  const after = { id: head.id, effectiveFrom, setBy: actor, ...v };
+  await audit(tx, { actor, action: 'referral.config', target: effectiveFrom, before, after: { ...after, ...note } });
+  return after;
+}
+
+/**
+ * Adds a configuration version from a day on: the latest version with the given parts replaced.
+ * Days already rewarded keep what they were rewarded with, so it starts after the last of them.
+ * The operator's one-step call (the local chain only); elsewhere a version is a setting change
+ * another operator approves (operator/setting-changes.ts).
+ */
+export async function setConfig(db: Db, actor: string, change: ConfigChange, today: string): Promise<ReferralConfig> {
+  const effectiveFrom = change.effectiveFrom ?? today;
+  const last = await lastRewardedDay(db);
+  if (last && effectiveFrom <= last) {
+    const msg = `rewards are computed up to ${last}: a change can start on the day after at the earliest`;
+    throw badRequest(msg, 'CONFIG_IN_THE_PAST', { effectiveFrom: msg });
+  }
+  const [latest] = await db.select().from(referralConfig).orderBy(desc(referralConfig.effectiveFrom), desc(referralConfig.id)).limit(1);
+  const before = latest ? await load(db, latest.id, headOf(latest)) : null;
+  const version = await versionOf(db, before, change);
+  return db.transaction((tx) => writeConfig(tx, actor, version, effectiveFrom, before));
 }
 
 /** The rank a capital reaches (0 when below the first rank's threshold). */

@@ -125,3 +125,5 @@ export const settingChangeStale = 'The setting has changed since this change was
 export const settingChangeNothing = 'This change leaves the setting as it is';
 export const settingChangeNotFuture = 'A new APY starts on a future day: tomorrow at the earliest';
 export const settingFourEyesOnly = 'This setting moves money: propose the change and have another operator approve it';
+export const referralVersionNotFuture = 'A new version of the referral programme starts on a day not rewarded yet: tomorrow at the earliest';
+export const settingChangeTooLate = 'The day this change was to start has begun or its rewards are computed: reject it and propose it from a later day';
