@@ -3,7 +3,7 @@
 // not decided again; a change whose setting moved since it was proposed is refused; every step is
 // audited with its actor.
 import { desc, eq, like } from 'drizzle-orm';
-import { apiMessages as M, formatMessage } from '@app/contracts';
+import { apiMessages as M, apiMessagesRu, formatMessage } from '@app/contracts';
 import { operatorAudit, referralDayRewards, settingChanges, users } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { payoutRules, ruleFor, withdrawalLimits } from '../src/payouts';
@@ -266,7 +266,12 @@ describe('money settings with four eyes', () => {
         expect([refused.status, refused.body.code, refused.body.message]).toEqual([400, 'REFERRAL_NOT_FUTURE', M.referralVersionNotFuture]);
       }
       // Over the programme's cap: refused before anything is stored.
-      expect((await change(ana, { kind: 'referral', effectiveFrom: addDays(day0, 4), levels: [1900] })).body).toMatchObject({ code: 'BAD_REFERRAL_CONFIG' });
+      // Two levels within the per-level bound that add up to 1900 bps; the only rank's bonus is 0 (set above).
+      const overCap = formatMessage(M.referralTotalOverCap, { total: 1900, max: 1800 });
+      expect((await change(ana, { kind: 'referral', effectiveFrom: addDays(day0, 4), levels: [1000, 900] })).body).toEqual({ message: overCap, code: 'BAD_REFERRAL_CONFIG', fields: { levels: overCap } });
+      // The same refusal in the operator's language.
+      const ru = await call(a, 'POST', '/api/v1/operator/setting-changes', { headers: { ...operatorHeaders(ana), 'accept-language': 'ru' }, body: { kind: 'referral', effectiveFrom: addDays(day0, 4), levels: [1000, 900] } });
+      expect(ru.body.message).toBe(formatMessage(apiMessagesRu.referralTotalOverCap, { total: 1900, max: 1800 }));
 
       // One change from day 3, left to wait while day 3 is rewarded: then it is too late to approve.
       const late = (await change(ana, { kind: 'referral', effectiveFrom: addDays(day0, 3), levels: [1200] })).body as unknown as Change;
