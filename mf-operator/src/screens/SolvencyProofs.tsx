@@ -58,7 +58,7 @@ export function SolvencyProofs() {
           const addresses = [...s.addresses].sort((a, b) => ROLES.indexOf(a.role) - ROLES.indexOf(b.role));
           return (
             <>
-              <p data-testid="proof-snapshot">{t('overview.proof.snapshot', { id, block: s.header.blockNumber })}</p>
+              <p data-testid="proof-snapshot" data-snapshot={id}>{t('overview.proof.snapshot', { id, block: s.header.blockNumber })}</p>
               <ul className="operator__solvency" aria-label={t('overview.proof.ratios', { id })}>
                 {snapshotBps(s).map((f) => (
                   <li key={f.currency} data-testid="proof-ratio" data-currency={f.currency} data-reserves={String(f.reserves)}>

@@ -74,7 +74,7 @@ function Snapshot({ s, lang }: { s: SolvencySnapshot; lang: Lang }) {
             <h4 id={`solvency-${h.snapshotId}-${role}`}>{t(`solvency.roles.${role}`)}</h4>
             <ul className="solvency-addresses">
               {group.map((a) => (
-                <li key={a.address} data-testid="solvency-declared" data-address={a.address} data-proven={a.signature !== null}>
+                <li key={a.address} data-testid="solvency-declared" data-snapshot={h.snapshotId} data-address={a.address} data-proven={a.signature !== null}>
                   <a href={explorerAddressUrl(1, a.address)} target="_blank" rel="noreferrer" data-testid="solvency-address">
                     {shortAddress(a.address)}
                   </a>
