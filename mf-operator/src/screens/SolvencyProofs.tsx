@@ -35,13 +35,14 @@ export function SolvencyProofs() {
   const list = useOperatorRead<{ items: SolvencySnapshot[] }>('solvency');
   const [chosen, setChosen] = useState<{ snapshotId: number; address: DeclaredAddress } | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const roleText = (a: DeclaredAddress) => (a.role === 'pool' ? t('overview.proof.roles.pool', { pools: a.pool ?? '' }) : t(`overview.proof.roles.${a.role}`));
 
   const attest = async (totp: string, form: FormData) => {
     if (!chosen) return;
     const body = solvencyAttestBodySchema.safeParse({ address: chosen.address.address, signature: String(form.get('signature') ?? '').trim() });
     if (!body.success) throw new Error(t('overview.proof.badSignature'));
     await call(`solvency/${chosen.snapshotId}/attest`, { method: 'POST', body: body.data, totp });
-    setDone(t('overview.proof.attested', { address: chosen.address.address, id: chosen.snapshotId }));
+    setDone(t('overview.proof.attested', { role: roleText(chosen.address), id: chosen.snapshotId }));
     setChosen(null);
     list.reload();
   };
@@ -69,7 +70,7 @@ export function SolvencyProofs() {
               <DataTable
                 caption={t('overview.proof.addresses', { id })}
                 columns={[
-                  { key: 'role', header: t('overview.proof.role'), cell: (a) => (a.role === 'pool' ? t('overview.proof.roles.pool', { pools: a.pool ?? '' }) : t(`overview.proof.roles.${a.role}`)) },
+                  { key: 'role', header: t('overview.proof.role'), cell: roleText },
                   { key: 'address', header: t('overview.reconcile.address'), cell: (a) => a.address, className: 'operator__mono' },
                   {
                     key: 'held',
@@ -108,11 +109,12 @@ export function SolvencyProofs() {
       </ReadState>
       {chosen ? (
         <CodeConfirm
-          title={t('overview.proof.confirmTitle', { address: chosen.address.address, id: chosen.snapshotId })}
+          title={t('overview.proof.confirmTitle', { role: roleText(chosen.address), id: chosen.snapshotId })}
           submitLabel={t('overview.proof.record')}
           onConfirm={attest}
           onCancel={() => setChosen(null)}
         >
+          <p className="operator__mono" data-testid="proof-address-chosen">{chosen.address.address}</p>
           <p className="muted">{t('overview.proof.how')}</p>
           <div className="field">
             <label htmlFor="proof-message">{t('overview.proof.message')}</label>
