@@ -79,16 +79,15 @@ function Snapshot({ s, lang }: { s: SolvencySnapshot; lang: Lang }) {
                     {shortAddress(a.address)}
                   </a>
                   {a.role === 'pool' ? ` ${t('solvency.pools', { pools: a.pool ?? '' })}` : null}
-                  {': '}
                   {a.signature === null ? (
                     // Declared, but its key has not signed yet: nothing it holds is counted.
-                    <span className="muted">{t('solvency.awaitingProof')}</span>
+                    <span className="muted">{`: ${t('solvency.awaitingProof')}`}</span>
                   ) : (
                     s.reserves
                       .filter((r) => r.address === a.address)
                       .map((r, i) => (
                         <span key={r.currency}>
-                          {i ? ', ' : null}
+                          {i ? ', ' : ': '}
                           <Amount units={BigInt(r.balance)} decimals={h.decimals[h.currencies.indexOf(r.currency)] ?? 0} currency={r.currency} lang={lang} />
                         </span>
                       ))
