@@ -9,7 +9,7 @@ import { authenticator } from 'otplib';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { parseUnits } from '@app/web3';
 import { expectAccessibleInBothThemes } from '../support/axe';
-import { localOperator, operatorCli, operatorHeaders, operatorPost, totpOf, type LocalOperator } from '../support/operators';
+import { freshSignInCode, localOperator, operatorCli, operatorHeaders, operatorPost, signInConsole, totpOf, type LocalOperator } from '../support/operators';
 import { deposit, dismissNotices, fund, openPool, sentHash } from '../support/pool';
 import { TestWallet } from '../support/testWallet';
 import { operatorApiURL, ports } from '../stack.config';
@@ -22,33 +22,6 @@ const ETH = (text: string) => parseUnits(text, 18);
 const RULE = { approvalThreshold: ETH('0.6'), dualApprovalThreshold: ETH('1') };
 const SMALL = '0.7';
 const LARGE = '1.2';
-
-const STEP_MS = 30_000;
-/** The last TOTP step each operator signed in with: the API never accepts a sign-in code twice. */
-const usedStep = new Map<string, number>();
-const stepNow = () => Math.floor(Date.now() / STEP_MS);
-
-/** A sign-in code the API has not seen from this operator: the next step's, once it comes. */
-async function freshSignInCode(op: LocalOperator): Promise<string> {
-  const used = usedStep.get(op.name);
-  if (used !== undefined) await expect.poll(stepNow, { timeout: 2 * STEP_MS, intervals: [500] }).toBeGreaterThan(used);
-  usedStep.set(op.name, stepNow());
-  return authenticator.generate(op.totpSecret);
-}
-
-/** The operator's account signed in to the site (the console opens only for it), then the console's own sign-in. */
-async function signInConsole(page: Page, op: LocalOperator, path = '/operator') {
-  const site = await page.request.post('/api/v1/login', { data: { login: op.email, password: op.password } });
-  expect(site.status(), await site.text()).toBe(200);
-  await page.goto(path);
-  const form = page.locator('form.operator__sign-in');
-  await expect(page.getByLabel(/^(Operator name|Имя оператора)$/)).toBeVisible();
-  await page.getByLabel(/^(Operator name|Имя оператора)$/).fill(op.name);
-  await page.getByLabel(/^(Password|Пароль)$/).fill(op.password);
-  await page.getByLabel(/^(Authenticator code|Код аутентификатора)/).fill(await freshSignInCode(op));
-  await form.getByRole('button', { name: /^(Sign in|Войти)$/ }).click();
-  await expect(page.getByTestId('operator-name')).toContainText(op.name);
-}
 
 type QueueItem = { id: number; userId: string; to: string; amount: string; fee: string; receive: string; status: string; transaction: string | null; approvals: number; approvalsNeeded: number };
 

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { apyFractionSchema, auditVerifySchema, isPoolName, operatorBasePath, operatorKeyHeader, operatorTotpHeader, POOL_NAMES } from '@app/contracts';
+import { apyFractionSchema, auditVerifySchema, isPoolName, operatorBasePath, operatorKeyHeader, operatorTotpHeader, POOL_NAMES, solvencyAttestBodySchema, type SolvencySnapshot } from '@app/contracts';
 import { authenticator } from 'otplib';
 import { runDao } from './dao-commands';
 import { table, UsageError, type Output, type Transport } from './cli-format';
@@ -60,7 +60,11 @@ const USAGE = `usage: npm run operator -- <command> [--api URL]   (as OPERATOR_K
   reconcile                                      on-chain balances against the ledger's reserves
   solvency snapshot                              take a proof-of-solvency snapshot now (docs/proof-of-solvency.md)
   solvency list                                  the snapshots, newest first
-  solvency show <id>                             one snapshot: its header, reserves and declared addresses
+  solvency show <id>                             one snapshot: its header, reserves and declared addresses (with the
+                                                 message each address awaiting its proof of control signs)
+  solvency attest <id> <address> <signature>     the cold address's proof of control: that snapshot's message signed
+                                                 (personal_sign) offline by the address's key; its balances at the
+                                                 snapshot's block then count in the reserves
   referral show                                  the programme's configuration in force and its history
   (the four commands below set a version with one operator on the local chain only; elsewhere settings propose referral)
   referral levels set <bps> [<bps> …] [--from YYYY-MM-DD]
@@ -151,6 +155,23 @@ const snapshotLine = (r: SnapshotShown) => ({
   liabilities: r.header.currencies.map((c, i) => `${r.header.sums[i]} ${c}`).join(', '),
   root: r.header.root,
 });
+
+/** One snapshot: its header, the figures per currency (proven reserves only), and each declared address. */
+function showSnapshot(out: Output, r: SolvencySnapshot) {
+  const h = r.header;
+  out(`snapshot #${h.snapshotId} taken ${h.takenAt} at block ${h.blockNumber} (${h.blockHash})`);
+  out(`root ${h.root}, ${h.leafCount} leaves, signed by ${r.signer}: ${r.signature}`);
+  out(table(h.currencies.map((currency, i) => {
+    const held = r.reserves.filter((x) => x.currency === currency).reduce((sum, x) => sum + BigInt(x.balance), 0n);
+    return { currency, decimals: h.decimals[i], liabilities: h.sums[i], reserves: String(held) };
+  })));
+  out(table(r.addresses.map((a) => ({ address: a.address, role: a.role, pool: a.pool, signature: a.signature ?? 'awaiting its proof of control (not counted)' }))));
+  for (const a of r.addresses.filter((x) => x.signature === null)) {
+    out(`\n${a.address} (${a.role}) awaits its proof of control. Its key holder signs this message (personal_sign), then:`);
+    out(`npm run operator -- solvency attest ${h.snapshotId} ${a.address} <signature>`);
+    out(a.message);
+  }
+}
 
 /** A currency's rule change from `payouts set`'s flags (also `settings propose payout`). */
 function payoutRuleFlags(currencyWord: string | undefined, flags: Map<string, string>): Record<string, unknown> {
@@ -492,15 +513,18 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
       return 0;
     }
     case 'solvency show': {
-      const r = (await call('GET', `/solvency/${id(rest[0])}`)) as unknown as SnapshotShown & { signature: string; addresses: { address: string; role: string; pool: string | null; message: string; signature: string }[] };
-      const h = r.header;
-      out(`snapshot #${h.snapshotId} taken ${h.takenAt} at block ${h.blockNumber} (${h.blockHash})`);
-      out(`root ${h.root}, ${h.leafCount} leaves, signed by ${r.signer}: ${r.signature}`);
-      out(table(h.currencies.map((currency, i) => {
-        const held = r.reserves.filter((x) => x.currency === currency).reduce((sum, x) => sum + BigInt(x.balance), 0n);
-        return { currency, decimals: h.decimals[i], liabilities: h.sums[i], reserves: String(held) };
-      })));
-      out(table(r.addresses.map((a) => ({ address: a.address, role: a.role, pool: a.pool, signature: a.signature }))));
+      showSnapshot(out, (await call('GET', `/solvency/${id(rest[0])}`)) as unknown as SolvencySnapshot);
+      return 0;
+    }
+    case 'solvency attest': {
+      const [snapshot, address, signature] = rest;
+      if (!snapshot || !address || !signature) throw new UsageError('solvency attest <snapshot id> <address> <signature>');
+      // The operator contract's own check, before anything is sent.
+      const body = solvencyAttestBodySchema.safeParse({ address, signature });
+      if (!body.success) throw new UsageError(`wrong argument: ${body.error.issues.map((i) => i.message).join('; ')}`);
+      const r = (await call('POST', `/solvency/${id(snapshot)}/attest`, body.data)) as unknown as SolvencySnapshot;
+      out(`${address} has proven control in snapshot #${r.header.snapshotId}: its balances at block ${r.header.blockNumber} now count in the reserves`);
+      showSnapshot(out, r);
       return 0;
     }
     default:

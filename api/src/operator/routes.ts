@@ -16,6 +16,7 @@ import {
   payoutRuleBodySchema,
   poolNameSchema,
   rejectBodySchema,
+  solvencyAttestBodySchema,
   userLookupQuery,
 } from '@app/contracts';
 import { approveWithdrawal, cancelWithdrawal, custodyOperatorRoutes, operatorWithdrawals, rejectWithdrawal, setPayoutRule, setWithdrawalLimits } from '../payouts';
@@ -27,7 +28,7 @@ import type { Services } from '../services';
 import { assignUnclaimed, claimMessage, listUnclaimed } from '../watcher';
 import { listAlerts } from '../db/alerts';
 import { ApiError } from '../http/errors';
-import { listSnapshots, snapshotById, snapshotSettings, takeSnapshot, type SnapshotTaken } from '../solvency';
+import { attestControl, listSnapshots, snapshotById, snapshotSettings, takeSnapshot, type SnapshotTaken } from '../solvency';
 import { operatorGuard } from './auth';
 import { auditEntries, verifyAuditChain } from './audit-log';
 import { endOperatorSession, signInOperator } from './identity';
@@ -151,6 +152,10 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
   });
   r.get('/operator/solvency', opts, async () => ({ items: await listSnapshots(s.db) }));
   r.get('/operator/solvency/:id', { ...opts, schema: { ...schema, params: operatorIdParams } }, async (req) => snapshotById(s.db, req.params.id));
+  // The cold address's proof of control, signed offline by its key holder (attest.ts).
+  r.post('/operator/solvency/:id/attest', { ...opts, schema: { ...schema, params: operatorIdParams, body: solvencyAttestBodySchema } }, async (req) =>
+    attestControl(s.db, s.chain, { actor: actor(req) }, req.params.id, req.body.address, req.body.signature),
+  );
 
   r.get('/operator/reconcile', opts, async () => ({ items: await reconcile(s.db, s.chain, s.config.deposits.chainId) }));
 

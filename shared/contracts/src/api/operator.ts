@@ -2,6 +2,7 @@
 // `npm run operator` command line and the console. One schema per request and answer.
 import * as z from 'zod/mini';
 import { baseUnitsSchema, currencyCodeSchema, poolNameSchema } from './common';
+import * as M from './message-texts';
 
 /** Where the operator API answers, on its own port (never through the public proxy). */
 export const operatorBasePath = '/api/v1/operator';
@@ -200,3 +201,14 @@ export type SettingChange = z.infer<typeof settingChangeSchema>;
 export const settingChangesQuery = z.object({ status: z.optional(settingChangeStatusSchema) });
 /** A change is rejected with a reason (the proposer may withdraw their own the same way). */
 export const settingRejectBodySchema = z.object({ reason: z.string().check(z.trim(), z.minLength(1, 'give a reason'), z.maxLength(500)) });
+
+/**
+ * Proof of control of a declared address whose key is offline (the cold address): its snapshot
+ * message (`POST /operator/solvency/:id/attest`), signed with EIP-191 by that address's key holder
+ * away from every server. The answer is the snapshot as published, its reserves now counting it.
+ */
+export const solvencyAttestBodySchema = z.object({
+  address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/, M.solvencyAttestAddress)),
+  signature: z.string().check(z.regex(/^0x[0-9a-fA-F]{130}$/, M.solvencyAttestSignatureFormat)),
+});
+export type SolvencyAttestBody = z.infer<typeof solvencyAttestBodySchema>;
