@@ -7,7 +7,8 @@ import { sql } from 'drizzle-orm';
 import { Contract, Wallet, verifyMessage } from 'ethers';
 import { LOCAL_FLOAT } from '@app/chain';
 import { apiMessages as M, apiMessagesRu as R } from '@app/contracts';
-import { verifyProof, type Proof } from '@app/solvency';
+import { LOCAL_SOLVENCY_SIGNER, verifyProof, type Proof } from '@app/solvency';
+import { localKeys } from '@app/signer';
 import { ERC20_ABI, TOKENS } from '@app/web3';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { rows } from '../src/db/rows';
@@ -104,7 +105,9 @@ beforeAll(async () => {
 
 describe('proof of solvency', () => {
   it('every user\'s proof verifies, with the signer published apart, and adds up to what the test computed they are owed', async () => {
-    expect(signer).toBe(new Wallet(app().services.config.solvencyKey!).address);
+    // The published signer is the signer process's solvency key (the API holds none).
+    expect(signer).toBe(new Wallet(localKeys().solvency).address);
+    expect(signer).toBe(LOCAL_SOLVENCY_SIGNER);
     for (const { id, token } of [alice, bob, carol, referrer]) {
       const r = await proofFor(token);
       expect(r.status).toBe(200);
@@ -188,7 +191,7 @@ describe('proof of solvency', () => {
     expect(verifyMessage(JSON.stringify(snap.header), snap.signature)).toBe(signer);
     const title = app().services.config.brands.defaultBrand.title;
     // The deposit addresses and the float prove control through the signer, which holds their keys.
-    expect(snap.addresses.map((a) => a.address.toLowerCase()).sort()).toEqual([...Object.values(LOCAL_POOL_ADDRESSES), LOCAL_FLOAT, new Wallet(app().services.config.money.treasuryKey!).address.toLowerCase()].sort());
+    expect(snap.addresses.map((a) => a.address.toLowerCase()).sort()).toEqual([...Object.values(LOCAL_POOL_ADDRESSES), LOCAL_FLOAT, new Wallet(localKeys().treasury).address.toLowerCase()].sort());
     for (const a of snap.addresses) {
       expect(a.message).toBe(`${title} solvency: ${a.address} belongs to the operator at snapshot ${snapshotId}`);
       expect(verifyMessage(a.message, a.signature)).toBe(a.address);
@@ -237,7 +240,7 @@ describe('proof of solvency', () => {
     const count = async () => (await rows<{ s: number; n: number }>(db, sql`select (select count(*)::int from solvency_snapshots) as s, (select count(*)::int from solvency_blocks) as n`))[0];
     const before = await count();
     const dead = rpcChainReader('http://127.0.0.1:9', 2000);
-    await expect(takeSnapshot(db, dead, snapshotSettings(app().services), { actor: 'test' })).rejects.toMatchObject({ statusCode: 503, message: M.solvencyChainUnreachable });
+    await expect(takeSnapshot(db, dead, await snapshotSettings(app().services), { actor: 'test' })).rejects.toMatchObject({ statusCode: 503, message: M.solvencyChainUnreachable });
     expect(await count()).toEqual(before);
     const [refused] = await rows<{ after: { reason: string } }>(db, sql`select after from operator_audit where action = 'solvency.refused' order by id desc limit 1`);
     expect(refused!.after.reason).toContain('chain unreachable');
@@ -251,7 +254,7 @@ describe('proof of solvency', () => {
       // A row no ledger posting backs: what a fault in the books would look like to the snapshot.
       await db.execute(sql`insert into referral_day_rewards (user_id, day, currency, status, amount) values (${referrer.id}, '2000-01-01', 'USDT', 'earned', ${String(amount)})`);
       try {
-        await expect(takeSnapshot(db, app().services.chain, snapshotSettings(app().services), { actor: 'test' })).rejects.toMatchObject({ code });
+        await expect(takeSnapshot(db, app().services.chain, await snapshotSettings(app().services), { actor: 'test' })).rejects.toMatchObject({ code });
       } finally {
         await db.execute(sql`delete from referral_day_rewards where user_id = ${referrer.id} and day = '2000-01-01'`);
       }
