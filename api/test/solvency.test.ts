@@ -189,6 +189,9 @@ describe('proof of solvency', () => {
     const snap = (list.body.items as { header: Proof['header']; signature: string; signer: string; addresses: { address: string; role: string; message: string; signature: string }[]; reserves: { address: string; currency: string; balance: string }[] }[])[0]!;
     expect(snap.header.snapshotId).toBe(snapshotId);
     expect(verifyMessage(JSON.stringify(snap.header), snap.signature)).toBe(signer);
+    // Signed by the signer process, which audited it (issue 26): the API holds no key.
+    const signed = stack.t.signer!.log().filter((e) => e.detail.kind === 'solvency');
+    expect(signed.map((e) => [e.event, e.detail.snapshotId, e.detail.root])).toContainEqual(['signed', snapshotId, snap.header.root]);
     const title = app().services.config.brands.defaultBrand.title;
     // The deposit addresses and the float prove control through the signer, which holds their keys.
     expect(snap.addresses.map((a) => a.address.toLowerCase()).sort()).toEqual([...Object.values(LOCAL_POOL_ADDRESSES), LOCAL_FLOAT, new Wallet(localKeys().treasury).address.toLowerCase()].sort());
@@ -233,6 +236,13 @@ describe('proof of solvency', () => {
     const mine = await call(app(), 'GET', '/api/v1/solvency/mine', { token: alice.token });
     expect(mine.body.nonce).toBe((await proofFor(alice.token)).body.nonce);
     expect(mine.body.snapshots).toEqual([expect.objectContaining({ snapshotId })]);
+  });
+
+  it('a snapshot without the signer\'s solvency key is refused and stores nothing', async () => {
+    const db = app().services.db;
+    const [before] = await rows<{ s: number }>(db, sql`select count(*)::int as s from solvency_snapshots`);
+    await expect(takeSnapshot(db, app().services.chain, { ...(await snapshotSettings(app().services)), solvency: null }, { actor: 'test' })).rejects.toMatchObject({ statusCode: 503, message: M.solvencyNoKey });
+    expect((await rows<{ s: number }>(db, sql`select count(*)::int as s from solvency_snapshots`))[0]).toEqual(before);
   });
 
   it('a snapshot while the chain is unreachable is refused and stores nothing', async () => {
