@@ -265,11 +265,12 @@ describe('the solvency key signs a well-formed pol-v1 header and nothing else', 
     const alerts: string[] = [];
     const s = signer('solvency-refused.log', alerts);
     const h = header();
+    const { snapshotId: _id, version: _version, ...rest } = h;
     const refused = [
       'I authorise the transfer of 100 ETH to 0x0000000000000000000000000000000000000001',
       `Test solvency: ${solvencyKey.address} belongs to the operator at snapshot 7`,
       JSON.stringify({ ...h, note: 'anything' }),
-      JSON.stringify({ snapshotId: h.snapshotId, version: h.version, ...h }),
+      JSON.stringify({ snapshotId: h.snapshotId, version: h.version, ...rest }),
       JSON.stringify(h, null, 1),
       JSON.stringify({ ...h, leafCount: undefined }),
       canonicalHeader(header({ version: 'pol-v2' })),
@@ -284,6 +285,13 @@ describe('the solvency key signs a well-formed pol-v1 header and nothing else', 
     // The solvency key signs no control message and no transaction either.
     await expect(s.signMessage(solvencyKey.address, `Test solvency: ${solvencyKey.address} belongs to the operator at snapshot 7`)).rejects.toBeInstanceOf(Refused);
     await expect(s.sign({ kind: 'sweep', tx: { ...ethTx(cold, 1n), from: solvencyKey.address } })).rejects.toBeInstanceOf(Refused);
+  });
+
+  it('will not start with a solvency key that also moves money', () => {
+    for (const key of [treasury.privateKey, float.privateKey, depositAddress.privateKey])
+      expect(() => createSigner({ keys: [float.privateKey, depositAddress.privateKey], treasuryKey: treasury.privateKey, solvencyKey: key, limits: limits(), records: databaseRecords(query), logFile: join(dir, 'same-key.log') })).toThrow(
+        'the solvency key must be no key that moves money',
+      );
   });
 
   it('answers over its loopback port: a header under kind solvency, 403 for anything else', async () => {
