@@ -10,6 +10,7 @@ import { takeSnapshot, type HeaderSigner, type SnapshotSettings, type SnapshotTa
 
 export { controlMessage, splitVector, takeSnapshot, type HeaderSigner, type SnapshotSettings, type SnapshotTaken } from './snapshot';
 export { listSnapshots, mine, nonceOf, proofOf, snapshotById } from './read';
+export { attestControl } from './attest';
 
 /**
  * The solvency key's signer: the signer process, which signs only a well-formed header; a refusal
