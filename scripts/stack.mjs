@@ -21,7 +21,7 @@ export const defaultPorts = {
   api: 4000,
   /** The operator API: the API's own internal port for operator calls (the console reaches it through the shell on the operator host). */
   operatorApi: 4100,
-  /** The signer: it alone holds the float's and the deposit addresses' keys (signer/README.md). */
+  /** The signer: it alone holds the keys (float, deposit addresses, treasury, solvency; signer/README.md). */
   signer: 4200,
   /** Where the API serves the signer the ledger's payout records (the local PGlite lives in the API's process). */
   ledgerReader: 4300,

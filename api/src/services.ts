@@ -8,7 +8,6 @@ import { rpcChainReader } from './chain';
 import { createDepositJob, createDeposits } from './deposits';
 import { createJobRunner } from './jobs';
 import { createPayoutJob, createSweepJob, createTreasuryJob, httpSigner } from './payouts';
-import { Wallet } from 'ethers';
 import { tablePriceSource } from './pricing';
 import { createWatcher } from './watcher';
 
@@ -48,7 +47,6 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
         startBlock: config.money.watcherStartBlock,
         batchBlocks: config.money.watcherBatchBlocks,
         confirmations: config.deposits.confirmations,
-        houseAddresses: config.money.treasuryKey ? [new Wallet(config.money.treasuryKey).address.toLowerCase()] : [],
       },
       log,
     ),
@@ -77,7 +75,7 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     treasury: createTreasuryJob(
       db,
       chain,
-      config.money.treasuryKey,
+      signer,
       {
         chainId: config.deposits.chainId,
         confirmations: config.money.payoutConfirmations,

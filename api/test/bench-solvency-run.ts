@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
+import { Wallet } from 'ethers';
 import { openDatabase, type Db } from '../src/db/client';
 import { rows } from '../src/db/rows';
 import { seed } from '../src/db/seed';
@@ -43,7 +44,7 @@ async function main() {
   const pgBefore = await postgresCpu(db);
   const cpuBefore = process.cpuUsage();
   const start = performance.now();
-  const taken = await takeSnapshot(db, chain, { chainId: 1, confirmations: 12, solvencyKey: `0x${'11'.repeat(32)}`, brandTitle: 'Bench', custody: null, treasuryKey: null, pageSize: 5000 }, { actor: 'bench' });
+  const taken = await takeSnapshot(db, chain, { chainId: 1, confirmations: 12, solvency: new Wallet(`0x${'11'.repeat(32)}`), brandTitle: 'Bench', custody: null, pageSize: 5000 }, { actor: 'bench' });
   const seconds = (performance.now() - start) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const nodeCpu = (cpu.user + cpu.system) / 1e6;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ARGON2_MIN, ConfigError, loadConfig } from '../src/config';
 import { createPasswordHasher } from '../src/auth/passwords';
 import Fastify from 'fastify';
-import { HDNodeWallet, Mnemonic } from 'ethers';
+import { HDNodeWallet, Mnemonic, Wallet } from 'ethers';
 import { buildServer } from '../src/app';
 import { coinPrices, poolAddresses } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
@@ -179,6 +179,9 @@ describe('finding 13: the configuration fails closed', () => {
     ['DEPOSIT_USE_FINALIZED must not be off in production', { DEPOSIT_USE_FINALIZED: 'false' }],
     ['PAYOUT_CONFIRMATIONS must be at least 12', { PAYOUT_CONFIRMATIONS: '11' }],
     ['HOT_WALLET_KEYS must not be set: the API holds no payout key, the signer does', { HOT_WALLET_KEYS: testKey }],
+    // Issue 26: the treasury's and the solvency keys are the signer's too; one left beside the API stops it.
+    ['TREASURY_KEY must not be set: the API holds no key, the signer holds the treasury\'s', { TREASURY_KEY: Wallet.createRandom().privateKey }],
+    ['SOLVENCY_KEY must not be set: the API holds no key, the signer holds the solvency key', { SOLVENCY_KEY: Wallet.createRandom().privateKey }],
     ['LEDGER_READER_PORT is for the local stack only', { LEDGER_READER_PORT: '4300' }],
     ['OPERATOR_PORT is required in production: the operator API listens apart from the public one', { OPERATOR_PORT: '' }],
     ['OPERATOR_PORT must differ from API_PORT', { OPERATOR_PORT: '4000' }],

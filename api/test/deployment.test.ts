@@ -70,6 +70,6 @@ describe('finding 13: docker-compose.yml', () => {
     const env = compose.services.api?.environment ?? {};
     expect(env.NODE_ENV).toBe('production');
     expect(env.LOCAL_CHAIN).toBeUndefined();
-    for (const name of ['DEPOSIT_USE_FINALIZED', 'DEPOSIT_CONFIRMATIONS', 'PAYOUT_CONFIRMATIONS', 'HOT_WALLET_KEYS']) expect([name, env[name]]).toEqual([name, undefined]);
+    for (const name of ['DEPOSIT_USE_FINALIZED', 'DEPOSIT_CONFIRMATIONS', 'PAYOUT_CONFIRMATIONS', 'HOT_WALLET_KEYS', 'TREASURY_KEY', 'SOLVENCY_KEY']) expect([name, env[name]]).toEqual([name, undefined]);
   });
 });

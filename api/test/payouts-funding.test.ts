@@ -7,6 +7,8 @@ import { withdrawals } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { reconcile } from '../src/ledger';
 import { createTreasuryJob } from '../src/payouts/treasury';
+import { httpSigner } from '../src/payouts';
+import { startTestSigner } from './signer-helpers';
 import { runOperator } from '../src/operator/cli';
 import { call, lastMail } from './helpers';
 import { providerFor, sendToken, tokenContract, userWithWallet } from './deposit-helpers';
@@ -61,6 +63,19 @@ describe('money owed is money on chain', () => {
     expect(listed[0]).toMatchObject({ status: 'waiting_funds', reason: M.withdrawalWaitingFunds });
     expect((await operator(app, 'withdrawals', 'list', '--status', 'waiting_funds')).out).toContain(String(total));
 
+    // The treasury's key is the signer's (issue 26): one whose treasury cap is below the interest
+    // refuses, the refusal is alerted, nothing is funded and no nonce is spent.
+    const strict = await startTestSigner(() => app.services.db, { treasuryCaps: { USDT: { perTransaction: earned - 1n, perDay: earned * 10n } } });
+    try {
+      const refused = createTreasuryJob(app.services.db, app.services.chain, httpSigner(strict.url), { chainId: 1, confirmations: 2, rebroadcastSeconds: 1, stuckAfterSeconds: 1800 }, app.log);
+      expect(await refused.run()).toMatchObject({ short: 1, funded: 0 });
+      expect(strict.log().map((e) => [e.event, e.detail.kind])).toEqual([['refused', 'treasury']]);
+      expect(strict.alerts).toEqual([`${earned} USDT is over the treasury's per-transaction cap of ${earned - 1n}`]);
+      expect((await operator(app, 'alerts')).out).toContain('treasury-refused:stable:USDT');
+    } finally {
+      await strict.close();
+    }
+
     // The treasury moves exactly what is owed beyond what the address holds: the interest.
     const treasuryBefore = await usdtOf(LOCAL_TREASURY);
     expect(await operator(app, 'treasury')).toMatchObject({ code: 0 });
@@ -69,6 +84,10 @@ describe('money owed is money on chain', () => {
     await app.services.treasury.run(); // booked once final
     expect(await usdtOf(LOCAL_TREASURY)).toBe(treasuryBefore - earned);
     expect(await usdtOf(LOCAL_POOL_ADDRESSES.stable)).toBe(total);
+    // Signed by the signer, once, to the pool's deposit address; the refusal's alert is resolved.
+    const funded = stack.t.signer!.log().filter((e) => e.detail.kind === 'treasury');
+    expect(funded.map((e) => [e.event, e.detail.currency, e.detail.amount, e.detail.to])).toEqual([['signed', 'USDT', String(earned), LOCAL_POOL_ADDRESSES.stable]]);
+    expect((await operator(app, 'alerts')).out).not.toContain('treasury-refused:stable:USDT');
 
     // The operators refill the float from the pool's deposit address (one asks, another approves); the signer sends it.
     expect(await operator(app, 'custody', 'refill', 'stable', 'USDT', String(total))).toMatchObject({ code: 0 });

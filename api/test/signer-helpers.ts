@@ -1,11 +1,12 @@
 // The real signer (signer/src) in the test's process, on a loopback port, with the local stack's
-// keys, reading the payout records from the test's database as it reads PostgreSQL in production.
+// keys (float, deposit addresses, treasury, solvency), reading the payout records from the test's
+// database as it reads PostgreSQL in production.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Wallet } from 'ethers';
-import { createSigner, databaseRecords, databaseRefills, localCaps, localColdAddress, localKeys, serveSigner, type Limits } from '@app/signer';
+import { createSigner, databaseRecords, databaseRefills, localCaps, localColdAddress, localKeys, localTreasuryCaps, serveSigner, type Limits } from '@app/signer';
 import type { Db } from '../src/db/client';
 
 type Client = { query: (text: string, params: unknown[]) => Promise<{ rows: unknown[] }> };
@@ -20,7 +21,9 @@ export async function startTestSigner(db: () => Db, limits: Partial<Limits> = {}
   const query = (text: string, params: unknown[]) => (db() as unknown as { $client: Client }).$client.query(text, params);
   const signer = createSigner({
     keys: [keys.float, ...keys.deposits],
-    limits: { caps: localCaps(), perMinute: 100_000, cold: localColdAddress(), float, ...limits },
+    treasuryKey: keys.treasury,
+    solvencyKey: keys.solvency,
+    limits: { caps: localCaps(), treasuryCaps: localTreasuryCaps(), perMinute: 100_000, cold: localColdAddress(), float, ...limits },
     records: databaseRecords(query),
     refills: databaseRefills(query),
     logFile,

@@ -44,7 +44,7 @@ const randomSums = () => [BigInt(`0x${randomBytes(12).toString('hex')}`), BigInt
 
 const solvencyKey = `0x${'11'.repeat(32)}`;
 const signer = new Wallet(solvencyKey).address;
-const settings = { chainId: 1, confirmations: 12, solvencyKey, brandTitle: 'Test', custody: null, treasuryKey: null, pageSize: 50, shuffleBucket: 64 };
+const settings = { chainId: 1, confirmations: 12, solvency: new Wallet(solvencyKey), brandTitle: 'Test', custody: null, pageSize: 50, shuffleBucket: 64 };
 
 describe('the server\'s tree builder', () => {
   it('writes format v1 byte for byte as @app/solvency does: sub, leaf, padding leaf, node', () => {

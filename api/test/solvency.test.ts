@@ -7,7 +7,8 @@ import { sql } from 'drizzle-orm';
 import { Contract, Wallet, verifyMessage } from 'ethers';
 import { LOCAL_COLD, LOCAL_FLOAT } from '@app/chain';
 import { apiMessages as M, apiMessagesRu as R } from '@app/contracts';
-import { verifyProof, type Proof } from '@app/solvency';
+import { LOCAL_SOLVENCY_SIGNER, verifyProof, type Proof } from '@app/solvency';
+import { localKeys } from '@app/signer';
 import { ERC20_ABI, TOKENS } from '@app/web3';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
 import { rows } from '../src/db/rows';
@@ -104,7 +105,9 @@ beforeAll(async () => {
 
 describe('proof of solvency', () => {
   it('every user\'s proof verifies, with the signer published apart, and adds up to what the test computed they are owed', async () => {
-    expect(signer).toBe(new Wallet(app().services.config.solvencyKey!).address);
+    // The published signer is the signer process's solvency key (the API holds none).
+    expect(signer).toBe(new Wallet(localKeys().solvency).address);
+    expect(signer).toBe(LOCAL_SOLVENCY_SIGNER);
     for (const { id, token } of [alice, bob, carol, referrer]) {
       const r = await proofFor(token);
       expect(r.status).toBe(200);
@@ -186,10 +189,13 @@ describe('proof of solvency', () => {
     const snap = (list.body.items as { header: Proof['header']; signature: string; signer: string; addresses: { address: string; role: string; message: string; signature: string | null }[]; reserves: { address: string; currency: string; balance: string }[] }[])[0]!;
     expect(snap.header.snapshotId).toBe(snapshotId);
     expect(verifyMessage(JSON.stringify(snap.header), snap.signature)).toBe(signer);
+    // Signed by the signer process, which audited it (issue 26): the API holds no key.
+    const signed = stack.t.signer!.log().filter((e) => e.detail.kind === 'solvency');
+    expect(signed.map((e) => [e.event, e.detail.snapshotId, e.detail.root])).toContainEqual(['signed', snapshotId, snap.header.root]);
     const title = app().services.config.brands.defaultBrand.title;
     // The deposit addresses and the float prove control through the signer, which holds their keys;
     // the cold address, whose key it does not hold, awaits its proof (solvency-attest.test.ts) and is not counted.
-    expect(snap.addresses.map((a) => a.address.toLowerCase()).sort()).toEqual([...Object.values(LOCAL_POOL_ADDRESSES), LOCAL_FLOAT, LOCAL_COLD, new Wallet(app().services.config.money.treasuryKey!).address.toLowerCase()].sort());
+    expect(snap.addresses.map((a) => a.address.toLowerCase()).sort()).toEqual([...Object.values(LOCAL_POOL_ADDRESSES), LOCAL_FLOAT, LOCAL_COLD, new Wallet(localKeys().treasury).address.toLowerCase()].sort());
     for (const a of snap.addresses) {
       expect(a.message).toBe(`${title} solvency: ${a.address} belongs to the operator at snapshot ${snapshotId}`);
       if (a.role === 'cold') expect(a.signature).toBeNull();
@@ -235,12 +241,19 @@ describe('proof of solvency', () => {
     expect(mine.body.snapshots).toEqual([expect.objectContaining({ snapshotId })]);
   });
 
+  it('a snapshot without the signer\'s solvency key is refused and stores nothing', async () => {
+    const db = app().services.db;
+    const [before] = await rows<{ s: number }>(db, sql`select count(*)::int as s from solvency_snapshots`);
+    await expect(takeSnapshot(db, app().services.chain, { ...(await snapshotSettings(app().services)), solvency: null }, { actor: 'test' })).rejects.toMatchObject({ statusCode: 503, message: M.solvencyNoKey });
+    expect((await rows<{ s: number }>(db, sql`select count(*)::int as s from solvency_snapshots`))[0]).toEqual(before);
+  });
+
   it('a snapshot while the chain is unreachable is refused and stores nothing', async () => {
     const db = app().services.db;
     const count = async () => (await rows<{ s: number; n: number }>(db, sql`select (select count(*)::int from solvency_snapshots) as s, (select count(*)::int from solvency_blocks) as n`))[0];
     const before = await count();
     const dead = rpcChainReader('http://127.0.0.1:9', 2000);
-    await expect(takeSnapshot(db, dead, snapshotSettings(app().services), { actor: 'test' })).rejects.toMatchObject({ statusCode: 503, message: M.solvencyChainUnreachable });
+    await expect(takeSnapshot(db, dead, await snapshotSettings(app().services), { actor: 'test' })).rejects.toMatchObject({ statusCode: 503, message: M.solvencyChainUnreachable });
     expect(await count()).toEqual(before);
     const [refused] = await rows<{ after: { reason: string } }>(db, sql`select after from operator_audit where action = 'solvency.refused' order by id desc limit 1`);
     expect(refused!.after.reason).toContain('chain unreachable');
@@ -254,7 +267,7 @@ describe('proof of solvency', () => {
       // A row no ledger posting backs: what a fault in the books would look like to the snapshot.
       await db.execute(sql`insert into referral_day_rewards (user_id, day, currency, status, amount) values (${referrer.id}, '2000-01-01', 'USDT', 'earned', ${String(amount)})`);
       try {
-        await expect(takeSnapshot(db, app().services.chain, snapshotSettings(app().services), { actor: 'test' })).rejects.toMatchObject({ code });
+        await expect(takeSnapshot(db, app().services.chain, await snapshotSettings(app().services), { actor: 'test' })).rejects.toMatchObject({ code });
       } finally {
         await db.execute(sql`delete from referral_day_rewards where user_id = ${referrer.id} and day = '2000-01-01'`);
       }

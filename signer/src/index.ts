@@ -2,5 +2,6 @@
 // local ledger reader answers the signer's record query.
 export { createSigner, databaseRecords, databaseRefills, httpRecords, Refused, type Records, type RefillRecords, type Signer } from './signer';
 export { serveSigner } from './server';
-export { localCaps, localColdAddress, localKeys, isLocalKey, LOCAL_FLOAT_INDEX, LOCAL_COLD_INDEX } from './local';
+export { localCaps, localColdAddress, localKeys, localTreasuryCaps, isLocalKey, LOCAL_FLOAT_INDEX, LOCAL_COLD_INDEX, LOCAL_TREASURY_INDEX, LOCAL_SOLVENCY_INDEX } from './local';
+export { parseHeader } from './header';
 export type { Caps, Limits, PayoutRecord, RefillRecord, SignRequest, UnsignedTx } from './policy';

@@ -1,7 +1,8 @@
 // What the signer agrees to sign. Pure: the request, the ledger's record of it, what was signed
 // recently and the limits in; a decision out. A compromised API can ask for anything; only a
 // transfer that matches a payout the ledger recorded, to the account's linked wallet (or the
-// declared cold and float addresses), within the caps and the rate, is signed.
+// declared cold and float addresses), within the caps and the rate, is signed; the treasury pays
+// only the house's own declared addresses, within its own caps.
 import { Interface } from 'ethers';
 import { ERC20_ABI, TOKENS } from '@app/web3';
 
@@ -23,13 +24,16 @@ export type UnsignedTx = {
 
 /**
  * Sign a payout the ledger recorded (`withdrawalId`); cancel one that is stuck (a zero-value
- * transfer of the float to itself at the payout's own nonce); or sweep a deposit address to cold.
+ * transfer of the float to itself at the payout's own nonce); sweep a deposit address to cold; or
+ * fund a house address from the treasury (the interest the books owe there).
  */
 export type SignRequest =
   | { kind: 'payout'; withdrawalId: number; tx: UnsignedTx }
   | { kind: 'cancel'; withdrawalId: number; tx: UnsignedTx }
   | { kind: 'sweep'; tx: UnsignedTx }
-  | { kind: 'refill'; refillId: number; tx: UnsignedTx };
+  | { kind: 'refill'; refillId: number; tx: UnsignedTx }
+  | { kind: 'treasury'; tx: UnsignedTx };
+export const SIGN_KINDS: readonly SignRequest['kind'][] = ['payout', 'cancel', 'sweep', 'refill', 'treasury'];
 
 /** The ledger's record of a float refill: asked for by one operator, approved by another. */
 export type RefillRecord = {
@@ -69,10 +73,14 @@ export type Limits = {
   /** The declared addresses a transfer may always go to. */
   cold: string;
   float: string;
+  /** The deposit (pool) addresses: with the float and cold, the only places the treasury pays. */
+  deposits?: string[];
+  /** The treasury's own caps per currency: what it may fund in one transfer and in a UTC day. */
+  treasuryCaps?: Caps;
 };
 
-/** What was signed recently: the rate and the day's totals. */
-export type Recent = { lastMinute: number; todayByCurrency: Record<string, bigint> };
+/** What was signed recently: the rate and the day's totals (payouts, and the treasury's apart). */
+export type Recent = { lastMinute: number; todayByCurrency: Record<string, bigint>; treasuryToday?: Record<string, bigint> };
 
 /** `retry`: the refusal passes with time (the rate after a minute, the day's cap the next UTC day). */
 export type Retry = 'minute' | 'day';
@@ -109,12 +117,30 @@ function decideCancel(req: Extract<SignRequest, { kind: 'cancel' }>, record: Pay
   return { ok: true, currency: 'ETH', amount: 0n, to: float };
 }
 
+/**
+ * The treasury funds what the books owe at the house's own addresses (a pool's deposit address, the
+ * float, cold) and nowhere else, within caps of its own: a compromised API can at most move the
+ * house's yield between the house's addresses, a capped amount a day.
+ */
+function decideTreasury(t: { currency: string; to: string; amount: bigint }, recent: Recent, limits: Limits): Decision {
+  const house = new Set([limits.cold, limits.float, ...(limits.deposits ?? [])].map((a) => a.toLowerCase()));
+  if (!house.has(t.to)) return { ok: false, reason: `the treasury pays declared house addresses only, not ${t.to}` };
+  const cap = limits.treasuryCaps?.[t.currency];
+  if (!cap) return { ok: false, reason: `no treasury caps declared for ${t.currency}` };
+  if (t.amount > cap.perTransaction) return { ok: false, reason: `${t.amount} ${t.currency} is over the treasury's per-transaction cap of ${cap.perTransaction}` };
+  const today = recent.treasuryToday?.[t.currency] ?? 0n;
+  if (today + t.amount > cap.perDay) return { ok: false, reason: `${t.currency} funded by the treasury today would pass its daily cap of ${cap.perDay}`, retry: 'day' };
+  if (recent.lastMinute >= limits.perMinute) return { ok: false, reason: `more than ${limits.perMinute} signatures a minute`, retry: 'minute' };
+  return { ok: true, ...t };
+}
+
 export function decide(req: SignRequest, record: PayoutRecord | RefillRecord | null, recent: Recent, limits: Limits): Decision {
   if (req.kind === 'cancel') return decideCancel(req, record as PayoutRecord | null, limits);
   const t = transferIn(req.tx);
   if (!t) return { ok: false, reason: 'not a transfer of a known currency' };
   const cold = limits.cold.toLowerCase();
   const float = limits.float.toLowerCase();
+  if (req.kind === 'treasury') return decideTreasury(t, recent, limits);
   if (req.kind === 'sweep') {
     if (t.to !== cold) return { ok: false, reason: `a sweep goes to the cold address only, not ${t.to}` };
   } else if (req.kind === 'refill') {

@@ -1,10 +1,11 @@
 // The signer's small interface, on a loopback port: POST /v1/sign with a SignRequest answers the
 // signed transaction, or 403 with the reason it was refused; POST /v1/sign-message signs a
-// proof-of-solvency control message of an address it holds; GET /v1/addresses. A KMS or HSM can stand behind the same
-// interface in production.
+// proof-of-solvency control message of an address it holds (`{ address, message }`) or, with
+// `{ kind: 'solvency', message }`, a snapshot's header with the solvency key; GET /v1/addresses.
+// A KMS or HSM can stand behind the same interface in production.
 import { createServer, type Server } from 'node:http';
 import { Refused, type Signer } from './signer';
-import type { SignRequest } from './policy';
+import { SIGN_KINDS, type SignRequest } from './policy';
 
 const MAX_BODY = 64 * 1024;
 
@@ -24,19 +25,20 @@ export function serveSigner(signer: Signer, port: number, host = '127.0.0.1'): P
     });
     req.on('end', () => {
       if (req.url === '/v1/sign-message') {
-        let body: { address?: unknown; message?: unknown };
+        let body: { kind?: unknown; address?: unknown; message?: unknown };
         try {
           body = JSON.parse(raw) as typeof body;
         } catch {
           body = {};
         }
-        if (typeof body.address !== 'string' || typeof body.message !== 'string') return answer(400, { error: 'expected an address and a message' });
+        if (body.kind === 'solvency' && typeof body.message === 'string') return void signer.signHeader(body.message).then((signed) => answer(200, signed), refusedOr500);
+        if ((body.kind !== undefined && body.kind !== 'control') || typeof body.address !== 'string' || typeof body.message !== 'string') return answer(400, { error: 'expected an address and a message' });
         return void signer.signMessage(body.address, body.message).then((signed) => answer(200, signed), refusedOr500);
       }
       let request: SignRequest;
       try {
         request = JSON.parse(raw) as SignRequest;
-        if (!request?.tx || !['payout', 'cancel', 'sweep', 'refill'].includes(request.kind)) throw new Error('bad request');
+        if (!request?.tx || !SIGN_KINDS.includes(request.kind)) throw new Error('bad request');
       } catch {
         return answer(400, { error: 'expected a sign request' });
       }

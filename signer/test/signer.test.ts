@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { Interface, Transaction, Wallet } from 'ethers';
+import { Interface, Transaction, Wallet, verifyMessage } from 'ethers';
+import { canonicalHeader, type Header } from '@app/solvency';
 import { ERC20_ABI, TOKENS } from '@app/web3';
 import { createTestDatabase, type TestDatabase } from '../../api/test/helpers';
 import { users, withdrawals } from '../../api/src/db/schema';
@@ -19,6 +20,8 @@ const ETH = 10n ** 18n;
 const USDT = 10n ** 6n;
 const float = Wallet.createRandom();
 const depositAddress = Wallet.createRandom();
+const treasury = Wallet.createRandom();
+const solvencyKey = Wallet.createRandom();
 const cold = Wallet.createRandom().address;
 const erc20 = new Interface(ERC20_ABI as unknown as string[]);
 const limits = (): Limits => ({
@@ -26,6 +29,7 @@ const limits = (): Limits => ({
   perMinute: 100,
   cold,
   float: float.address,
+  treasuryCaps: { ETH: { perTransaction: ETH, perDay: 2n * ETH }, USDT: { perTransaction: 100n * USDT, perDay: 150n * USDT } },
 });
 
 let t: TestDatabase;
@@ -61,7 +65,15 @@ const usdtTx = (to: string, amount: bigint): UnsignedTx => ({
 });
 
 function signer(logName: string, alerts: string[] = [], over: Partial<Limits> = {}) {
-  return createSigner({ keys: [float.privateKey, depositAddress.privateKey], limits: { ...limits(), ...over }, records: databaseRecords(query), logFile: join(dir, logName), alert: (r) => alerts.push(r) });
+  return createSigner({
+    keys: [float.privateKey, depositAddress.privateKey],
+    treasuryKey: treasury.privateKey,
+    solvencyKey: solvencyKey.privateKey,
+    limits: { ...limits(), ...over },
+    records: databaseRecords(query),
+    logFile: join(dir, logName),
+    alert: (r) => alerts.push(r),
+  });
 }
 
 describe('the signer signs only what the ledger recorded, within policy', () => {
@@ -149,6 +161,153 @@ describe('the signer signs only what the ledger recorded, within policy', () => 
       const ok = await post({ kind: 'payout', withdrawalId: w.id, tx: ethTx(w.wallet, ETH) });
       expect(ok.status).toBe(200);
       expect((await post({ nonsense: true })).status).toBe(400);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+/** The log's decisions: event, kind and, for a refusal, its reason. */
+const decisions = (logName: string) =>
+  readFileSync(join(dir, logName), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { event: string; detail: { kind: string; reason?: string } })
+    .map((e) => [e.event, e.detail.kind, e.detail.reason ?? null]);
+
+describe('the treasury funds the house\'s own addresses only, within its caps', () => {
+  const fromTreasury = (tx: UnsignedTx): UnsignedTx => ({ ...tx, from: treasury.address });
+
+  it('signs a transfer from the treasury to a deposit address, the float or cold', async () => {
+    const s = signer('treasury-ok.log');
+    for (const to of [depositAddress.address, float.address, cold]) {
+      const signed = await s.sign({ kind: 'treasury', tx: fromTreasury(ethTx(to, ETH / 4n)) });
+      const tx = Transaction.from(signed.signedTx);
+      expect([tx.from, tx.to, tx.value]).toEqual([treasury.address, to, ETH / 4n]);
+    }
+    expect(s.declared.treasury).toBe(treasury.address.toLowerCase());
+  });
+
+  it('refuses a destination that is not a declared house address, audits and alerts it', async () => {
+    const alerts: string[] = [];
+    const s = signer('treasury-destination.log', alerts);
+    const attacker = Wallet.createRandom().address.toLowerCase();
+    await expect(s.sign({ kind: 'treasury', tx: fromTreasury(ethTx(attacker, 1n)) })).rejects.toEqual(new Refused(`the treasury pays declared house addresses only, not ${attacker}`));
+    // A token transfer is read out of its call data: the same.
+    await expect(s.sign({ kind: 'treasury', tx: fromTreasury(usdtTx(attacker, USDT)) })).rejects.toEqual(new Refused(`the treasury pays declared house addresses only, not ${attacker}`));
+    expect(alerts).toHaveLength(2);
+    expect(decisions('treasury-destination.log')).toEqual([
+      ['refused', 'treasury', `the treasury pays declared house addresses only, not ${attacker}`],
+      ['refused', 'treasury', `the treasury pays declared house addresses only, not ${attacker}`],
+    ]);
+  });
+
+  it('refuses a transfer over its per-transaction cap, and transfers that would pass its daily cap, even after a restart', async () => {
+    const alerts: string[] = [];
+    const s = signer('treasury-caps.log', alerts);
+    await expect(s.sign({ kind: 'treasury', tx: fromTreasury(usdtTx(depositAddress.address, 100n * USDT + 1n)) })).rejects.toEqual(
+      new Refused(`${100n * USDT + 1n} USDT is over the treasury's per-transaction cap of ${100n * USDT}`),
+    );
+    // 100 + 50 = 150 USDT today is the cap; one base unit more is refused, and says when to ask again.
+    await s.sign({ kind: 'treasury', tx: fromTreasury(usdtTx(depositAddress.address, 100n * USDT)) });
+    await s.sign({ kind: 'treasury', tx: fromTreasury(usdtTx(float.address, 50n * USDT)) });
+    const over = s.sign({ kind: 'treasury', tx: fromTreasury(usdtTx(depositAddress.address, 1n)) });
+    await expect(over).rejects.toEqual(new Refused(`USDT funded by the treasury today would pass its daily cap of ${150n * USDT}`));
+    await expect(over).rejects.toMatchObject({ retry: 'day' });
+    await expect(signer('treasury-caps.log', alerts).sign({ kind: 'treasury', tx: fromTreasury(usdtTx(depositAddress.address, 1n)) })).rejects.toBeInstanceOf(Refused);
+    // Its caps are its own: the payouts' (1000 USDT a transaction) do not let it pass, nor does it spend theirs.
+    const w = await recorded({ currency: 'USDT', amount: 500n * USDT });
+    await expect(s.sign({ kind: 'payout', withdrawalId: w.id, tx: usdtTx(w.wallet, 500n * USDT) })).resolves.toMatchObject({ hash: expect.any(String) });
+    expect(alerts).toHaveLength(3);
+  });
+
+  it('signs treasury transfers with the treasury\'s key only, and never lends it to a payout or a sweep', async () => {
+    const s = signer('treasury-keys.log');
+    // The float's key does not fund; the treasury's key does not sweep, nor pay a payout.
+    await expect(s.sign({ kind: 'treasury', tx: ethTx(depositAddress.address, 1n) })).rejects.toEqual(new Refused(`a treasury transfer leaves from the treasury only, not ${float.address}`));
+    await expect(s.sign({ kind: 'sweep', tx: fromTreasury(ethTx(cold, 1n)) })).rejects.toEqual(new Refused(`no key for ${treasury.address}`));
+    const w = await recorded({ amount: 1n });
+    await expect(s.sign({ kind: 'payout', withdrawalId: w.id, tx: fromTreasury(ethTx(w.wallet, 1n)) })).rejects.toEqual(new Refused(`no key for ${treasury.address}`));
+    // A signer without a treasury key funds nothing.
+    const none = createSigner({ keys: [float.privateKey], limits: limits(), records: databaseRecords(query), logFile: join(dir, 'no-treasury.log') });
+    await expect(none.sign({ kind: 'treasury', tx: fromTreasury(ethTx(depositAddress.address, 1n)) })).rejects.toBeInstanceOf(Refused);
+    expect(none.declared.treasury).toBeNull();
+  });
+});
+
+describe('the solvency key signs a well-formed pol-v1 header and nothing else', () => {
+  const header = (over: Partial<Header> = {}): Header => ({
+    version: 'pol-v1',
+    snapshotId: 7,
+    takenAt: '2026-11-28T10:00:00.123Z',
+    chainId: 1,
+    blockNumber: 1234,
+    blockHash: `0x${'ab'.repeat(32)}`,
+    currencies: ['ETH', 'USDT'],
+    decimals: [18, 6],
+    root: `0x${'cd'.repeat(32)}`,
+    sums: ['1000000000000000000', '2500000'],
+    leafCount: 16,
+    ...over,
+  });
+
+  it('signs the canonical header: the signature recovers the solvency key\'s address, and the log names the snapshot', async () => {
+    const s = signer('solvency-ok.log');
+    const text = canonicalHeader(header());
+    const { signature, address } = await s.signHeader(text);
+    expect(address).toBe(solvencyKey.address);
+    expect(verifyMessage(text, signature)).toBe(solvencyKey.address);
+    expect(s.declared.solvency).toBe(solvencyKey.address.toLowerCase());
+    expect(readFileSync(join(dir, 'solvency-ok.log'), 'utf8')).toContain('"snapshotId":7');
+  });
+
+  it('refuses any other message: free text, a transfer\'s words, another key, the keys reordered or spaced, sums that do not fit', async () => {
+    const alerts: string[] = [];
+    const s = signer('solvency-refused.log', alerts);
+    const h = header();
+    const { snapshotId: _id, version: _version, ...rest } = h;
+    const refused = [
+      'I authorise the transfer of 100 ETH to 0x0000000000000000000000000000000000000001',
+      `Test solvency: ${solvencyKey.address} belongs to the operator at snapshot 7`,
+      JSON.stringify({ ...h, note: 'anything' }),
+      JSON.stringify({ snapshotId: h.snapshotId, version: h.version, ...rest }),
+      JSON.stringify(h, null, 1),
+      JSON.stringify({ ...h, leafCount: undefined }),
+      canonicalHeader(header({ version: 'pol-v2' })),
+      canonicalHeader(header({ sums: ['1'] })),
+      canonicalHeader(header({ sums: ['1', `1${'0'.repeat(78)}`] })),
+      canonicalHeader(header({ blockHash: '0x1234' })),
+      '',
+    ];
+    for (const message of refused) await expect(s.signHeader(message)).rejects.toBeInstanceOf(Refused);
+    expect(alerts).toHaveLength(refused.length);
+    expect(decisions('solvency-refused.log').map(([event, kind]) => [event, kind])).toEqual(refused.map(() => ['refused', 'solvency']));
+    // The solvency key signs no control message and no transaction either.
+    await expect(s.signMessage(solvencyKey.address, `Test solvency: ${solvencyKey.address} belongs to the operator at snapshot 7`)).rejects.toBeInstanceOf(Refused);
+    await expect(s.sign({ kind: 'sweep', tx: { ...ethTx(cold, 1n), from: solvencyKey.address } })).rejects.toBeInstanceOf(Refused);
+  });
+
+  it('will not start with a solvency key that also moves money', () => {
+    for (const key of [treasury.privateKey, float.privateKey, depositAddress.privateKey])
+      expect(() => createSigner({ keys: [float.privateKey, depositAddress.privateKey], treasuryKey: treasury.privateKey, solvencyKey: key, limits: limits(), records: databaseRecords(query), logFile: join(dir, 'same-key.log') })).toThrow(
+        'the solvency key must be no key that moves money',
+      );
+  });
+
+  it('answers over its loopback port: a header under kind solvency, 403 for anything else', async () => {
+    const s = signer('solvency-http.log');
+    const server = await serveSigner(s, 0);
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/sign-message`;
+      const post = (body: unknown) => fetch(url, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const text = canonicalHeader(header());
+      const ok = await post({ kind: 'solvency', message: text });
+      expect(ok.status).toBe(200);
+      expect(verifyMessage(text, ((await ok.json()) as { signature: string }).signature)).toBe(solvencyKey.address);
+      const refused = await post({ kind: 'solvency', message: 'hello' });
+      expect([refused.status, await refused.json()]).toEqual([403, { refused: 'not a solvency header: not JSON' }]);
+      const addresses = (await (await fetch(url.replace('sign-message', 'addresses'))).json()) as { treasury: string; solvency: string };
+      expect(addresses).toMatchObject({ treasury: treasury.address.toLowerCase(), solvency: solvencyKey.address.toLowerCase() });
     } finally {
       await new Promise((r) => server.close(r));
     }

@@ -77,7 +77,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         ...operatorProblems(e),
       ]
     : [];
-  // The roles of the keys stay apart everywhere, not only in production.
   problems.push(...solvencyProblems(e, production));
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `✖ ${p}`).join('\n')}`);
 
@@ -91,7 +90,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ...moneyConfig(e, local),
     ...operatorConfig(e),
     dataDir,
-    ...solvencyConfig(e, local),
+    ...solvencyConfig(),
   };
 }
 

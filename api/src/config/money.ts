@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
-import { localTreasuryKey } from '../payouts';
 import type { ChainEnv } from './chain';
 import { int, type ConfigDoc } from './fields';
 
-/** The money jobs: the watcher, the payouts and their keys, the treasury, the price source. */
+/** The money jobs: the watcher, the payouts and the signer, the treasury, the price source. */
 export const moneyEnv = z.object({
   /** How often the money jobs (watcher, interest, payouts) run; 0 turns them off in this process. */
   MONEY_JOBS_INTERVAL_MS: z._default(int(0, 3_600_000), 1000),
@@ -15,8 +14,8 @@ export const moneyEnv = z.object({
   PAYOUT_CANCEL_AFTER_SECONDS: z._default(int(1, 30 * 86_400), 1800),
   /** A returned payout's hash is looked up this long after the return; if it mines, the operator is alerted. */
   PAYOUT_RECHECK_SECONDS: z._default(int(0, 90 * 86_400), 86_400),
-  /** Private key of the treasury (yield) address, which funds the interest owed at the paying addresses. With LOCAL_CHAIN: the test mnemonic's. */
-  TREASURY_KEY: z.optional(z.string().check(z.length(66))),
+  /** No longer read: the treasury's key belongs to the signer (signer/README.md). Production refuses it being set. */
+  TREASURY_KEY: z.optional(z.string()),
   /** No longer read: the keys that pay belong to the signer (signer/README.md). Production refuses it being set. */
   HOT_WALLET_KEYS: z.optional(z.string()),
   /** The signer's loopback address: it signs payouts (from the float) and sweeps. With LOCAL_CHAIN: http://127.0.0.1:4200. */
@@ -48,15 +47,15 @@ export const moneyDocs: ConfigDoc[] = [
   },
   { vars: ['PAYOUT_RECHECK_SECONDS'], meaning: 'a returned payout\'s hash is looked up this long; if it mines, the operator is alerted' },
   {
-    vars: ['TREASURY_KEY'],
-    default: 'none; with `LOCAL_CHAIN` the test mnemonic\'s m/44\'/60\'/0\'/0/103',
-    meaning:
-      'key of the treasury (yield) address that funds what the books owe at the paying addresses; without it the operator is alerted instead. Production refuses the test mnemonic\'s',
-  },
-  {
     vars: ['SIGNER_URL'],
     default: 'none; with `LOCAL_CHAIN` `http://127.0.0.1:4200`',
-    meaning: 'the signer process (signer/README.md), which alone holds the float\'s and the deposit addresses\' keys: payouts and sweeps are signed there or refused; without it a payout waits. The API holds no payout key: production refuses `HOT_WALLET_KEYS`',
+    meaning:
+      'the signer process (signer/README.md), which alone holds the float\'s, the deposit addresses\', the treasury\'s and the solvency keys: payouts, sweeps, the treasury\'s funding transfers and the solvency headers are signed there or refused; without it a payout waits, nothing is funded and no snapshot is taken. The API holds no key: production refuses `HOT_WALLET_KEYS`, `TREASURY_KEY` and `SOLVENCY_KEY`',
+  },
+  {
+    vars: ['TREASURY_KEY'],
+    default: 'none',
+    meaning: 'no longer read: the treasury (yield) address\'s key is the signer\'s (`treasury` in its keys file, issue 26); production refuses it set, so an old deployment\'s key is moved, not left beside the API',
   },
   {
     vars: ['HOT_WALLET_KEYS'],
@@ -90,8 +89,6 @@ export type MoneyConfig = {
     sweepIntervalMs: number;
     cancelAfterSeconds: number;
     recheckSeconds: number;
-    /** The treasury's key; null in production until configured (the operator is alerted of what it would fund). */
-    treasuryKey: string | null;
     watcherStartBlock: number | null;
     watcherBatchBlocks: number;
     /** On the local chain outside production `accrue --until` may name a future day. */
@@ -106,7 +103,7 @@ export function moneyProblems(e: MoneyEnv): string[] {
   if (payoutFloor !== undefined && payoutFloor < 12) problems.push('PAYOUT_CONFIRMATIONS must be at least 12 in production');
   if (e.HOT_WALLET_KEYS) problems.push('HOT_WALLET_KEYS must not be set: the API holds no payout key, the signer does (SIGNER_URL)');
   if (e.LEDGER_READER_PORT !== undefined) problems.push('LEDGER_READER_PORT is for the local stack only: in production the signer reads PostgreSQL through a read-only role');
-  if (e.TREASURY_KEY && e.TREASURY_KEY.toLowerCase() === localTreasuryKey().toLowerCase()) problems.push('TREASURY_KEY must not be a key of the public test mnemonic in production');
+  if (e.TREASURY_KEY) problems.push('TREASURY_KEY must not be set: the API holds no key, the signer holds the treasury\'s (SIGNER_URL)');
   return problems;
 }
 
@@ -122,7 +119,6 @@ export function moneyConfig(e: MoneyEnv, local: boolean): MoneyConfig {
       sweepIntervalMs: e.SWEEP_INTERVAL_MS,
       cancelAfterSeconds: e.PAYOUT_CANCEL_AFTER_SECONDS,
       recheckSeconds: e.PAYOUT_RECHECK_SECONDS,
-      treasuryKey: e.TREASURY_KEY ?? (local ? localTreasuryKey() : null),
       watcherStartBlock: e.WATCHER_START_BLOCK ?? (local ? 0 : null),
       watcherBatchBlocks: e.WATCHER_BATCH_BLOCKS,
       allowFutureAccrual: local,

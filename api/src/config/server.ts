@@ -39,7 +39,7 @@ export const serverDocs: ConfigDoc[] = [
   {
     vars: ['LOCAL_CHAIN'],
     meaning:
-      '`true`: the chain is the local anvil. Only then the API uses the public test mnemonic\'s treasury and solvency keys (the keys that pay are the signer\'s), seeds the local pool addresses and prices, credits and pays after 1 block without finality, reads the chain from block 0 and lets `accrue --until` name a future day. Production refuses it. `npm start` and the e2e stack set it (they start their own anvil)',
+      '`true`: the chain is the local anvil. Only then the API expects the local signer (which holds every key, the public test mnemonic\'s), seeds the local pool addresses and prices, credits and pays after 1 block without finality, reads the chain from block 0 and lets `accrue --until` name a future day. Production refuses it. `npm start` and the e2e stack set it (they start their own anvil)',
   },
   { vars: ['API_PORT', 'API_HOST'], meaning: 'listen address' },
   { vars: ['API_DOCS'], default: '`true` outside production', meaning: 'serve `/api/docs`' },

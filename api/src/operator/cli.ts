@@ -397,7 +397,7 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
     }
     case 'treasury': {
       const r = await call('POST', '/treasury');
-      out(`treasury ${r.treasury ?? '(not configured: TREASURY_KEY)'}: ${r.funded} transfer(s) sent`);
+      out(`treasury ${r.treasury ?? '(none: the signer holds no treasury key, or cannot be reached)'}: ${r.funded} transfer(s) sent`);
       out(table(r.items as Record<string, unknown>[], ['pool', 'currency', 'address', 'liabilities', 'onChain', 'incoming', 'shortfall']));
       out(Number(r.short) ? `${r.short} pool(s) hold less than they owe and the treasury cannot cover it` : 'every paying address holds what it owes, or its funding is on the way');
       return Number(r.short) ? 1 : 0;

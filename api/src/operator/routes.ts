@@ -110,7 +110,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
 
   r.post('/operator/treasury', opts, async () => {
     const result = (await s.jobs.runNow('treasury', () => s.treasury.run())) as Awaited<ReturnType<typeof s.treasury.run>> | undefined;
-    return { treasury: s.treasury.address, items: result?.checked ?? [], funded: result?.funded ?? 0, short: result?.short ?? 0 };
+    return { treasury: await s.treasury.address().catch(() => null), items: result?.checked ?? [], funded: result?.funded ?? 0, short: result?.short ?? 0 };
   });
 
   r.post('/operator/payouts', { ...opts, schema: { ...schema, body: payoutRuleBodySchema } }, async (req) => {
@@ -144,7 +144,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
 
   // Proof of solvency: a snapshot on demand under the daily job's lease, so two never build at once.
   r.post('/operator/solvency/snapshot', opts, async (req) => {
-    const result = (await s.jobs.runNow('solvency', () => takeSnapshot(s.db, s.chain, snapshotSettings(s), { actor: actor(req) }))) as
+    const result = (await s.jobs.runNow('solvency', async () => takeSnapshot(s.db, s.chain, await snapshotSettings(s), { actor: actor(req) }))) as
       | SnapshotTaken
       | { skipped: string };
     if ('skipped' in result) throw new ApiError(409, result.skipped, 'SOLVENCY_BUSY');

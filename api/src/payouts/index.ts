@@ -1,6 +1,5 @@
 export { approveWithdrawal, cancelWithdrawal, operatorWithdrawals, rejectWithdrawal, type Approver } from './approvals';
-export { localKey, localTreasuryKey } from './hot-wallets';
-export { httpSigner, SignerUnavailable, type CustodyAddresses, type PayoutSigner } from './signer-client';
+export { httpSigner, SignerRefused, SignerUnavailable, type CustodyAddresses, type PayoutSigner } from './signer-client';
 export { startLedgerReader } from './ledger-reader';
 export { createPayoutJob, type PayoutJob, type PayoutResult, type PayoutSettings } from './job';
 export { mailReturned, type ReturnNotice } from './notice';

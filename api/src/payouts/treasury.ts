@@ -1,12 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { and, asc, eq } from 'drizzle-orm';
-import { Transaction, Wallet } from 'ethers';
+import { Transaction } from 'ethers';
 import type { Db } from '../db/client';
 import { treasuryTransfers } from '../db/schema';
 import type { ChainReader } from '../chain';
 import { liabilities, movedToCustody, post } from '../ledger';
 import { raiseAlert, resolveAlert } from '../db/alerts';
 import { balanceOf, estimateGas, feeCaps, nextNonce, transferOf, type RawReceipt } from './chain-tx';
+import type { PayoutSigner } from './signer-client';
 
 /**
  * ETH each paying address keeps beyond what it owes in ETH: the gas of its payouts, funded by the
@@ -25,13 +26,19 @@ export type TreasuryResult = { funded: number; settled: number; short: number; c
  * pool and currency holds at least what it owes (reserves ≥ liabilities), and alerts the operator
  * of every pool and currency that does not, and when the treasury cannot pay.
  *
+ * The treasury's key is the signer's (issue 26): each transfer is a `treasury` request, which the
+ * signer signs only to a house address (a deposit address, the float, cold) within the treasury's
+ * caps, or refuses; a refusal is alerted (`treasury-refused:<pool>:<currency>`) and funds nothing.
+ *
  * A transfer is signed and stored before it is broadcast (a crash re-sends the same bytes), at most
  * one is open per address and currency (a unique index: a second run funds nothing twice), and it
  * counts as incoming until mined. Once final it is booked: reserves of the address +a, house −a.
  */
-export function createTreasuryJob(db: Db, chain: ChainReader, key: string | null, settings: TreasurySettings, log: FastifyBaseLogger) {
-  const wallet = key ? new Wallet(key) : null;
-  const treasury = wallet?.address.toLowerCase() ?? null;
+export function createTreasuryJob(db: Db, chain: ChainReader, signer: PayoutSigner | null, settings: TreasurySettings, log: FastifyBaseLogger) {
+  /** The treasury's address, as the signer declares it; null without a signer or a treasury key. */
+  async function address(): Promise<string | null> {
+    return signer ? (await signer.addresses()).treasury : null;
+  }
 
   async function settle(result: TreasuryResult, latest: number) {
     const open = await db.select().from(treasuryTransfers).where(eq(treasuryTransfers.status, 'sending')).orderBy(asc(treasuryTransfers.id));
@@ -81,8 +88,8 @@ export function createTreasuryJob(db: Db, chain: ChainReader, key: string | null
     }
   }
 
-  async function fund(c: Coverage, need: bigint, result: TreasuryResult): Promise<boolean> {
-    if (!wallet || !treasury) return false;
+  async function fund(c: Coverage, need: bigint, result: TreasuryResult, treasury: string | null): Promise<boolean> {
+    if (!signer || !treasury) return false;
     const transfer = transferOf(c.currency, c.address, need);
     const fees = await feeCaps(chain);
     const held = await balanceOf(chain, treasury, c.currency);
@@ -90,9 +97,17 @@ export function createTreasuryJob(db: Db, chain: ChainReader, key: string | null
     if (!('gasLimit' in estimate)) return false;
     const eth = await balanceOf(chain, treasury, 'ETH');
     if (eth < estimate.gasLimit * fees.maxFeePerGas + transfer.value) return false;
+    const refusal = `treasury-refused:${c.pool}:${c.currency}`;
+    let refused = null as string | null;
     const stored = await db.transaction(async (tx) => {
       const nonce = await nextNonce(tx, chain, settings.chainId, treasury);
-      const signed = await wallet.signTransaction(Transaction.from({ type: 2, chainId: settings.chainId, nonce, gasLimit: estimate.gasLimit, ...fees, ...transfer }));
+      // Asked under the nonce's lock: a refusal rolls back and gives the nonce back unused.
+      const answer = await signer.sign({ kind: 'treasury' }, { chainId: settings.chainId, from: treasury, nonce, gasLimit: estimate.gasLimit, ...fees, ...transfer });
+      if ('refused' in answer) {
+        refused = answer.refused;
+        throw new Error('treasury transfer refused');
+      }
+      const signed = answer.signedTx;
       const [row] = await tx
         .insert(treasuryTransfers)
         .values({ chainId: settings.chainId, pool: c.pool, currency: c.currency, fromAddress: treasury, toAddress: c.address, amount: String(need), nonce, signedTx: signed, txHash: Transaction.from(signed).hash! })
@@ -101,7 +116,17 @@ export function createTreasuryJob(db: Db, chain: ChainReader, key: string | null
       // Another run opened one for this address meanwhile: its nonce goes back unused.
       if (!row) throw new Error('treasury transfer already open');
       return row;
-    }).catch((err: Error) => (err.message === 'treasury transfer already open' ? null : Promise.reject(err)));
+    }).catch((err: Error) => (err.message === 'treasury transfer already open' || err.message === 'treasury transfer refused' ? null : Promise.reject(err)));
+    if (refused) {
+      await raiseAlert(db, log, {
+        key: refusal,
+        kind: 'treasury-refused',
+        message: `the signer refused the treasury's transfer of ${need} ${c.currency} to ${c.address}: ${refused}`,
+        detail: { ...c, need: String(need), reason: refused },
+      });
+      return false;
+    }
+    await resolveAlert(db, refusal);
     if (!stored) return true;
     await chain.call('eth_sendRawTransaction', [stored.signedTx]).catch((err: Error) => log.warn({ err, transfer: stored.id }, 'treasury transfer broadcast failed; retried later'));
     await db.update(treasuryTransfers).set({ broadcastAt: new Date() }).where(eq(treasuryTransfers.id, stored.id));
@@ -112,6 +137,7 @@ export function createTreasuryJob(db: Db, chain: ChainReader, key: string | null
   async function run(): Promise<TreasuryResult> {
     const result: TreasuryResult = { funded: 0, settled: 0, short: 0, checked: [] };
     const latest = await chain.blockNumber();
+    const treasury = await address();
     await settle(result, latest);
     const open = await db.select().from(treasuryTransfers).where(eq(treasuryTransfers.status, 'sending'));
     const moved = await movedToCustody(db, settings.chainId);
@@ -130,7 +156,7 @@ export function createTreasuryJob(db: Db, chain: ChainReader, key: string | null
         continue;
       }
       // One transfer at a time per address: the next run tops up what is still missing.
-      if (!pending.length && (await fund(c, shortfall, result))) continue;
+      if (!pending.length && (await fund(c, shortfall, result, treasury))) continue;
       if (pending.length) continue;
       result.short++;
       await raiseAlert(db, log, {
@@ -143,6 +169,6 @@ export function createTreasuryJob(db: Db, chain: ChainReader, key: string | null
     return result;
   }
 
-  return { run, address: treasury };
+  return { run, address };
 }
 export type TreasuryJob = ReturnType<typeof createTreasuryJob>;

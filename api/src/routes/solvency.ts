@@ -7,10 +7,10 @@ import { listSnapshots, mine, proofOf, signerAddress, snapshotById } from '../so
 
 /** Proof of solvency: public snapshots and signer; a signed-in user's proof and nonce. */
 export function solvencyRoutes(app: FastifyInstance, s: Services) {
-  addRoute(app, apiRoutes.solvencyList, async () => ({ signer: signerAddress(s), items: await listSnapshots(s.db) }));
+  addRoute(app, apiRoutes.solvencyList, async () => ({ signer: await signerAddress(s), items: await listSnapshots(s.db) }));
 
   addRoute(app, apiRoutes.solvencySigner, async () => {
-    const address = signerAddress(s);
+    const address = await signerAddress(s);
     if (!address) throw new ApiError(503, M.solvencyNoKey, 'SOLVENCY_NO_KEY');
     return { address };
   });

@@ -4,7 +4,7 @@
 // read a page at a time, the parts wait in a table, and the tree folds as they stream back.
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { Interface, Wallet, getAddress } from 'ethers';
+import { Interface, getAddress } from 'ethers';
 import { apiMessages as M, type DeclaredAddress } from '@app/contracts';
 import { VERSION, canonicalHeader, paddedLeafCount, type Header } from '@app/solvency';
 import { ERC20_ABI, TOKENS } from '@app/web3';
@@ -20,17 +20,20 @@ export type SnapshotSettings = {
   chainId: number;
   /** The snapshot's block is at least this many blocks behind the head. */
   confirmations: number;
-  solvencyKey: string | null;
+  /** Signs the header: the signer process's solvency key (the API holds none); null when there is none. */
+  solvency: HeaderSigner | null;
   /** The brand title the control messages name. */
   brandTitle: string;
-  /** The signer, which holds the deposit addresses' and the float's keys and signs their control messages. */
+  /** The signer, which holds the deposit addresses', the float's and the treasury's keys and signs their control messages. */
   custody: PayoutSigner | null;
-  treasuryKey: string | null;
   /** Users read, and parts and nodes written, per statement. */
   pageSize?: number;
   /** Parts per bucket of the shuffle, about: what the build holds in memory at once. */
   shuffleBucket?: number;
 };
+
+/** The published solvency address and what signs the canonical header with its key (EIP-191). */
+export type HeaderSigner = { address: string; signMessage: (header: string) => Promise<string> };
 
 export type SnapshotTaken = { id: number; blockNumber: number; root: string; leafCount: number; users: number; currencies: string[]; sums: string[]; seconds: number };
 
@@ -72,9 +75,9 @@ export function splitVector(vector: readonly bigint[], k: number, rng = new Rand
 type Declared = { address: string; role: DeclaredAddress['role']; pool: string | null; sign: (message: string) => Promise<string | null>; awaitsProof?: true };
 
 /**
- * The operator's addresses: each pool's deposit address and the float (their keys are the
- * signer's, which signs the control messages), the cold address (declared awaiting its proof:
- * the signer does not hold its key) and the treasury.
+ * The operator's addresses: each pool's deposit address, the float and the treasury (their keys
+ * are the signer's, which signs the control messages), and the cold address (declared awaiting its
+ * proof: the signer does not hold its key).
  */
 async function declaredAddresses(db: Db, s: SnapshotSettings): Promise<Declared[]> {
   const custody = s.custody ? await s.custody.addresses() : null;
@@ -93,10 +96,7 @@ async function declaredAddresses(db: Db, s: SnapshotSettings): Promise<Declared[
   if (custody?.cold && !out.some((d) => d.address.toLowerCase() === custody.cold)) {
     out.push({ address: getAddress(custody.cold), role: 'cold', pool: null, sign: async () => null, awaitsProof: true });
   }
-  if (s.treasuryKey) {
-    const wallet = new Wallet(s.treasuryKey);
-    if (!out.some((d) => d.address === wallet.address)) out.push({ address: wallet.address, role: 'treasury', pool: null, sign: (m) => wallet.signMessage(m) });
-  }
+  if (custody?.treasury && !out.some((d) => d.address.toLowerCase() === custody.treasury)) out.push({ address: getAddress(custody.treasury), role: 'treasury', pool: null, sign: signedBy(custody.treasury) });
   return out;
 }
 
@@ -137,8 +137,8 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
     await audit(db, { actor: by.actor, action: 'solvency.refused', ...(by.day ? { target: by.day } : {}), after: { reason } });
     return err;
   };
-  if (!s.solvencyKey) throw await refuse('no solvency key', new ApiError(503, M.solvencyNoKey, 'SOLVENCY_NO_KEY'));
-  const signer = new Wallet(s.solvencyKey);
+  if (!s.solvency) throw await refuse('no solvency key', new ApiError(503, M.solvencyNoKey, 'SOLVENCY_NO_KEY'));
+  const signer = s.solvency;
   let state: ChainState;
   try {
     state = await readChain(db, chain, s);

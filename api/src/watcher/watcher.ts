@@ -3,7 +3,7 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { SUPPORTED_CHAIN_ID } from '@app/contracts';
 import { TOKENS, TRANSFER_TOPIC, currencyOfToken } from '@app/web3';
 import type { Db } from '../db/client';
-import { deposits, poolAddresses, unclaimedTransfers, users, watcherBlocks, watcherCursor } from '../db/schema';
+import { deposits, poolAddresses, treasuryTransfers, unclaimedTransfers, users, watcherBlocks, watcherCursor } from '../db/schema';
 import type { ChainReader } from '../chain';
 
 export type WatcherSettings = { chainId: typeof SUPPORTED_CHAIN_ID; startBlock: number | null; batchBlocks: number; confirmations: number; houseAddresses?: string[] };
@@ -176,6 +176,15 @@ export function createWatcher(db: Db, chain: ChainReader, settings: WatcherSetti
       ? await db.select({ id: users.id, wallet: users.walletAddress }).from(users).where(sql`${users.walletAddress} in (${sql.join(senders.map((s) => sql`${s}`), sql`, `)})`)
       : [];
     const ownerOf = new Map(owners.map((o) => [o.wallet!.toLowerCase(), o.id]));
+    // The treasury's address is the one its recorded transfers leave from (its key is the signer's).
+    const house = new Set(settings.houseAddresses ?? []);
+    if (senders.length) {
+      const found = await db
+        .selectDistinct({ from: treasuryTransfers.fromAddress })
+        .from(treasuryTransfers)
+        .where(sql`${treasuryTransfers.fromAddress} in (${sql.join(senders.map((s) => sql`${s}`), sql`, `)})`);
+      for (const f of found) house.add(f.from);
+    }
 
     await db.transaction(async (tx) => {
       for (const t of transfers) {
@@ -202,7 +211,7 @@ export function createWatcher(db: Db, chain: ChainReader, settings: WatcherSetti
             .onConflictDoNothing({ target: [deposits.chainId, deposits.txHash, deposits.logIndex] })
             .returning({ id: deposits.id });
           result.deposits += inserted.length;
-        } else if (!settings.houseAddresses?.includes(t.from)) {
+        } else if (!house.has(t.from)) {
           // The house's own transfers (the treasury funding a pool) are nobody's deposit.
           const inserted = await tx
             .insert(unclaimedTransfers)

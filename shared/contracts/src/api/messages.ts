@@ -35,7 +35,7 @@ export const apiMessagesRu: Record<ApiMessageKey, string> = {
   solvencyNoSnapshot: 'Снимков платёжеспособности ещё не было',
   solvencyNotIncluded: 'Когда делался этот снимок, на вашем счёте ничего не было, поэтому его в снимке нет',
   solvencyChainUnreachable: 'Блокчейн сейчас недоступен, поэтому снимок не сделан. Ничего не сохранено; попробуйте позже.',
-  solvencyNoKey: 'Ключ подписи снимков (SOLVENCY_KEY) не настроен, поэтому снимок не делается',
+  solvencyNoKey: 'У подписывающего процесса нет ключа подписи снимков или он недоступен, поэтому снимок не делается',
   solvencyAttestAddress: 'Ожидается адрес Ethereum: 0x и 40 шестнадцатеричных цифр',
   solvencyAttestSignatureFormat: 'Ожидается подпись из 65 байт в шестнадцатеричном виде: 0x и 130 цифр',
   solvencyAttestNotDeclared: 'Этот адрес не заявлен в этом снимке, поэтому ему нечего доказывать',
