@@ -43,13 +43,25 @@ function u64(v: number): Buffer {
 const sha256 = (data: Buffer): Buffer => hash('sha256', data, 'buffer');
 const sha256Hex = (data: Buffer): string => hash('sha256', data, 'hex');
 
+const LIMB = (1n << 64n) - 1n;
+
+/** u256be(v) at `at`, as four 64-bit words: no hex text per amount. */
+export function writeU256(out: Buffer, v: bigint, at: number): void {
+  if (v < 0n || v >= SUM_LIMIT) throw new FormatError(`u256 out of range: ${v}`);
+  out.writeBigUInt64BE(v & LIMB, at + 24);
+  if (v <= LIMB) {
+    out.fill(0, at, at + 24);
+    return;
+  }
+  out.writeBigUInt64BE((v >> 64n) & LIMB, at + 16);
+  out.writeBigUInt64BE((v >> 128n) & LIMB, at + 8);
+  out.writeBigUInt64BE(v >> 192n, at);
+}
+
 /** u256be(v_1) ‖ … ‖ u256be(v_N) */
 export function encodeSums(sums: readonly bigint[]): Buffer {
   const out = Buffer.allocUnsafe(32 * sums.length);
-  sums.forEach((v, i) => {
-    if (v < 0n || v >= SUM_LIMIT) throw new FormatError(`u256 out of range: ${v}`);
-    out.write(v.toString(16).padStart(64, '0'), i * 32, 32, 'hex');
-  });
+  sums.forEach((v, i) => writeU256(out, v, i * 32));
   return out;
 }
 
@@ -77,7 +89,12 @@ function addSums(a: Buffer, b: Buffer): Buffer {
 /** sub = SHA256("pol-v1/sub" ‖ nonce ‖ u64be(snapshotId) ‖ userIdBytes) */
 export function subKey(nonce: Buffer, snapshotId: number, userId: string): Buffer {
   if (nonce.length !== 32) throw new FormatError('the nonce is 32 bytes');
-  return sha256(Buffer.concat([TAG_SUB, nonce, u64(snapshotId), uuidBytes(userId)]));
+  const data = room(TAG_SUB.length + 56);
+  TAG_SUB.copy(data, 0);
+  nonce.copy(data, TAG_SUB.length);
+  writeU64(data, snapshotId, TAG_SUB.length + 32);
+  uuidBytes(userId).forEach((b, i) => (data[TAG_SUB.length + 40 + i] = b));
+  return sha256(data.subarray(0, TAG_SUB.length + 56));
 }
 
 /** A sub as HMAC's two padded keys (RFC 2104: a key of 32 bytes is zero-padded to the block of 64), made once per user. */
@@ -96,16 +113,28 @@ export function leafKey(sub: Buffer): LeafKey {
 
 /** HMAC-SHA256(key = sub, "pol-v1/leaf" ‖ u32be(part) ‖ u256be(v_1) ‖ … ‖ u256be(v_N)) */
 export function leafNode(key: LeafKey, part: number, sums: readonly bigint[]): Node {
-  const encoded = encodeSums(sums);
+  return leafOf(key.inner, key.outer, part, encodeSums(sums));
+}
+
+/** The same leaf from the sub itself, its padded keys written straight into the message: no allocation but the sums'. */
+export function leafOfSub(sub: Buffer, part: number, encoded: Buffer): Node {
+  if (sub.length !== 32) throw new FormatError('a sub is 32 bytes');
+  return leafOf(sub, null, part, encoded);
+}
+
+/** `inner`/`outer`: the padded keys, or (with `outer` null) the 32-byte sub to pad here. */
+function leafOf(inner: Buffer, outer: Buffer | null, part: number, encoded: Buffer): Node {
   const length = 64 + TAG_LEAF.length + 4 + encoded.length;
   const message = room(length);
-  key.inner.copy(message, 0);
+  if (outer) inner.copy(message, 0);
+  else for (let i = 0; i < 64; i++) message[i] = (i < 32 ? inner[i]! : 0) ^ 0x36;
   TAG_LEAF.copy(message, 64);
   message.writeUInt32BE(part, 64 + TAG_LEAF.length);
   encoded.copy(message, 64 + TAG_LEAF.length + 4);
-  const inner = sha256Hex(message.subarray(0, length));
-  key.outer.copy(message, 0);
-  message.write(inner, 64, 32, 'hex');
+  const hashed = sha256Hex(message.subarray(0, length));
+  if (outer) outer.copy(message, 0);
+  else for (let i = 0; i < 64; i++) message[i] = (i < 32 ? inner[i]! : 0) ^ 0x5c;
+  message.write(hashed, 64, 32, 'hex');
   return { hash: sha256Hex(message.subarray(0, 96)), encoded };
 }
 
