@@ -58,13 +58,16 @@ async function balanceAt(chain: ChainReader, address: string, currency: string, 
 /** Splits a vector into k parts of random non-negative amounts per currency that add up to it exactly. */
 export function splitVector(vector: readonly bigint[], k: number, rng = new Randomness()): bigint[][] {
   const parts = Array.from({ length: k }, () => vector.map(() => 0n));
+  const cuts: bigint[] = new Array<bigint>(k - 1);
   vector.forEach((v, c) => {
-    const cuts = Array.from({ length: k - 1 }, () => rng.belowBig(v + 1n)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (let i = 0; i < k - 1; i++) cuts[i] = rng.belowBig(v + 1n);
+    if (k > 2) cuts.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     let prev = 0n;
-    [...cuts, v].forEach((cut, i) => {
-      parts[i]![c] = cut - prev;
-      prev = cut;
-    });
+    for (let i = 0; i < k - 1; i++) {
+      parts[i]![c] = cuts[i]! - prev;
+      prev = cuts[i]!;
+    }
+    parts[k - 1]![c] = v - prev;
   });
   return parts;
 }

@@ -4,7 +4,7 @@
 // nodes of every fourth level in blocks of sixteen, so a snapshot writes a handful of rows per
 // thousand leaves and a proof recomputes the three levels between from the block below them.
 import { hash, randomBytes } from 'node:crypto';
-import { FormatError, SUM_LIMIT, uuidBytes } from '@app/solvency';
+import { FormatError, SUM_LIMIT } from '@app/solvency';
 
 const TAG_SUB = Buffer.from('pol-v1/sub');
 const TAG_LEAF = Buffer.from('pol-v1/leaf');
@@ -86,6 +86,18 @@ function addSums(a: Buffer, b: Buffer): Buffer {
   return out;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID's 16 bytes at `at` (userIdBytes), written as hex: no array per user. */
+function writeUuid(out: Buffer, uuid: string, at: number): void {
+  if (!UUID.test(uuid)) throw new FormatError(`not a UUID: ${uuid}`);
+  out.write(uuid.slice(0, 8), at, 4, 'hex');
+  out.write(uuid.slice(9, 13), at + 4, 2, 'hex');
+  out.write(uuid.slice(14, 18), at + 6, 2, 'hex');
+  out.write(uuid.slice(19, 23), at + 8, 2, 'hex');
+  out.write(uuid.slice(24), at + 10, 6, 'hex');
+}
+
 /** sub = SHA256("pol-v1/sub" ‖ nonce ‖ u64be(snapshotId) ‖ userIdBytes) */
 export function subKey(nonce: Buffer, snapshotId: number, userId: string): Buffer {
   if (nonce.length !== 32) throw new FormatError('the nonce is 32 bytes');
@@ -93,7 +105,7 @@ export function subKey(nonce: Buffer, snapshotId: number, userId: string): Buffe
   TAG_SUB.copy(data, 0);
   nonce.copy(data, TAG_SUB.length);
   writeU64(data, snapshotId, TAG_SUB.length + 32);
-  uuidBytes(userId).forEach((b, i) => (data[TAG_SUB.length + 40 + i] = b));
+  writeUuid(data, userId, TAG_SUB.length + 40);
   return sha256(data.subarray(0, TAG_SUB.length + 56));
 }
 
@@ -273,6 +285,11 @@ export class Randomness {
   /** Uniform in [0, bound) for any bigint bound (64 spare bits make the modulo bias negligible). */
   belowBig(bound: bigint): bigint {
     if (bound <= 1n) return 0n;
+    // The common case, amounts under 2^64: 128 random bits as two words, no hex text.
+    if (bound <= 1n << 64n) {
+      const b = this.bytes(16);
+      return ((b.readBigUInt64BE(0) << 64n) | b.readBigUInt64BE(8)) % bound;
+    }
     const n = Math.ceil(bound.toString(16).length / 2) + 8;
     return BigInt(`0x${this.bytes(n).toString('hex')}`) % bound;
   }
