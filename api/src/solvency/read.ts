@@ -67,16 +67,20 @@ export async function proofOf(db: Pick<Db, 'execute'>, userId: string, snapshot?
   const header = JSON.parse(s.header) as SolvencyHeader;
   const width = header.currencies.length;
   const height = Math.log2(leafCount);
-  // One indexed query: the user's parts, and for each the block of every stored level its path
-  // crosses (16 nodes, the floor of the next four levels). A user in the snapshot has had a nonce
-  // since it was taken: read with the parts, never written here.
+  // One query: the user's parts, and for each the block of every stored level its path crosses (16
+  // nodes, the floor of the next four levels), each block one primary-key lookup (the `limit 1`
+  // keeps it one, whatever the statistics of a snapshot just written make the planner think). A
+  // user in the snapshot has had a nonce since it was taken: read with the parts, never written here.
   const found = await rows<{ part: number; leaf_index: string; nonce: string; level: number; block: string; hashes: string; sums: string }>(
     db,
     sql`select p.part, p.leaf_index::text, encode(n.nonce, 'hex') as nonce, b.level, b.block::text, encode(b.hashes, 'hex') as hashes, encode(b.sums, 'hex') as sums
         from solvency_parts p join solvency_nonces n on n.user_id = p.user_id
         cross join lateral generate_series(0, ${Math.max(0, height - 1)}::int, ${BLOCK_LEVELS}::int) as l(level)
-        join solvency_blocks b on b.snapshot_id = p.snapshot_id and b.level = l.level
-          and b.block = (p.leaf_index >> l.level) / least(${BLOCK}::bigint, greatest(1, ${leafCount}::bigint >> l.level))
+        cross join lateral (
+          select level, block, hashes, sums from solvency_blocks
+          where snapshot_id = p.snapshot_id and level = l.level and block = (p.leaf_index >> l.level) / least(${BLOCK}::bigint, greatest(1, ${leafCount}::bigint >> l.level))
+          limit 1
+        ) b
         where p.snapshot_id = ${s.id} and p.user_id = ${userId}
         order by p.part, b.level`,
   );
