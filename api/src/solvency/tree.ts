@@ -33,12 +33,6 @@ function writeU64(out: Buffer, v: number, at: number): void {
   out.writeUInt32BE(v >>> 0, at + 4);
 }
 
-function u64(v: number): Buffer {
-  const out = Buffer.alloc(8);
-  writeU64(out, v, 0);
-  return out;
-}
-
 /** One-shot SHA-256: no hash object per call. */
 const sha256 = (data: Buffer): Buffer => hash('sha256', data, 'buffer');
 const sha256Hex = (data: Buffer): string => hash('sha256', data, 'hex');
