@@ -146,6 +146,8 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
     throw err;
   }
   const page = s.pageSize ?? 2000;
+  // The tree's thread loads while the liabilities are read.
+  const hasher = new TreeWorker();
   try {
     return await db.transaction(
       async (tx) => {
@@ -230,7 +232,7 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
 
         // 2. The tree: bucket by bucket, each bucket's parts in a random order (the shuffle), folded as they come.
         const leafCount = paddedLeafCount(partCount);
-        const root = await buildTree(tx, id, leafCount, partCount, dealt);
+        const root = await buildTree(tx, id, leafCount, partCount, dealt, hasher);
         const rootHex = `0x${root.hash}`;
         await audit(tx, { actor: by.actor, action: 'solvency.tree', target: String(id), after: { leafCount, root: rootHex } });
 
@@ -275,6 +277,8 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
     const answer = err instanceof ChainUnavailable ? new ApiError(503, M.solvencyChainUnreachable, 'CHAIN_UNREACHABLE') : err;
     await refuse(reason, answer instanceof ApiError ? answer : new ApiError(500, reason));
     throw answer;
+  } finally {
+    await hasher.close();
   }
 }
 
@@ -422,9 +426,9 @@ function blockRows(id: number, p: PackedBlocks, width: number) {
  * each part sits. The hashing is the tree's thread's: this one reads the next bucket, and writes
  * each bucket's parts and the blocks the thread hands back, with at most two buckets at the thread.
  */
-async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number, partCount: number, dealt: Deal): Promise<Node> {
+async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number, partCount: number, dealt: Deal, hasher: TreeWorker): Promise<Node> {
   const writes = new Pipeline();
-  const hasher = new TreeWorker(id, leafCount, partCount, dealt.width);
+  hasher.begin(id, leafCount, partCount, dealt.width);
   const store = async (p: PackedBlocks) => {
     if (p.counts.length) await writes.send(() => tx.execute(blockRows(id, p, dealt.width)));
   };
@@ -456,6 +460,5 @@ async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number,
     }
   } finally {
     await writes.drain().catch(() => undefined);
-    await hasher.close();
   }
 }

@@ -14,7 +14,7 @@ import { BlockTree, leafOfSub, paddingNode, type Node } from './tree';
 export const RECORD = { user: 0, part: 16, sub: 17, sums: 49 } as const;
 export const recordSize = (width: number) => RECORD.sums + 32 * width;
 
-type Setup = { solvencyTree: true; snapshotId: number; leafCount: number; realLeaves: number; width: number };
+type Setup = { snapshotId: number; leafCount: number; realLeaves: number; width: number };
 
 /**
  * Blocks the thread has folded, for `solvency_blocks`: block i is `counts[i]` hashes then as many
@@ -22,7 +22,7 @@ type Setup = { solvencyTree: true; snapshotId: number; leafCount: number; realLe
  */
 export type PackedBlocks = { levels: number[]; blocks: number[]; counts: number[]; bytes: Uint8Array };
 type Reply = { packed: PackedBlocks; root?: { hash: string; encoded: Uint8Array } } | { error: string };
-type Request = { records: Uint8Array } | { finish: true };
+type Request = { setup: Setup } | { records: Uint8Array } | { finish: true };
 
 /** How many blocks the padding's folding hands back at once, so the thread holds no more than that. */
 const PADDING_BATCH = 512;
@@ -33,19 +33,27 @@ const PADDING_BATCH = 512;
  */
 const threadOptions = () => ({ execArgv: ['--require', require.resolve('tsx/cjs')] });
 
-/** The snapshot's side: buckets of records go in, packed blocks come back in the same order, then the root. */
+/**
+ * The snapshot's side: started before the liabilities are read (loading a thread takes a moment),
+ * told the tree's shape once they are; buckets of records go in, packed blocks come back in the
+ * same order, then the root.
+ */
 export class TreeWorker {
   private readonly worker: Worker;
   private readonly replies: Reply[] = [];
   private wake: (() => void) | null = null;
   private failure: Error | null = null;
 
-  constructor(snapshotId: number, leafCount: number, realLeaves: number, width: number) {
-    const setup: Setup = { solvencyTree: true, snapshotId, leafCount, realLeaves, width };
-    this.worker = new Worker(path.join(__dirname, 'tree-worker.ts'), { ...threadOptions(), workerData: setup });
+  constructor() {
+    this.worker = new Worker(path.join(__dirname, 'tree-worker.ts'), { ...threadOptions(), workerData: { solvencyTree: true } });
     this.worker.on('message', (r: Reply) => this.arrive(r));
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`the tree's thread exited (${code})`)));
+  }
+
+  begin(snapshotId: number, leafCount: number, realLeaves: number, width: number): void {
+    if (this.failure) throw this.failure;
+    this.worker.postMessage({ setup: { snapshotId, leafCount, realLeaves, width } } satisfies Request);
   }
 
   /** A bucket's records in leaf order; a buffer of its own is handed over (unusable here after), not copied. */
@@ -93,14 +101,14 @@ export class TreeWorker {
 }
 
 /** The thread's side: folds what comes in, as it comes, and hands back each bucket's blocks. */
-function serve(setup: Setup): void {
+function serve(): void {
   const port = parentPort!;
   const done: { level: number; block: number; nodes: Node[] }[] = [];
-  const tree = new BlockTree(setup.leafCount, setup.realLeaves, (level, block, nodes) => done.push({ level, block, nodes }));
-  const size = recordSize(setup.width);
-  const nodeSums = 32 * setup.width;
+  let setup: Setup | null = null;
+  let tree: BlockTree | null = null;
 
   const pack = (): PackedBlocks => {
+    const nodeSums = 32 * setup!.width;
     const counts = done.map((d) => d.nodes.length);
     const bytes = Buffer.allocUnsafe(counts.reduce((s, n) => s + n * (32 + nodeSums), 0));
     let at = 0;
@@ -119,7 +127,14 @@ function serve(setup: Setup): void {
 
   port.on('message', (m: Request) => {
     try {
+      if ('setup' in m) {
+        setup = m.setup;
+        tree = new BlockTree(setup.leafCount, setup.realLeaves, (level, block, nodes) => done.push({ level, block, nodes }));
+        return;
+      }
+      if (!setup || !tree) throw new FormatError('the tree was not set up');
       if ('records' in m) {
+        const size = recordSize(setup.width);
         const bytes = Buffer.from(m.records.buffer, m.records.byteOffset, m.records.byteLength);
         if (bytes.length % size) throw new FormatError('a bucket of records cut short');
         for (let at = 0; at < bytes.length; at += size) {
@@ -141,4 +156,4 @@ function serve(setup: Setup): void {
   });
 }
 
-if (!isMainThread && (workerData as Partial<Setup> | null)?.solvencyTree) serve(workerData as Setup);
+if (!isMainThread && (workerData as { solvencyTree?: boolean } | null)?.solvencyTree) serve();
