@@ -10,8 +10,8 @@ export const providerFor = (rpcUrl: string) => new JsonRpcProvider(rpcUrl, Netwo
 export const devWallet = (rpcUrl: string, index: number) => new Wallet(DEV_ACCOUNTS[index]!.privateKey, providerFor(rpcUrl));
 
 /** A signed-in user whose account has `wallet` linked (the real /connect-mm with an EIP-4361 proof). */
-export async function userWithWallet(app: App, wallet: Wallet) {
-  const u = await register(app);
+export async function userWithWallet(app: App, wallet: Wallet, extra: Record<string, unknown> = {}) {
+  const u = await register(app, undefined, extra);
   const id = (u.user as { id: string }).id;
   const r = await call(app, 'POST', '/api/v1/connect-mm', { token: u.token, body: { id, metaMaskAddress: wallet.address, ...(await siweSign(app, wallet)) } });
   if (r.status !== 200) throw new Error(`connect-mm failed: ${r.status} ${JSON.stringify(r.body)}`);

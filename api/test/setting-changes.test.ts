@@ -2,15 +2,15 @@
 // only a second, different operator's approval (with a fresh code) applies it; a decided change is
 // not decided again; a change whose setting moved since it was proposed is refused; every step is
 // audited with its actor.
-import { eq, like } from 'drizzle-orm';
-import { apiMessages as M } from '@app/contracts';
-import { operatorAudit, settingChanges } from '../src/db/schema';
+import { desc, eq, like } from 'drizzle-orm';
+import { apiMessages as M, apiMessagesRu, formatMessage } from '@app/contracts';
+import { operatorAudit, referralDayRewards, settingChanges, users } from '../src/db/schema';
 import { LOCAL_POOL_ADDRESSES } from '../src/db/seed';
-import { payoutRules, ruleFor } from '../src/payouts';
+import { payoutRules, ruleFor, withdrawalLimits } from '../src/payouts';
 import { runOperator } from '../src/operator/cli';
-import { call, register, startTestApp } from './helpers';
+import { call, register, startTestApp, uniqueEmail } from './helpers';
 import { devWallet, sendEth, userWithWallet } from './deposit-helpers';
-import { ETH, addDays, expectLedgerBalanced, independentEarned, moneyStack, operator, operatorHeaders, runCommand, testOperator, today } from './money-helpers';
+import { ETH, USDT, addDays, expectLedgerBalanced, independentEarned, moneyStack, operator, operatorHeaders, runCommand, testOperator, today } from './money-helpers';
 
 const stack = moneyStack();
 const app = () => stack.t.app;
@@ -171,7 +171,148 @@ describe('money settings with four eyes', () => {
     await post(`/${back.id}/approve`, ana);
   });
 
-  it('beyond the local chain an APY or a threshold is not set by one operator directly: only a change another operator approves sets it', async () => {
+  it('a withdrawal limit: previewed, refused to its proposer, applied by a second operator, then enforced on the next withdrawal', async () => {
+    const ana = await testOperator(app(), 'ana');
+    const ben = await testOperator(app(), 'ben');
+    const before = await withdrawalLimits(db());
+    // Two requests an hour, fewer than stand: the test's first withdrawals pass either way, its last only under the old limit.
+    const perHour = 2;
+    expect(before.perHour).toBeGreaterThan(perHour);
+    const body = { kind: 'limits', perHour };
+    const preview = await call(app(), 'POST', '/api/v1/operator/setting-changes/preview', { headers: operatorHeaders(ana, 'GET'), body });
+    expect(preview.body).toEqual({ kind: 'limits', target: 'withdrawals', effectiveFrom: null, changes: [{ field: 'perHour', from: String(before.perHour), to: String(perHour) }] });
+    expect(await runCommand(app(), runOperator, ['settings', 'preview', 'limits', '--per-hour', String(perHour)], ana)).toEqual({
+      code: 0,
+      out: `withdrawal limits: perHour ${before.perHour} → ${perHour} once approved`,
+    });
+    const same = await post('', ana, { kind: 'limits', perDay: before.perDay });
+    expect([same.status, same.body.code]).toEqual([400, 'NOTHING_TO_CHANGE']);
+    const proposed = await propose(ana, body);
+    expect(proposed).toMatchObject({ status: 'pending', proposedBy: 'ana', changes: (preview.body as { changes: unknown }).changes });
+
+    // An investor with 1 ETH in the coin pool, withdrawing an eighth at a time (under any threshold the file set).
+    const u = await userWithWallet(app(), devWallet(stack.chain.rpcUrl, 6));
+    const transaction = await sendEth(u.wallet, LOCAL_POOL_ADDRESSES.coin, ETH);
+    expect((await call(app(), 'POST', '/api/v1/dashboard/deposit', { token: u.token, body: { pool: 'coin', currency: 'ETH', amount: String(ETH), transaction } })).status).toBe(200);
+    await app().services.depositJob.tick();
+    const amount = ETH / 8n;
+    const withdraw = () => call(app(), 'POST', '/api/v1/dashboard/withdraw', { token: u.token, body: { pool: 'coin', currency: 'ETH', amount: String(amount) } });
+    // Proposed is not applied: the first request counts against the old limit.
+    expect((await withdraw()).status).toBe(200);
+
+    const own = await post(`/${proposed.id}/approve`, ana);
+    expect([own.status, own.body.code, own.body.message]).toEqual([403, 'OWN_CHANGE', M.settingChangeOwn]);
+    expect(await withdrawalLimits(db())).toEqual(before);
+    expect(await runCommand(app(), runOperator, ['settings', 'approve', String(proposed.id), '--json'], ben)).toMatchObject({ code: 0, out: expect.stringContaining('"status":"applied"') });
+    expect(await withdrawalLimits(db())).toEqual({ ...before, perHour });
+    const again = await post(`/${proposed.id}/approve`, ben);
+    expect([again.status, again.body.code]).toEqual([409, 'CHANGE_DECIDED']);
+
+    // In force: the second request of the hour passes, the third is refused and moves nothing.
+    expect((await withdraw()).status).toBe(200);
+    const third = await withdraw();
+    expect([third.status, third.body.code, third.body.message]).toEqual([429, 'WITHDRAWALS_PER_HOUR', formatMessage(M.withdrawalsPerHour, { max: perHour })]);
+    const pool = await call(app(), 'GET', '/api/v1/dashboard/pools/coin?currency=ETH', { token: u.token });
+    expect(pool.body.deposited).toEqual({ ETH: String(ETH - 2n * amount) });
+
+    const steps = await db().select().from(operatorAudit).where(eq(operatorAudit.target, `setting-change:${proposed.id}`)).orderBy(operatorAudit.seq);
+    expect(steps.map((x) => [x.actor, x.action])).toEqual([
+      ['operator:ana', 'settings.propose'],
+      ['operator:ben', 'settings.approve'],
+    ]);
+    const [set] = await db().select().from(operatorAudit).where(eq(operatorAudit.action, 'payouts.limits')).orderBy(operatorAudit.seq);
+    expect(set).toMatchObject({ actor: 'operator:ben', target: 'withdrawals', before, after: { perHour, change: proposed.id } });
+    // Put it back, the same way.
+    const back = await propose(ben, { kind: 'limits', perHour: before.perHour });
+    expect((await post(`/${back.id}/approve`, ana)).body).toMatchObject({ status: 'applied' });
+    expect(await withdrawalLimits(db())).toEqual(before);
+    await expectLedgerBalanced(app());
+  });
+
+  it('a referral version from a future day, applied by a second operator: rewards at the new rate from its day, the days before unchanged', async () => {
+    // An app of its own: the file's other tests accrue a month ahead, and a version starts after the last rewarded day.
+    const t = await startTestApp({ RPC_URL: stack.chain.rpcUrl, DEPOSIT_CONFIRMATIONS: '1', DEPOSIT_JOB_INTERVAL_MS: '0' });
+    try {
+      const a = t.app;
+      const ana = await testOperator(a, 'ana');
+      const ben = await testOperator(a, 'ben');
+      const day0 = today();
+      for (const argv of [
+        ['apy', 'set', 'coin', '0.08', '--from', day0],
+        ['referral', 'ranks', 'set', 'Starter:0:0'],
+        ['referral', 'levels', 'set', '1000'],
+      ]) {
+        expect(await operator(a, ...argv)).toMatchObject({ code: 0 });
+      }
+      // R invites M; M holds 1 ETH in the coin pool; R earns level 1's rate on M's interest, in USDT.
+      const r = await register(a, uniqueEmail('referrer'));
+      const rId = (r.user as { id: string }).id;
+      const [code] = await a.services.db.select({ code: users.referralCode }).from(users).where(eq(users.id, rId));
+      const m = await userWithWallet(a, devWallet(stack.chain.rpcUrl, 7), { invite: code!.code });
+      const transaction = await sendEth(m.wallet, LOCAL_POOL_ADDRESSES.coin, ETH);
+      expect((await call(a, 'POST', '/api/v1/dashboard/deposit', { token: m.token, body: { pool: 'coin', currency: 'ETH', amount: String(ETH), transaction } })).status).toBe(200);
+      await a.services.depositJob.tick();
+      const rewards = async () =>
+        (await a.services.db.select().from(referralDayRewards).where(eq(referralDayRewards.userId, rId))).sort((x, y) => x.day.localeCompare(y.day)).map((x) => ({ day: x.day, amount: BigInt(x.amount), currency: x.currency }));
+
+      expect(await operator(a, 'accrue', '--until', addDays(day0, 2))).toMatchObject({ code: 0 });
+      const rewardedBefore = await rewards();
+      expect(rewardedBefore.map((x) => x.day)).toEqual([addDays(day0, 1), addDays(day0, 2)]);
+
+      const change = async (op: typeof ana, body: Json) => call(a, 'POST', '/api/v1/operator/setting-changes', { headers: operatorHeaders(op), body });
+      // Never retroactive: not today, not a rewarded day.
+      for (const day of [day0, addDays(day0, 2)]) {
+        const refused = await change(ana, { kind: 'referral', effectiveFrom: day, levels: [1500] });
+        expect([refused.status, refused.body.code, refused.body.message]).toEqual([400, 'REFERRAL_NOT_FUTURE', M.referralVersionNotFuture]);
+      }
+      // Over the programme's cap: refused before anything is stored.
+      // Two levels within the per-level bound that add up to 1900 bps; the only rank's bonus is 0 (set above).
+      const overCap = formatMessage(M.referralTotalOverCap, { total: 1900, max: 1800 });
+      expect((await change(ana, { kind: 'referral', effectiveFrom: addDays(day0, 4), levels: [1000, 900] })).body).toEqual({ message: overCap, code: 'BAD_REFERRAL_CONFIG', fields: { levels: overCap } });
+      // The same refusal in the operator's language.
+      const ru = await call(a, 'POST', '/api/v1/operator/setting-changes', { headers: { ...operatorHeaders(ana), 'accept-language': 'ru' }, body: { kind: 'referral', effectiveFrom: addDays(day0, 4), levels: [1000, 900] } });
+      expect(ru.body.message).toBe(formatMessage(apiMessagesRu.referralTotalOverCap, { total: 1900, max: 1800 }));
+
+      // One change from day 3, left to wait while day 3 is rewarded: then it is too late to approve.
+      const late = (await change(ana, { kind: 'referral', effectiveFrom: addDays(day0, 3), levels: [1200] })).body as unknown as Change;
+      const from = addDays(day0, 4);
+      const previewed = await runCommand(a, runOperator, ['settings', 'preview', 'referral', '--from', from, '--levels', '1500'], ana);
+      expect(previewed).toEqual({ code: 0, out: `referral programme: levels 1000 → 1500 from ${from}` });
+      const proposed = await runCommand(a, runOperator, ['settings', 'propose', 'referral', '--from', from, '--levels', '1500', '--json'], ana);
+      const id = (JSON.parse(proposed.out) as Change).id;
+      expect(JSON.parse(proposed.out)).toMatchObject({ kind: 'referral', target: 'referral', effectiveFrom: from, status: 'pending', changes: [{ field: 'levels', from: '1000', to: '1500' }] });
+      const own = await call(a, 'POST', `/api/v1/operator/setting-changes/${id}/approve`, { headers: operatorHeaders(ana) });
+      expect([own.status, own.body.code, own.body.message]).toEqual([403, 'OWN_CHANGE', M.settingChangeOwn]);
+
+      expect(await operator(a, 'accrue', '--until', addDays(day0, 3))).toMatchObject({ code: 0 });
+      const tooLate = await call(a, 'POST', `/api/v1/operator/setting-changes/${late.id}/approve`, { headers: operatorHeaders(ben) });
+      expect([tooLate.status, tooLate.body.code, tooLate.body.message]).toEqual([409, 'CHANGE_TOO_LATE', M.settingChangeTooLate]);
+      expect(await runCommand(a, runOperator, ['settings', 'approve', String(id)], ben)).toEqual({ code: 0, out: `change ${id} applied: referral programme: levels 1000 → 1500 from ${from}` });
+      expect(await operator(a, 'accrue', '--until', addDays(day0, 6))).toMatchObject({ code: 0 });
+
+      // Computed here: each day's interest of 1 ETH at 8 % (compounded independently), at the local
+      // prices (3000 and 1 USD), times the day's rate, rounded down once a day; M's deposit day earns nothing.
+      const expected = [1, 2, 3, 4, 5, 6].map((d) => {
+        const interest = independentEarned(ETH, 8n, 100n, d) - independentEarned(ETH, 8n, 100n, d - 1);
+        const bps = d < 4 ? 1000n : 1500n;
+        return { day: addDays(day0, d), amount: (interest * 3000n * USDT * bps) / (ETH * 1n * 10_000n), currency: 'USDT' };
+      });
+      const got = await rewards();
+      expect(got).toEqual(expected);
+      // The days rewarded before the approval are as they were.
+      expect(got.slice(0, 2)).toEqual(rewardedBefore);
+      // The rate made a difference from its day on.
+      expect(expected[3]!.amount).toBeGreaterThan(expected[2]!.amount);
+
+      const [set] = await t.app.services.db.select().from(operatorAudit).where(eq(operatorAudit.action, 'referral.config')).orderBy(desc(operatorAudit.seq)).limit(1);
+      expect(set).toMatchObject({ actor: 'operator:ben', target: from, after: { effectiveFrom: from, levels: [{ level: 1, rewardBps: 1500 }], change: id } });
+      await expectLedgerBalanced(a);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('beyond the local chain an APY, a threshold, the withdrawal limits or a referral version is not set by one operator directly: only a change another operator approves sets it', async () => {
     const t = await startTestApp({ LOCAL_CHAIN: '' });
     try {
       expect(t.app.services.config.localChain).toBe(false);
@@ -183,6 +324,8 @@ describe('money settings with four eyes', () => {
         await direct('apy', { pool: 'coin', apy: '0.07', effectiveFrom: day }),
         await direct('payouts', { currency: 'USDT', approvalThreshold: '1000' }),
         await direct('payouts', { currency: 'USDT', dualApprovalThreshold: null }),
+        await direct('payouts/limits', { perDay: 3 }),
+        await direct('referral', { levels: [900], effectiveFrom: addDays(today(), 2) }),
       ]) {
         expect([refused.status, refused.body.code, refused.body.message]).toEqual([403, 'FOUR_EYES_REQUIRED', M.settingFourEyesOnly]);
       }
@@ -191,6 +334,9 @@ describe('money settings with four eyes', () => {
       const c = await call(t.app, 'POST', '/api/v1/operator/setting-changes', { headers: operatorHeaders(ana), body: { kind: 'payout', currency: 'USDT', approvalThreshold: '1000' } });
       expect((await call(t.app, 'POST', `/api/v1/operator/setting-changes/${c.body.id}/approve`, { headers: operatorHeaders(ben) })).body).toMatchObject({ status: 'applied' });
       expect(ruleFor(await payoutRules(t.app.services.db), 'USDT')).toMatchObject({ fee: '7', approvalThreshold: '1000' });
+      const limits = await call(t.app, 'POST', '/api/v1/operator/setting-changes', { headers: operatorHeaders(ben), body: { kind: 'limits', perDay: 3 } });
+      expect((await call(t.app, 'POST', `/api/v1/operator/setting-changes/${limits.body.id}/approve`, { headers: operatorHeaders(ana) })).body).toMatchObject({ status: 'applied' });
+      expect((await withdrawalLimits(t.app.services.db)).perDay).toBe(3);
     } finally {
       await t.close();
     }

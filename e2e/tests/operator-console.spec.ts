@@ -3,13 +3,13 @@
 // alice and bob; alice's second approval is refused, as is her approval of her own withdrawal; a
 // user without the operator role gets no console route and makes no operator call; the audit log
 // shows each step with its actor, and its chain verifies. A money settings change proposed by
-// alice is refused to her and applied by bob. Then every console screen in both languages and
-// themes at 390 px, with axe.
+// alice is refused to her and applied by bob, and so is a referral programme version (bob in
+// Russian, at 390 px). Then every console screen in both languages and themes at 390 px, with axe.
 import { authenticator } from 'otplib';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { parseUnits } from '@app/web3';
 import { expectAccessibleInBothThemes } from '../support/axe';
-import { localOperator, operatorCli, operatorHeaders, operatorPost, totpOf, type LocalOperator } from '../support/operators';
+import { freshSignInCode, localOperator, operatorCli, operatorHeaders, operatorPost, signInConsole, totpOf, type LocalOperator } from '../support/operators';
 import { deposit, dismissNotices, fund, openPool, sentHash } from '../support/pool';
 import { TestWallet } from '../support/testWallet';
 import { operatorApiURL, ports } from '../stack.config';
@@ -22,33 +22,6 @@ const ETH = (text: string) => parseUnits(text, 18);
 const RULE = { approvalThreshold: ETH('0.6'), dualApprovalThreshold: ETH('1') };
 const SMALL = '0.7';
 const LARGE = '1.2';
-
-const STEP_MS = 30_000;
-/** The last TOTP step each operator signed in with: the API never accepts a sign-in code twice. */
-const usedStep = new Map<string, number>();
-const stepNow = () => Math.floor(Date.now() / STEP_MS);
-
-/** A sign-in code the API has not seen from this operator: the next step's, once it comes. */
-async function freshSignInCode(op: LocalOperator): Promise<string> {
-  const used = usedStep.get(op.name);
-  if (used !== undefined) await expect.poll(stepNow, { timeout: 2 * STEP_MS, intervals: [500] }).toBeGreaterThan(used);
-  usedStep.set(op.name, stepNow());
-  return authenticator.generate(op.totpSecret);
-}
-
-/** The operator's account signed in to the site (the console opens only for it), then the console's own sign-in. */
-async function signInConsole(page: Page, op: LocalOperator, path = '/operator') {
-  const site = await page.request.post('/api/v1/login', { data: { login: op.email, password: op.password } });
-  expect(site.status(), await site.text()).toBe(200);
-  await page.goto(path);
-  const form = page.locator('form.operator__sign-in');
-  await expect(page.getByLabel(/^(Operator name|Имя оператора)$/)).toBeVisible();
-  await page.getByLabel(/^(Operator name|Имя оператора)$/).fill(op.name);
-  await page.getByLabel(/^(Password|Пароль)$/).fill(op.password);
-  await page.getByLabel(/^(Authenticator code|Код аутентификатора)/).fill(await freshSignInCode(op));
-  await form.getByRole('button', { name: /^(Sign in|Войти)$/ }).click();
-  await expect(page.getByTestId('operator-name')).toContainText(op.name);
-}
 
 type QueueItem = { id: number; userId: string; to: string; amount: string; fee: string; receive: string; status: string; transaction: string | null; approvals: number; approvalsNeeded: number };
 
@@ -332,7 +305,7 @@ test('issue 26: a money settings change in two browsers: alice proposes with a p
     await expect.poll(() => b.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await expectAccessibleInBothThemes(b);
     await decide(b, bob, 'Approve');
-    await expect(b.getByTestId('action-done')).toHaveText(`Change ${id} is approved and in force (an APY from its day).`);
+    await expect(b.getByTestId('action-done')).toHaveText(`Change ${id} is approved and in force (an APY or a referral version from its day).`);
     await expect(b.locator(`[data-testid="setting-change"][data-id="${id}"]`)).toHaveCount(0);
     await expect(b.locator(`[data-testid="setting-change-decided"][data-id="${id}"]`)).toHaveAttribute('data-status', 'applied');
     await expect(b.locator('[data-testid="apy-row"]', { hasText: day })).toContainText('9.75');
@@ -350,6 +323,68 @@ test('issue 26: a money settings change in two browsers: alice proposes with a p
       ['operator:alice', 'settings.propose'],
       ['operator:bob', 'settings.approve'],
     ]);
+  } finally {
+    for (const c of contexts) await c.close();
+  }
+});
+
+test('issue 26: a referral programme version at 390 px: alice proposes it from a far day with a preview, her own approval is refused, bob approves it in Russian', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const alice = localOperator('alice');
+  const bob = localOperator('bob');
+  const { contexts, open } = browsers(browser);
+  // A far day that no other test's accrual reaches; only the vesting period changes, so the programme's cap holds whatever the levels are.
+  const day = dayFromNow(301);
+  const programme = async (page: Page) => {
+    const res = await page.request.get(`${operatorApiURL}/api/v1/operator/referral`, { headers: operatorHeaders(bob, false) });
+    expect(res.status(), await res.text()).toBe(200);
+    return ((await res.json()) as { history: { effectiveFrom: string; vestingDays: number; setBy: string }[] }).history;
+  };
+  try {
+    const a = await open();
+    await a.setViewportSize({ width: 390, height: 844 });
+    await signInConsole(a, alice, '/operator/money');
+    // The version in force on that day: the history is newest first (by day, then as made).
+    const before = (await programme(a)).find((v) => v.effectiveFrom <= day)!;
+    const vesting = before.vestingDays === 21 ? 22 : 21;
+    const propose = a.locator('form.operator__propose');
+    await propose.getByLabel('What changes').selectOption({ label: 'A referral programme version from a future day' });
+    await propose.getByLabel('In force from').fill(day);
+    await propose.getByLabel('Vesting, days').fill(String(vesting));
+    await expectAccessibleInBothThemes(a);
+    await propose.getByRole('button', { name: 'Preview' }).click();
+    const preview = a.getByTestId('change-preview');
+    await expect(preview.getByRole('listitem')).toHaveText(`Vesting, days: ${before.vestingDays} → ${vesting}`);
+    await expect(preview).toContainText(`In force from ${day}`);
+    const confirm = a.locator('form.operator__confirm');
+    await confirm.getByLabel('Code from your authenticator app').fill(totpOf(alice));
+    await confirm.getByRole('button', { name: 'Propose' }).click();
+    const proposed = a.getByTestId('action-done');
+    await expect(proposed).toHaveText(/^Change \d+ is proposed: another operator must approve it\.$/);
+    const id = Number(/Change (\d+)/.exec((await proposed.textContent())!)![1]);
+    const row = (page: Page) => page.locator(`[data-testid="setting-change"][data-id="${id}"]`);
+    await row(a).getByRole('button', { name: `Approve change ${id}` }).click();
+    const own = a.locator('form.operator__confirm');
+    await own.getByLabel('Code from your authenticator app').fill(totpOf(alice));
+    await own.getByRole('button', { name: 'Approve' }).click();
+    await expect(own.getByRole('alert')).toHaveText('A second operator approves a change of the money settings: not the one who proposed it');
+    expect((await programme(a)).some((v) => v.effectiveFrom === day && v.vestingDays === vesting)).toBe(false);
+
+    // Bob, in Russian on a phone: the pending version reads in his language, and his approval applies it.
+    const b = await open();
+    await b.setViewportSize({ width: 390, height: 844 });
+    await signInConsole(b, bob, '/ru/operator/money');
+    await expect(row(b)).toContainText(`Вестинг, дней: ${before.vestingDays} → ${vesting}`);
+    await expect(row(b)).toContainText(`Действует с ${day}`);
+    await expect.poll(() => b.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await expectAccessibleInBothThemes(b);
+    await row(b).getByRole('button', { name: `Одобрить изменение ${id}` }).click();
+    const form = b.locator('form.operator__confirm');
+    await form.getByLabel('Код из приложения-аутентификатора').fill(totpOf(bob));
+    await form.getByRole('button', { name: 'Одобрить' }).click();
+    await expect(b.getByTestId('action-done')).toHaveText(`Изменение ${id} одобрено и действует (доходность или версия реферальной программы — со своего дня).`);
+    const added = (await programme(b)).find((v) => v.effectiveFrom === day && v.vestingDays === vesting);
+    expect(added?.setBy).toBe('operator:bob');
   } finally {
     for (const c of contexts) await c.close();
   }

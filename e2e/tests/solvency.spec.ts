@@ -1,16 +1,21 @@
 // Proof of solvency end to end (issue 24): two investors deposit, interest accrues, the operator
 // takes a snapshot; each dashboard verifies the investor's inclusion in the browser, the downloaded
 // proof passes `npm run verify-proof`, and the public page shows the header's liabilities against
-// reserves this test reads from the chain at the snapshot block.
+// reserves this test reads from the chain at the snapshot block. Then the cold address, declared
+// awaiting its proof of control, proves it with the local cold key's offline signature through the
+// operator command line, and the public page counts what it held at the snapshot's block.
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Browser } from '@playwright/test';
+import { HDNodeWallet, Mnemonic, Wallet } from 'ethers';
+import { apiMessages as M } from '@app/contracts';
 import { TOKENS } from '@app/web3';
-import { seriousViolations } from '../support/axe';
+import { expectAccessibleInBothThemes, seriousViolations } from '../support/axe';
 import { accrueUntil, addDays, apyFromFirstOpenDay, asOf, operatorPost } from '../support/calendar';
+import { localOperator, operatorCli, signInConsole, totpOf } from '../support/operators';
 import { deposit, dismissNotices, openPool } from '../support/pool';
 import { repoRoot } from '../support/paths';
 import { baseURL, ports } from '../stack.config';
@@ -21,7 +26,7 @@ const rpcURL = `http://127.0.0.1:${ports.chain}`;
 type Snapshot = {
   header: { snapshotId: number; blockNumber: number; currencies: string[]; sums: string[]; root: string };
   signer: string;
-  addresses: { address: string }[];
+  addresses: { address: string; role: string; message: string; signature: string | null }[];
   reserves: { address: string; currency: string; balance: string }[];
 };
 
@@ -102,7 +107,8 @@ test('two investors deposit, interest accrues, a snapshot is taken: each dashboa
     await expect(row).toHaveAttribute('data-currency', currency);
     await expect(row).toHaveAttribute('data-liabilities', latest.header.sums[i]!);
     let held = 0n;
-    for (const a of latest.addresses) held += await onChain(a.address, currency, latest.header.blockNumber);
+    // Only the addresses that have proven control count (the cold address awaits its proof).
+    for (const a of latest.addresses.filter((x) => x.signature !== null)) held += await onChain(a.address, currency, latest.header.blockNumber);
     await expect(row).toHaveAttribute('data-reserves', String(held));
     // Reserves ÷ liabilities, as this test computes it from the chain: percent to two places, cut.
     const liabilities = BigInt(latest.header.sums[i]!);
@@ -131,4 +137,107 @@ test('two investors deposit, interest accrues, a snapshot is taken: each dashboa
   await visitor.close();
   await first.context.close();
   await second.context.close();
+});
+
+/** The local cold key: m/44'/60'/0'/0/106 of the public test mnemonic; the local chain funds its address at start, and no server holds it. */
+const coldKey = () => HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase('test test test test test test test test test test test junk'), "m/44'/60'/0'/0/106");
+
+test('the cold address proves control with its offline signature through the command line; the public page then counts what it held at the block', async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const taken = await operatorPost(request, 'solvency/snapshot', {});
+  expect(taken.status(), await taken.text()).toBe(200);
+  const { id } = (await taken.json()) as { id: number };
+  const before = (await (await request.get(`/api/v1/solvency/${id}`)).json()) as Snapshot;
+  const declared = before.addresses.find((a) => a.role === 'cold')!;
+  expect(declared.signature).toBeNull();
+  expect(before.reserves.some((r) => r.address === declared.address)).toBe(false);
+  const cold = coldKey();
+  expect(cold.address).toBe(declared.address);
+  const block = before.header.blockNumber;
+
+  const visitor = await browser.newContext({ baseURL });
+  const page = await visitor.newPage();
+  const figures = page.locator(`[data-testid="solvency-figures"][data-snapshot="${id}"]`);
+  const coldEntry = page.locator(`[data-testid="solvency-declared"][data-snapshot="${id}"][data-address="${cold.address}"]`);
+  await page.goto('/solvency');
+  await expect(figures.getByTestId('solvency-row').first()).toBeAttached({ timeout: 30_000 });
+  await expect(coldEntry).toHaveAttribute('data-proven', 'false');
+
+  const attested = operatorCli('alice', 'solvency', 'attest', String(id), cold.address, await cold.signMessage(declared.message));
+  expect(attested.status, attested.out).toBe(0);
+  expect(attested.out).toContain(`has proven control in snapshot #${id}`);
+
+  await page.reload();
+  await expect(figures.getByTestId('solvency-row').first()).toBeAttached({ timeout: 30_000 });
+  await expect(coldEntry).toHaveAttribute('data-proven', 'true');
+  const after = (await (await request.get(`/api/v1/solvency/${id}`)).json()) as Snapshot;
+  expect(after.header).toEqual(before.header);
+  for (const [i, currency] of after.header.currencies.entries()) {
+    const coldHeld = await onChain(cold.address, currency, block);
+    let held = 0n;
+    for (const a of after.addresses.filter((x) => x.signature !== null)) held += await onChain(a.address, currency, block);
+    const row = figures.getByTestId('solvency-row').nth(i);
+    await expect(row).toHaveAttribute('data-currency', currency);
+    await expect(row).toHaveAttribute('data-reserves', String(held));
+    // What was counted before, plus exactly what cold held at the block.
+    const was = before.reserves.filter((r) => r.currency === currency).reduce((sum, r) => sum + BigInt(r.balance), 0n);
+    expect(held).toBe(was + coldHeld);
+  }
+  expect(await seriousViolations(page)).toEqual([]);
+  await visitor.close();
+});
+
+test('the operator console: the cold address awaits its proof on the overview; a wrong signature is refused, the cold key\'s is recorded (keyboard, 390 px, axe in both themes)', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const taken = await operatorPost(request, 'solvency/snapshot', {});
+  expect(taken.status(), await taken.text()).toBe(200);
+  const carol = localOperator('carol');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInConsole(page, carol);
+  const section = page.getByTestId('solvency-proofs');
+  // The latest snapshot: ours, or a daily one the stack's job took after it; either awaits cold's proof.
+  const shown = section.getByTestId('proof-snapshot');
+  await expect(shown).toBeVisible({ timeout: 30_000 });
+  const id = Number(await shown.getAttribute('data-snapshot'));
+  expect(id).toBeGreaterThanOrEqual(((await taken.json()) as { id: number }).id);
+  const snap = (await (await request.get(`/api/v1/solvency/${id}`)).json()) as Snapshot;
+  const declared = snap.addresses.find((a) => a.role === 'cold')!;
+  const cold = coldKey();
+  const row = section.locator('[data-testid="proof-address"][data-role="cold"]');
+  await expect(row).toHaveAttribute('data-proven', 'false');
+  await expect(row).toContainText(cold.address);
+
+  // By keyboard: the row's button opens the form with the exact message to sign.
+  await row.getByRole('button', { name: 'Submit its proof' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel("Message for the address's key to sign")).toHaveValue(declared.message);
+  await expect(page.getByTestId('proof-address-chosen')).toHaveText(cold.address);
+  const sideways = () =>
+    page.evaluate(() => {
+      const wide = [...document.querySelectorAll('main *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth).map((e) => `${e.tagName}.${e.className}`);
+      return `${document.documentElement.scrollWidth - document.documentElement.clientWidth} ${wide.slice(0, 5).join(' ')}`;
+    });
+  await expect.poll(sideways).toMatch(/^-?0 $|^-\d+ $/);
+  await expectAccessibleInBothThemes(page);
+  const signature = page.getByLabel('Signature', { exact: true });
+  const code = page.getByLabel('Code from your authenticator app', { exact: true });
+
+  // Another key's signature of the right message: refused, said plainly, nothing counted.
+  await signature.fill(await Wallet.createRandom().signMessage(declared.message));
+  await code.fill(totpOf(carol));
+  await code.press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: M.solvencyAttestWrongSigner })).toBeVisible();
+  await expect(row).toHaveAttribute('data-proven', 'false');
+
+  await signature.fill(await cold.signMessage(declared.message));
+  await code.fill(totpOf(carol));
+  await code.press('Enter');
+  await expect(page.getByTestId('action-done')).toHaveText(`The cold address has proven control in snapshot #${id}: its balances now count in the reserves.`);
+  await expect(row).toHaveAttribute('data-proven', 'true');
+  const after = (await (await request.get(`/api/v1/solvency/${id}`)).json()) as Snapshot;
+  for (const currency of after.header.currencies) {
+    const counted = after.reserves.find((r) => r.address === cold.address && r.currency === currency);
+    expect(counted?.balance).toBe(String(await onChain(cold.address, currency, after.header.blockNumber)));
+  }
+  await expectAccessibleInBothThemes(page);
 });

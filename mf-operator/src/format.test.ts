@@ -1,6 +1,7 @@
 import { auditCsv } from './screens/AuditLog';
 import { solvencyBps } from './screens/Overview';
-import { apyPercent, bpsPercent, coinText, hoursSince, percentToFraction } from './format';
+import { bodyOf, levelsText, ranksText } from './screens/SettingChanges';
+import { apyPercent, bpsPercent, coinText, hoursSince, percentToBps, percentToFraction } from './format';
 
 describe('the console\'s figures (issue 26)', () => {
   it('shows amounts with every digit, in the currency\'s units, and base units for a currency it does not know', () => {
@@ -48,5 +49,42 @@ describe('the console\'s figures (issue 26)', () => {
 
   it('counts whole hours of age', () => {
     expect(hoursSince('2026-01-01T00:00:00.000Z', Date.parse('2026-01-01T02:59:59.000Z'))).toBe(2);
+  });
+
+  it('reads the withdrawal limits and a referral version from the change form, and refuses what it cannot read', () => {
+    const form = (fields: Record<string, string>) => {
+      const f = new FormData();
+      for (const [k, v] of Object.entries(fields)) f.set(k, v);
+      return f;
+    };
+    expect(percentToBps('10')).toBe(1000);
+    expect(percentToBps('2,5')).toBe(250);
+    expect(percentToBps('0.05')).toBe(5);
+    for (const wrong of ['', '1000', '1.234', '-1', 'ten']) expect(percentToBps(wrong)).toBeUndefined();
+
+    expect(bodyOf(form({ kind: 'limits', perHour: '2', perDay: '', windowHours: '48' }))).toEqual({ body: { kind: 'limits', perHour: 2, windowHours: 48 } });
+    expect(bodyOf(form({ kind: 'limits', perHour: '', perDay: '', windowHours: '' }))).toEqual({ error: 'money.change.invalid.nothing' });
+    expect(bodyOf(form({ kind: 'limits', perHour: '1.5' }))).toEqual({ error: 'money.change.invalid.count' });
+
+    const referral = { kind: 'referral', effectiveFrom: '2027-01-02', levels: '10  3 2,5', ranks: 'Starter; 0; 0\n\nBronze; 10000,50; 0.5', currency: '', vestingDays: '14' };
+    expect(bodyOf(form(referral))).toEqual({
+      body: {
+        kind: 'referral',
+        effectiveFrom: '2027-01-02',
+        levels: [1000, 300, 250],
+        ranks: [
+          { title: 'Starter', capitalUsd: '0', bonusBps: 0 },
+          { title: 'Bronze', capitalUsd: '10000.50', bonusBps: 50 },
+        ],
+        vestingDays: 14,
+      },
+    });
+    expect(bodyOf(form({ ...referral, levels: '10 %' }))).toEqual({ error: 'money.change.invalid.levels' });
+    expect(bodyOf(form({ ...referral, ranks: 'Bronze; 10000' }))).toEqual({ error: 'money.change.invalid.ranks' });
+    expect(bodyOf(form({ kind: 'referral', effectiveFrom: '2027-01-02', levels: '', ranks: '', currency: '', vestingDays: '' }))).toEqual({ error: 'money.change.invalid.nothing' });
+
+    // As the preview shows a version's levels and ranks.
+    expect(levelsText('1000 250', 'en')).toBe('10\u00a0% · 2.5\u00a0%');
+    expect(ranksText('[{"title":"Bronze","capitalUsd":"10000.5","bonusBps":50}]', 'ru', (r) => `${r.title} ${r.capital} +${r.bonus}`)).toBe('Bronze 10\u00a0000,5\u00a0USD +0,5\u00a0%');
   });
 });

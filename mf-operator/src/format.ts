@@ -49,3 +49,9 @@ export function apyPercent(apy: string, lang: string): string {
   const rest = digits.slice(int.length + 2).replace(/0+$/, '');
   return `${formatDecimal(rest ? `${whole}.${rest}` : whole, lang)}\u00a0%`;
 }
+
+/** A percentage as typed ("2.5", "2,5") in whole basis points (250); undefined when it is not 0 to 999.99. */
+export function percentToBps(text: string): number | undefined {
+  const m = /^(\d{1,3})(?:[.,](\d{1,2}))?$/.exec(text.trim());
+  return m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : undefined;
+}

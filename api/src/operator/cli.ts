@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { apyFractionSchema, auditVerifySchema, isPoolName, operatorBasePath, operatorKeyHeader, operatorTotpHeader, POOL_NAMES } from '@app/contracts';
+import { apyFractionSchema, auditVerifySchema, isPoolName, operatorBasePath, operatorKeyHeader, operatorTotpHeader, POOL_NAMES, solvencyAttestBodySchema, type SolvencySnapshot } from '@app/contracts';
 import { authenticator } from 'otplib';
 import { runDao } from './dao-commands';
 import { table, UsageError, type Output, type Transport } from './cli-format';
@@ -32,14 +32,19 @@ const USAGE = `usage: npm run operator -- <command> [--api URL]   (as OPERATOR_K
                                                  (enough to be worth the payout's gas); none closes it
   settings propose apy <pool> <apy> --from YYYY-MM-DD
   settings propose payout <currency> [--fee …] [--minimum …|none] [--threshold …|none] [--dual-threshold …|none]
-                                                 propose a money settings change (APY from a future day; a currency's
-                                                 rule once approved); a second operator applies it (four eyes)
-  settings preview apy|payout …                  what that change would change, from what to what and when
+  settings propose limits [--per-hour N] [--per-day N] [--window-hours H]
+  settings propose referral --from YYYY-MM-DD [--levels BPS,BPS,…] [--ranks title:capitalUsd:bonusBps,…]
+                 [--currency C] [--vesting DAYS]
+                                                 propose a money settings change (an APY or a referral version from a
+                                                 future day: not begun, not rewarded; a currency's rule or the withdrawal
+                                                 limits once approved); a second operator applies it (four eyes)
+  settings preview apy|payout|limits|referral …  what that change would change, from what to what and when
   settings list [--status pending|applied|rejected]
   settings approve <id> | reject <id> --reason TEXT
   payouts limits [--per-hour N] [--per-day N] [--window-hours H]
                                                  withdrawal requests per account, and how far back the
                                                  threshold sums an account's (and an address's) withdrawals
+                                                 (one operator: the local chain only; elsewhere settings propose limits)
   withdrawals cancel <id>                        release a payout: returned if unsigned, else cancelled at its nonce
   alerts [--all yes]                             what needs the operator (open ones; --all yes: resolved too)
   treasury                                       fund each paying address from the treasury; reserves against liabilities
@@ -55,8 +60,13 @@ const USAGE = `usage: npm run operator -- <command> [--api URL]   (as OPERATOR_K
   reconcile                                      on-chain balances against the ledger's reserves
   solvency snapshot                              take a proof-of-solvency snapshot now (docs/proof-of-solvency.md)
   solvency list                                  the snapshots, newest first
-  solvency show <id>                             one snapshot: its header, reserves and declared addresses
+  solvency show <id>                             one snapshot: its header, reserves and declared addresses (with the
+                                                 message each address awaiting its proof of control signs)
+  solvency attest <id> <address> <signature>     the cold address's proof of control: that snapshot's message signed
+                                                 (personal_sign) offline by the address's key; its balances at the
+                                                 snapshot's block then count in the reserves
   referral show                                  the programme's configuration in force and its history
+  (the four commands below set a version with one operator on the local chain only; elsewhere settings propose referral)
   referral levels set <bps> [<bps> …] [--from YYYY-MM-DD]
                                                  rates of level 1, 2, …, e.g. referral levels set 1000 300 200
   referral ranks set <title:capitalUsd:bonusBps> … [--from YYYY-MM-DD]
@@ -146,6 +156,23 @@ const snapshotLine = (r: SnapshotShown) => ({
   root: r.header.root,
 });
 
+/** One snapshot: its header, the figures per currency (proven reserves only), and each declared address. */
+function showSnapshot(out: Output, r: SolvencySnapshot) {
+  const h = r.header;
+  out(`snapshot #${h.snapshotId} taken ${h.takenAt} at block ${h.blockNumber} (${h.blockHash})`);
+  out(`root ${h.root}, ${h.leafCount} leaves, signed by ${r.signer}: ${r.signature}`);
+  out(table(h.currencies.map((currency, i) => {
+    const held = r.reserves.filter((x) => x.currency === currency).reduce((sum, x) => sum + BigInt(x.balance), 0n);
+    return { currency, decimals: h.decimals[i], liabilities: h.sums[i], reserves: String(held) };
+  })));
+  out(table(r.addresses.map((a) => ({ address: a.address, role: a.role, pool: a.pool, signature: a.signature ?? 'awaiting its proof of control (not counted)' }))));
+  for (const a of r.addresses.filter((x) => x.signature === null)) {
+    out(`\n${a.address} (${a.role}) awaits its proof of control. Its key holder signs this message (personal_sign), then:`);
+    out(`npm run operator -- solvency attest ${h.snapshotId} ${a.address} <signature>`);
+    out(a.message);
+  }
+}
+
 /** A currency's rule change from `payouts set`'s flags (also `settings propose payout`). */
 function payoutRuleFlags(currencyWord: string | undefined, flags: Map<string, string>): Record<string, unknown> {
   const currency = need(currencyWord, 'currency', (x) => /^[A-Z]{2,10}$/.test(x), 'expected a currency code such as USDT');
@@ -161,7 +188,37 @@ function payoutRuleFlags(currencyWord: string | undefined, flags: Map<string, st
   return body;
 }
 
-/** A proposed change of the money settings from `settings propose|preview apy|payout …`. */
+/** The withdrawal limits' change from `payouts limits`' flags (also `settings propose limits`). */
+function limitsFlags(flags: Map<string, string>): Record<string, number> {
+  const names = { 'per-hour': 'perHour', 'per-day': 'perDay', 'window-hours': 'windowHours' } as const;
+  const body: Record<string, number> = {};
+  for (const [flag, key] of Object.entries(names)) {
+    if (flags.has(flag)) body[key] = Number(need(flags.get(flag), `--${flag}`, (x) => ID.test(x), 'expected a positive whole number'));
+  }
+  if (!Object.keys(body).length) throw new UsageError('give --per-hour, --per-day and/or --window-hours');
+  return body;
+}
+
+const RANK = /^([^:]{1,40}):(\d{1,20}(?:\.\d{1,8})?):(\d{1,5})$/;
+const rankOf = (v: string) => {
+  const m = RANK.exec(v);
+  if (!m) throw new UsageError(`wrong rank '${v}': expected title:capitalUsd:bonusBps such as Bronze:10000:50`);
+  return { title: m[1]!, capitalUsd: m[2]!, bonusBps: Number(m[3]) };
+};
+const levelBps = (v: string) => Number(need(v, 'rate', (x) => /^\d{1,5}$/.test(x), 'expected whole basis points such as 1000 for 10 %'));
+
+/** A referral version's change from `settings propose referral`'s flags: lists separated by commas. */
+function referralFlags(flags: Map<string, string>): Record<string, unknown> {
+  const body: Record<string, unknown> = { effectiveFrom: date(flags.get('from'), '--from date') };
+  if (flags.has('levels')) body.levels = flags.get('levels')!.split(',').map(levelBps);
+  if (flags.has('ranks')) body.ranks = flags.get('ranks')!.split(',').map(rankOf);
+  if (flags.has('currency')) body.currency = need(flags.get('currency'), '--currency', (x) => /^[A-Z]{2,10}$/.test(x), 'expected a currency code such as USDT');
+  if (flags.has('vesting')) body.vestingDays = Number(need(flags.get('vesting'), '--vesting', (x) => /^\d{1,3}$/.test(x), 'expected whole days such as 30'));
+  if (Object.keys(body).length === 1) throw new UsageError('give --levels, --ranks, --currency and/or --vesting');
+  return body;
+}
+
+/** A proposed change of the money settings from `settings propose|preview apy|payout|limits|referral …`. */
 function settingChangeArgs(rest: string[], flags: Map<string, string>): Record<string, unknown> {
   const [kind, ...args] = rest;
   if (kind === 'apy') {
@@ -170,12 +227,18 @@ function settingChangeArgs(rest: string[], flags: Map<string, string>): Record<s
     return { kind, pool, apy, effectiveFrom: date(flags.get('from'), '--from date') };
   }
   if (kind === 'payout') return { kind, ...payoutRuleFlags(args[0], flags) };
-  throw new UsageError(`expected apy or payout after settings propose|preview\n${USAGE}`);
+  if (kind === 'limits') return { kind, ...limitsFlags(flags) };
+  if (kind === 'referral') return { kind, ...referralFlags(flags) };
+  throw new UsageError(`expected apy, payout, limits or referral after settings propose|preview\n${USAGE}`);
 }
 
 type ChangeShown = { id?: number; kind: string; target: string; effectiveFrom: string | null; changes: { field: string; from: string | null; to: string | null }[]; status?: string; proposedBy?: string; decidedBy?: string | null; reason?: string | null; stale?: boolean };
+/** A field's value as the command line writes it: ranks as `referral ranks set` takes them. */
+const valueText = (field: string, v: string | null) =>
+  v === null ? 'none' : field === 'ranks' ? (JSON.parse(v) as { title: string; capitalUsd: string; bonusBps: number }[]).map((r) => `${r.title}:${r.capitalUsd}:${r.bonusBps}`).join(' ') : v;
+const changeTarget = (c: ChangeShown) => ({ apy: `APY of ${c.target}`, limits: 'withdrawal limits', referral: 'referral programme' })[c.kind] ?? c.target;
 const changeLine = (c: ChangeShown) =>
-  `${c.kind === 'apy' ? `APY of ${c.target}` : c.target}: ${c.changes.map((x) => `${x.field} ${x.from ?? 'none'} → ${x.to ?? 'none'}`).join(', ')} ${c.effectiveFrom ? `from ${c.effectiveFrom}` : 'once approved'}`;
+  `${changeTarget(c)}: ${c.changes.map((x) => `${x.field} ${valueText(x.field, x.from)} → ${valueText(x.field, x.to)}`).join(', ')} ${c.effectiveFrom ? `from ${c.effectiveFrom}` : 'once approved'}`;
 
 /** Runs one command; answers the exit code. With --json it prints the API's answer, not tables. */
 export async function runOperator(argv: string[], send: Transport, print: Output): Promise<number> {
@@ -372,13 +435,7 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
       return 0;
     }
     case 'payouts limits': {
-      const names = { 'per-hour': 'perHour', 'per-day': 'perDay', 'window-hours': 'windowHours' } as const;
-      const body: Record<string, number> = {};
-      for (const [flag, key] of Object.entries(names)) {
-        if (flags.has(flag)) body[key] = Number(need(flags.get(flag), `--${flag}`, (x) => ID.test(x), 'expected a positive whole number'));
-      }
-      if (!Object.keys(body).length) throw new UsageError('give --per-hour, --per-day and/or --window-hours');
-      const r = await call('POST', '/payouts/limits', body);
+      const r = await call('POST', '/payouts/limits', limitsFlags(flags));
       out(`withdrawal requests per account: ${r.perHour} an hour, ${r.perDay} a day; approval sums over ${r.windowHours} h`);
       return 0;
     }
@@ -425,14 +482,8 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
       if (rest[0] !== 'set' || rest.length < 2) throw new UsageError(`usage: npm run operator -- ${cmd} set …\n${USAGE}`);
       const values = rest.slice(1);
       const body: Record<string, unknown> = {};
-      if (action === 'levels') body.levels = values.map((v) => Number(need(v, 'rate', (x) => /^\d{1,5}$/.test(x), 'expected whole basis points such as 1000 for 10 %')));
-      if (action === 'ranks') {
-        body.ranks = values.map((v) => {
-          const m = /^([^:]{1,40}):(\d{1,20}(?:\.\d{1,8})?):(\d{1,5})$/.exec(v);
-          if (!m) throw new UsageError(`wrong rank '${v}': expected title:capitalUsd:bonusBps such as Bronze:10000:50`);
-          return { title: m[1], capitalUsd: m[2], bonusBps: Number(m[3]) };
-        });
-      }
+      if (action === 'levels') body.levels = values.map(levelBps);
+      if (action === 'ranks') body.ranks = values.map(rankOf);
       if (action === 'currency') body.currency = need(values[0], 'currency', (x) => /^[A-Z]{2,10}$/.test(x), 'expected a currency code such as USDT');
       if (action === 'vesting') body.vestingDays = Number(need(values[0], 'days', (x) => /^\d{1,3}$/.test(x), 'expected whole days such as 30'));
       if (flags.has('from')) body.effectiveFrom = date(flags.get('from'), '--from date');
@@ -462,15 +513,18 @@ async function command(words: string[], flags: Map<string, string>, send: Transp
       return 0;
     }
     case 'solvency show': {
-      const r = (await call('GET', `/solvency/${id(rest[0])}`)) as unknown as SnapshotShown & { signature: string; addresses: { address: string; role: string; pool: string | null; message: string; signature: string }[] };
-      const h = r.header;
-      out(`snapshot #${h.snapshotId} taken ${h.takenAt} at block ${h.blockNumber} (${h.blockHash})`);
-      out(`root ${h.root}, ${h.leafCount} leaves, signed by ${r.signer}: ${r.signature}`);
-      out(table(h.currencies.map((currency, i) => {
-        const held = r.reserves.filter((x) => x.currency === currency).reduce((sum, x) => sum + BigInt(x.balance), 0n);
-        return { currency, decimals: h.decimals[i], liabilities: h.sums[i], reserves: String(held) };
-      })));
-      out(table(r.addresses.map((a) => ({ address: a.address, role: a.role, pool: a.pool, signature: a.signature }))));
+      showSnapshot(out, (await call('GET', `/solvency/${id(rest[0])}`)) as unknown as SolvencySnapshot);
+      return 0;
+    }
+    case 'solvency attest': {
+      const [snapshot, address, signature] = rest;
+      if (!snapshot || !address || !signature) throw new UsageError('solvency attest <snapshot id> <address> <signature>');
+      // The operator contract's own check, before anything is sent.
+      const body = solvencyAttestBodySchema.safeParse({ address, signature });
+      if (!body.success) throw new UsageError(`wrong argument: ${body.error.issues.map((i) => i.message).join('; ')}`);
+      const r = (await call('POST', `/solvency/${id(snapshot)}/attest`, body.data)) as unknown as SolvencySnapshot;
+      out(`${address} has proven control in snapshot #${r.header.snapshotId}: its balances at block ${r.header.blockNumber} now count in the reserves`);
+      showSnapshot(out, r);
       return 0;
     }
     default:

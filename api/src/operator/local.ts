@@ -1,6 +1,7 @@
-// The local stack's operators (LOCAL_CHAIN only): two named operators, so that four eyes can be
-// tried at once. Their credentials are written beside the data, readable by the owner only; the
-// command line and the browser tests read them from there.
+// The local stack's operators (LOCAL_CHAIN only): named operators, so that four eyes can be tried
+// at once (and browser test files run in parallel sign in as different ones). Their credentials
+// are written beside the data, readable by the owner only; the command line and the browser tests
+// read them from there.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -9,7 +10,7 @@ import { operators } from '../db/schema';
 import type { Services } from '../services';
 import { enrolOperator } from './identity';
 
-export const LOCAL_OPERATORS = ['alice', 'bob'] as const;
+export const LOCAL_OPERATORS = ['alice', 'bob', 'carol'] as const;
 export type LocalOperatorFile = { name: string; email: string; password: string; totpSecret: string; key: string };
 
 export const localOperatorFile = (dataDir: string, name: string) => path.join(dataDir, 'operators', `${name}.json`);

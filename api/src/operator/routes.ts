@@ -16,6 +16,7 @@ import {
   payoutRuleBodySchema,
   poolNameSchema,
   rejectBodySchema,
+  solvencyAttestBodySchema,
   userLookupQuery,
 } from '@app/contracts';
 import { approveWithdrawal, cancelWithdrawal, custodyOperatorRoutes, operatorWithdrawals, rejectWithdrawal, setPayoutRule, setWithdrawalLimits } from '../payouts';
@@ -27,7 +28,7 @@ import type { Services } from '../services';
 import { assignUnclaimed, claimMessage, listUnclaimed } from '../watcher';
 import { listAlerts } from '../db/alerts';
 import { ApiError } from '../http/errors';
-import { listSnapshots, snapshotById, snapshotSettings, takeSnapshot, type SnapshotTaken } from '../solvency';
+import { attestControl, listSnapshots, snapshotById, snapshotSettings, takeSnapshot, type SnapshotTaken } from '../solvency';
 import { operatorGuard } from './auth';
 import { auditEntries, verifyAuditChain } from './audit-log';
 import { endOperatorSession, signInOperator } from './identity';
@@ -70,8 +71,9 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     items: await apyHistory(s.db, req.query.pool),
   }));
 
-  // An APY or an approval threshold moves money: beyond the local chain (`npm start`, the tests'
-  // set-up) it changes only through a proposal another operator approves (setting-changes.ts).
+  // An APY, an approval threshold, the withdrawal limits or a referral version moves money: beyond
+  // the local chain (`npm start`, the tests' set-up) it changes only through a proposal another
+  // operator approves (setting-changes.ts).
   const fourEyesOnly = () => {
     if (!s.config.localChain) throw new ApiError(403, M.settingFourEyesOnly, 'FOUR_EYES_REQUIRED');
   };
@@ -117,7 +119,10 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     return setPayoutRule(s.db, actor(req), currency, given(change));
   });
 
-  r.post('/operator/payouts/limits', { ...opts, schema: { ...schema, body: limitsBodySchema } }, async (req) => setWithdrawalLimits(s.db, actor(req), given(req.body)));
+  r.post('/operator/payouts/limits', { ...opts, schema: { ...schema, body: limitsBodySchema } }, async (req) => {
+    fourEyesOnly();
+    return setWithdrawalLimits(s.db, actor(req), given(req.body));
+  });
 
   r.get('/operator/unclaimed', opts, async () => ({ items: await listUnclaimed(s.db) }));
 
@@ -133,7 +138,7 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
     return r2;
   });
 
-  referralOperatorRoutes(app, s.db, opts, actor);
+  referralOperatorRoutes(app, s.db, opts, actor, fourEyesOnly);
   operatorConsoleRoutes(app, s.db, opts, approver);
   custodyOperatorRoutes(app, s, opts, approver);
 
@@ -147,6 +152,10 @@ export function operatorRoutes(app: FastifyInstance, s: Services) {
   });
   r.get('/operator/solvency', opts, async () => ({ items: await listSnapshots(s.db) }));
   r.get('/operator/solvency/:id', { ...opts, schema: { ...schema, params: operatorIdParams } }, async (req) => snapshotById(s.db, req.params.id));
+  // The cold address's proof of control, signed offline by its key holder (attest.ts).
+  r.post('/operator/solvency/:id/attest', { ...opts, schema: { ...schema, params: operatorIdParams, body: solvencyAttestBodySchema } }, async (req) =>
+    attestControl(s.db, s.chain, { actor: actor(req) }, req.params.id, req.body.address, req.body.signature),
+  );
 
   r.get('/operator/reconcile', opts, async () => ({ items: await reconcile(s.db, s.chain, s.config.deposits.chainId) }));
 

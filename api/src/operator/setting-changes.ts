@@ -1,6 +1,7 @@
 // Changes of the money settings with four eyes (issue 26): one operator proposes (a pool's APY from
-// a future day, or a currency's fee, minimum and approval thresholds) and sees what it changes;
-// another approves with a fresh code, and the change is applied in the approval's transaction.
+// a future day, a currency's fee, minimum and approval thresholds, the withdrawal limits, or a
+// version of the referral programme from a future day) and sees what it changes; another approves
+// with a fresh code, and the change is applied in the approval's transaction.
 // The proposer never approves their own; a decided change is not decided again; a change whose
 // setting no longer stands as it did when proposed is refused as stale (its preview would lie).
 import { and, desc, eq, sql } from 'drizzle-orm';
@@ -11,24 +12,67 @@ import { audit } from '../db/audit';
 import { operators, settingChanges } from '../db/schema';
 import { ApiError, badRequest } from '../http/errors';
 import { apyEntryOn, trimApy, utcDay, writeApy } from '../interest';
-import { changedRule, payoutRules, ruleFor, writePayoutRule, type Approver, type PayoutRule } from '../payouts';
+import { changedRule, payoutRules, ruleFor, withdrawalLimits, writePayoutRule, writeWithdrawalLimits, type Approver, type PayoutRule } from '../payouts';
+import { configOn, lastRewardedDay, plainUsd, versionOf, writeConfig, type ReferralConfig, type ReferralVersion } from '../referral';
 
 type Tx = Pick<Db, 'select' | 'insert' | 'execute'>;
 type Setting = Record<string, string | null>;
 type Kind = SettingPreview['kind'];
 
 const RULE_FIELDS = ['fee', 'minimum', 'approvalThreshold', 'dualApprovalThreshold'] as const satisfies readonly SettingField[];
+const LIMIT_FIELDS = ['perHour', 'perDay', 'windowHours'] as const satisfies readonly SettingField[];
+const REFERRAL_FIELDS = ['levels', 'ranks', 'currency', 'vestingDays'] as const satisfies readonly SettingField[];
+/** The fields each kind of change shows. */
+const FIELDS: Record<Kind, readonly SettingField[]> = { apy: ['apy'], payout: RULE_FIELDS, limits: LIMIT_FIELDS, referral: REFERRAL_FIELDS };
+/** The target of the changes that have one setting only. */
+const LIMITS_TARGET = 'withdrawals';
+const REFERRAL_TARGET = 'referral';
+
+/** A referral version as a setting: the levels' basis points separated by spaces, the ranks as JSON (the contract's `settingFieldSchema`). */
+const referralSetting = (v: Omit<ReferralVersion, 'levels' | 'ranks'> & Pick<ReferralConfig, 'levels' | 'ranks'>) => ({
+  levels: v.levels.map((l) => l.rewardBps).join(' '),
+  ranks: JSON.stringify(v.ranks.map((r) => ({ title: r.title, capitalUsd: plainUsd(r.capitalUsd), bonusBps: r.bonusBps }))),
+  currency: v.currency,
+  vestingDays: String(v.vestingDays),
+});
+/** A referral setting back as a version: levels and ranks numbered from 1. */
+const referralVersion = (a: Setting): ReferralVersion => ({
+  levels: a.levels!.split(' ').map((bps, i) => ({ level: i + 1, rewardBps: Number(bps) })),
+  ranks: (JSON.parse(a.ranks!) as Omit<ReferralConfig['ranks'][number], 'rank'>[]).map((r, i) => ({ ...r, rank: i + 1 })),
+  currency: a.currency!,
+  vestingDays: Number(a.vestingDays),
+});
+
+/** A day that is not yet rewarded and not begun: a referral version (or an APY) starting on it changes no past figure. */
+async function stillFuture(tx: Tx, kind: Kind, day: string) {
+  if (day <= utcDay(new Date())) return false;
+  if (kind !== 'referral') return true;
+  const last = await lastRewardedDay(tx);
+  return !last || day > last;
+}
 
 /**
  * The setting a change replaces, as it stands now: for an APY, the schedule's entry in force on the
  * change's day (its rate and the day it started, so a new entry in between shows); for a currency,
- * its whole rule. `lock` holds what is read until the transaction ends.
+ * its whole rule; the withdrawal limits; for the referral programme, the version in force on the
+ * change's day (and its number, so a version added in between shows). `lock` holds what is read
+ * until the transaction ends.
  */
 async function standing(tx: Tx, kind: Kind, target: string, day: string | null, lock = false): Promise<Setting> {
   if (kind === 'apy') {
     if (lock) await tx.execute(sql`select 1 from pools where name = ${target} for update`);
     const entry = await apyEntryOn(tx, target, day!);
     return { apy: entry?.apy ?? null, since: entry?.effectiveFrom ?? null };
+  }
+  if (kind === 'limits') {
+    const limits = await withdrawalLimits(tx, lock);
+    return Object.fromEntries(LIMIT_FIELDS.map((f) => [f, String(limits[f])]));
+  }
+  if (kind === 'referral') {
+    // Versions are rows added, none locked: the key is held instead, so two approvals cannot pass each other.
+    if (lock) await tx.execute(sql`select pg_advisory_xact_lock(hashtext('referral_config'))`);
+    const v = await configOn(tx, day!);
+    return { ...referralSetting(v), version: String(v.id) };
   }
   return { ...ruleFor(await payoutRules(tx, lock), target) };
 }
@@ -39,17 +83,34 @@ const sameSetting = (a: Setting, b: Setting) => {
 };
 
 const changesOf = (kind: Kind, before: Setting, after: Setting): SettingPreview['changes'] =>
-  (kind === 'apy' ? (['apy'] as const) : RULE_FIELDS).filter((f) => (before[f] ?? null) !== (after[f] ?? null)).map((field) => ({ field, from: before[field] ?? null, to: after[field] ?? null }));
+  FIELDS[kind].filter((f) => (before[f] ?? null) !== (after[f] ?? null)).map((field) => ({ field, from: before[field] ?? null, to: after[field] ?? null }));
 
 type Planned = SettingPreview & { before: Setting; after: Setting };
 
-/** What a proposal would change, checked: an APY from a future day, and some field that differs. */
+/**
+ * What a proposal would change, checked: an APY or a referral version from a future day (for the
+ * referral programme also after the last rewarded day), a version the programme can honour, and
+ * some field that differs.
+ */
 export async function previewChange(db: Tx, body: SettingChangeBody): Promise<Planned> {
   if (body.kind === 'apy') {
-    if (body.effectiveFrom <= utcDay(new Date())) throw badRequest(M.settingChangeNotFuture, 'APY_NOT_FUTURE', { effectiveFrom: M.settingChangeNotFuture });
+    if (!(await stillFuture(db, 'apy', body.effectiveFrom))) throw badRequest(M.settingChangeNotFuture, 'APY_NOT_FUTURE', { effectiveFrom: M.settingChangeNotFuture });
     const before = await standing(db, 'apy', body.pool, body.effectiveFrom);
     const after = { apy: trimApy(body.apy), since: body.effectiveFrom };
     return plan('apy', body.pool, body.effectiveFrom, before, after);
+  }
+  if (body.kind === 'limits') {
+    const { kind, ...given } = body;
+    const before = await standing(db, kind, LIMITS_TARGET, null);
+    const after = { ...before, ...Object.fromEntries(Object.entries(given).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))) };
+    return plan(kind, LIMITS_TARGET, null, before, after);
+  }
+  if (body.kind === 'referral') {
+    const { kind, effectiveFrom, ...change } = body;
+    if (!(await stillFuture(db, kind, effectiveFrom))) throw badRequest(M.referralVersionNotFuture, 'REFERRAL_NOT_FUTURE', { effectiveFrom: M.referralVersionNotFuture });
+    const before = await standing(db, kind, REFERRAL_TARGET, effectiveFrom);
+    const version = await versionOf(db, referralVersion(before), change);
+    return plan(kind, REFERRAL_TARGET, effectiveFrom, before, { ...referralSetting(version), version: before.version! });
   }
   const { kind, currency, ...given } = body;
   const before = await standing(db, kind, currency, null);
@@ -141,8 +202,12 @@ export async function approveChange(db: Db, who: Approver, id: number): Promise<
     const before = c.before as Setting;
     const after = c.after as Setting;
     if (!sameSetting(await standing(tx, c.kind as Kind, c.target, c.effectiveFrom, true), before)) throw new ApiError(409, M.settingChangeStale, 'STALE_CHANGE');
+    // The day must still be ahead: a change approved once its day began (or was rewarded) would rewrite it.
+    if (c.effectiveFrom && !(await stillFuture(tx, c.kind as Kind, c.effectiveFrom))) throw new ApiError(409, M.settingChangeTooLate, 'CHANGE_TOO_LATE');
     const note = { change: c.id };
     if (c.kind === 'apy') await writeApy(tx, who.actor, c.target, after.apy!, c.effectiveFrom!, note);
+    else if (c.kind === 'limits') await writeWithdrawalLimits(tx, who.actor, Object.fromEntries(LIMIT_FIELDS.map((f) => [f, Number(after[f])])), note);
+    else if (c.kind === 'referral') await writeConfig(tx, who.actor, referralVersion(after), c.effectiveFrom!, await configOn(tx, c.effectiveFrom!), note);
     else await writePayoutRule(tx, who.actor, c.target, Object.fromEntries(RULE_FIELDS.map((f) => [f, after[f]])) as PayoutRule, note);
     await tx.update(settingChanges).set({ status: 'applied', decidedBy: who.id, decidedAt: new Date() }).where(eq(settingChanges.id, c.id));
     await audit(tx, { actor: who.actor, action: 'settings.approve', target: auditTarget(c.id), before: { status: 'pending' }, after: { status: 'applied', kind: c.kind, target: c.target, effectiveFrom: c.effectiveFrom, changes: changesOf(c.kind as Kind, before, after) } });

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { systemSettings } from '../db/schema';
 import { audit } from '../db/audit';
@@ -82,19 +82,25 @@ export async function writePayoutRule(tx: Pick<Db, 'select' | 'insert'>, actor: 
   return { currency, ...after };
 }
 
-export async function withdrawalLimits(db: Pick<Db, 'select'>): Promise<WithdrawalLimits> {
+/** The limits; `lock` holds them until the caller's transaction ends (two writers never pass each other). */
+export async function withdrawalLimits(db: Pick<Db, 'select' | 'execute'>, lock = false): Promise<WithdrawalLimits> {
+  // The row may not exist yet (the defaults stand): a transaction-scoped advisory lock holds the key itself.
+  if (lock) await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`system_settings:${LIMITS_KEY}`}))`);
   const [row] = await db.select().from(systemSettings).where(eq(systemSettings.key, LIMITS_KEY));
   return { ...DEFAULT_LIMITS, ...(row?.value as Partial<WithdrawalLimits> | undefined) };
 }
 
 export async function setWithdrawalLimits(db: Db, actor: string, change: Partial<WithdrawalLimits>) {
-  return db.transaction(async (tx) => {
-    const before = await withdrawalLimits(tx);
-    const after: WithdrawalLimits = { ...before, ...change };
-    await tx.insert(systemSettings).values({ key: LIMITS_KEY, value: after }).onConflictDoUpdate({ target: systemSettings.key, set: { value: after } });
-    await audit(tx, { actor, action: 'payouts.limits', target: 'withdrawals', before, after });
-    return after;
-  });
+  return db.transaction((tx) => writeWithdrawalLimits(tx, actor, change));
+}
+
+/** setWithdrawalLimits' write, with its audit entry, in the caller's transaction (an approved change applies in its own). */
+export async function writeWithdrawalLimits(tx: Pick<Db, 'select' | 'insert' | 'execute'>, actor: string, change: Partial<WithdrawalLimits>, note?: Record<string, unknown>) {
+  const before = await withdrawalLimits(tx, true);
+  const after: WithdrawalLimits = { ...before, ...change };
+  await tx.insert(systemSettings).values({ key: LIMITS_KEY, value: after }).onConflictDoUpdate({ target: systemSettings.key, set: { value: after } });
+  await audit(tx, { actor, action: 'payouts.limits', target: 'withdrawals', before, after: { ...after, ...note } });
+  return after;
 }
 
 /** What the account and the destination already withdrew in the currency within the window. */

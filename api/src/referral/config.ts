@@ -1,6 +1,7 @@
 import { asc, desc, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { currencies, referralConfig, referralConfigLevels, referralConfigRanks } from '../db/schema';
+import { apiMessages as M, formatMessage } from '@app/contracts';
 import { badRequest } from '../http/errors';
 import { rows } from '../db/rows';
 import { audit } from '../db/audit';
@@ -31,24 +32,27 @@ export const totalBps = (levels: readonly LevelConfig[], ranks: readonly RankCon
 const USD = /^(0|[1-9]\d{0,20})(\.\d{1,8})?$/;
 /** Refuses a configuration the programme cannot honour; the message says what to change. */
 export function validateConfig(levels: readonly LevelConfig[], ranks: readonly RankConfig[]) {
-  const refuse = (field: string, msg: string) => badRequest(msg, 'BAD_REFERRAL_CONFIG', { [field]: msg });
-  if (levels.length < 1 || levels.length > MAX_LEVELS) throw refuse('levels', `between 1 and ${MAX_LEVELS} levels`);
+  const refuse = (field: string, template: string, params: Record<string, string | number>) => {
+    const msg = formatMessage(template, params);
+    return badRequest(msg, 'BAD_REFERRAL_CONFIG', { [field]: msg });
+  };
+  if (levels.length < 1 || levels.length > MAX_LEVELS) throw refuse('levels', M.referralLevelsCount, { max: MAX_LEVELS });
   for (const l of levels) {
-    if (!Number.isInteger(l.rewardBps) || l.rewardBps < 0 || l.rewardBps > MAX_TOTAL_BPS) throw refuse('levels', `level ${l.level}: a rate is a whole number of basis points, 0 to ${MAX_TOTAL_BPS}`);
+    if (!Number.isInteger(l.rewardBps) || l.rewardBps < 0 || l.rewardBps > MAX_TOTAL_BPS) throw refuse('levels', M.referralLevelRate, { level: l.level, max: MAX_TOTAL_BPS });
   }
-  if (ranks.length < 1 || ranks.length > 100) throw refuse('ranks', 'between 1 and 100 ranks');
+  if (ranks.length < 1 || ranks.length > 100) throw refuse('ranks', M.referralRanksCount, { max: 100 });
   let previous = -1n;
   for (const r of ranks) {
-    if (!r.title || r.title.length > 40) throw refuse('ranks', `rank ${r.rank}: a title of 1 to 40 characters`);
-    if (!USD.test(r.capitalUsd)) throw refuse('ranks', `rank ${r.rank}: capital is US dollars such as 10000 or 2500.50`);
-    if (!Number.isInteger(r.bonusBps) || r.bonusBps < 0 || r.bonusBps > MAX_TOTAL_BPS) throw refuse('ranks', `rank ${r.rank}: a bonus is a whole number of basis points, 0 to ${MAX_TOTAL_BPS}`);
+    if (!r.title || r.title.length > 40) throw refuse('ranks', M.referralRankTitle, { rank: r.rank, max: 40 });
+    if (!USD.test(r.capitalUsd)) throw refuse('ranks', M.referralRankCapital, { rank: r.rank });
+    if (!Number.isInteger(r.bonusBps) || r.bonusBps < 0 || r.bonusBps > MAX_TOTAL_BPS) throw refuse('ranks', M.referralRankBonus, { rank: r.rank, max: MAX_TOTAL_BPS });
     const capital = toE8(r.capitalUsd);
-    if (capital <= previous) throw refuse('ranks', `rank ${r.rank}: each rank needs more capital than the one before`);
+    if (capital <= previous) throw refuse('ranks', M.referralRankOrder, { rank: r.rank });
     previous = capital;
   }
   const total = totalBps(levels, ranks);
   if (total > MAX_TOTAL_BPS) {
-    throw refuse('levels', `the levels' rates and the largest rank bonus at every level add up to ${total} bps, over ${MAX_TOTAL_BPS} (18 %)`);
+    throw refuse('levels', M.referralTotalOverCap, { total, max: MAX_TOTAL_BPS });
   }
 }
 
@@ -92,39 +96,64 @@ export async function configInForce(db: Db, today: string): Promise<ReferralConf
   return configOn(db, last?.next && last.next > today ? last.next : today);
 }
 
+/** The last day whose rewards are computed (null before the first): a version starts after it. */
+export async function lastRewardedDay(db: Pick<Db, 'execute'>): Promise<string | null> {
+  const [last] = await rows<{ day: string | null }>(db, sql`select max(day)::text as day from referral_reward_days`);
+  return last?.day ?? null;
+}
+
+/** A version's parts: those of `change` given, the others as in `base`; refused when the programme cannot honour it. */
+export async function versionOf(db: Pick<Db, 'select'>, base: Omit<ReferralConfig, 'id' | 'effectiveFrom' | 'setBy'> | null, change: ConfigChange) {
+  const levels = change.levels ? change.levels.map((rewardBps, i) => ({ level: i + 1, rewardBps })) : (base?.levels ?? []);
+  const ranks = change.ranks ? change.ranks.map((r, i) => ({ ...r, rank: i + 1 })) : (base?.ranks ?? []);
+  const currency = change.currency ?? base?.currency ?? 'USDT';
+  const vestingDays = change.vestingDays ?? base?.vestingDays ?? 30;
+  validateConfig(levels, ranks);
+  if (!Number.isInteger(vestingDays) || vestingDays < 0 || vestingDays > MAX_VESTING_DAYS) {
+    const msg = formatMessage(M.referralVestingDays, { max: MAX_VESTING_DAYS });
+    throw badRequest(msg, 'BAD_REFERRAL_CONFIG', { vestingDays: msg });
+  }
+  const [known] = await db.select({ code: currencies.code }).from(currencies).where(eq(currencies.code, currency));
+  if (!known) {
+    const msg = formatMessage(M.referralUnknownCurrency, { currency });
+    throw badRequest(msg, 'BAD_REFERRAL_CONFIG', { currency: msg });
+  }
+  return { levels, ranks, currency, vestingDays };
+}
+
+export type ReferralVersion = Awaited<ReturnType<typeof versionOf>>;
+
+/**
+ * Stores a version from `effectiveFrom` with its audit entry, in the caller's transaction (an
+ * approved change applies in its own; `note` names it). The caller checked the day.
+ */
+export async function writeConfig(tx: Pick<Db, 'insert'>, actor: string, v: ReferralVersion, effectiveFrom: string, before: ReferralConfig | null, note?: Record<string, unknown>): Promise<ReferralConfig> {
+  const [head] = await tx.insert(referralConfig).values({ effectiveFrom, currency: v.currency, vestingDays: v.vestingDays, setBy: actor }).returning();
+  if (!head) throw new Error('referral configuration not stored');
+  await tx.insert(referralConfigLevels).values(v.levels.map((l) => ({ configId: head.id, ...l })));
+  await tx.insert(referralConfigRanks).values(v.ranks.map((r) => ({ configId: head.id, ...r })));
+  const after = { id: head.id, effectiveFrom, setBy: actor, ...v };
+  await audit(tx, { actor, action: 'referral.config', target: effectiveFrom, before, after: { ...after, ...note } });
+  return after;
+}
+
 /**
  * Adds a configuration version from a day on: the latest version with the given parts replaced.
  * Days already rewarded keep what they were rewarded with, so it starts after the last of them.
+ * The operator's one-step call (the local chain only); elsewhere a version is a setting change
+ * another operator approves (operator/setting-changes.ts).
  */
 export async function setConfig(db: Db, actor: string, change: ConfigChange, today: string): Promise<ReferralConfig> {
   const effectiveFrom = change.effectiveFrom ?? today;
-  const [last] = await rows<{ day: string | null }>(db, sql`select max(day)::text as day from referral_reward_days`);
-  if (last?.day && effectiveFrom <= last.day) {
-    const msg = `rewards are computed up to ${last.day}: a change can start on the day after at the earliest`;
+  const last = await lastRewardedDay(db);
+  if (last && effectiveFrom <= last) {
+    const msg = formatMessage(M.referralConfigInThePast, { day: last });
     throw badRequest(msg, 'CONFIG_IN_THE_PAST', { effectiveFrom: msg });
   }
   const [latest] = await db.select().from(referralConfig).orderBy(desc(referralConfig.effectiveFrom), desc(referralConfig.id)).limit(1);
   const before = latest ? await load(db, latest.id, headOf(latest)) : null;
-  const levels = change.levels ? change.levels.map((rewardBps, i) => ({ level: i + 1, rewardBps })) : (before?.levels ?? []);
-  const ranks = change.ranks ? change.ranks.map((r, i) => ({ ...r, rank: i + 1 })) : (before?.ranks ?? []);
-  const currency = change.currency ?? before?.currency ?? 'USDT';
-  const vestingDays = change.vestingDays ?? before?.vestingDays ?? 30;
-  validateConfig(levels, ranks);
-  if (!Number.isInteger(vestingDays) || vestingDays < 0 || vestingDays > MAX_VESTING_DAYS) {
-    const msg = `the vesting period is a whole number of days, 0 to ${MAX_VESTING_DAYS}`;
-    throw badRequest(msg, 'BAD_REFERRAL_CONFIG', { vestingDays: msg });
-  }
-  const [known] = await db.select({ code: currencies.code }).from(currencies).where(eq(currencies.code, currency));
-  if (!known) throw badRequest(`unknown currency '${currency}'`, 'BAD_REFERRAL_CONFIG', { currency: 'unknown currency' });
-  return db.transaction(async (tx) => {
-    const [head] = await tx.insert(referralConfig).values({ effectiveFrom, currency, vestingDays, setBy: actor }).returning();
-    if (!head) throw new Error('referral configuration not stored');
-    await tx.insert(referralConfigLevels).values(levels.map((l) => ({ configId: head.id, ...l })));
-    await tx.insert(referralConfigRanks).values(ranks.map((r) => ({ configId: head.id, ...r })));
-    const after = { id: head.id, effectiveFrom, currency, vestingDays, setBy: actor, levels, ranks };
-    await audit(tx, { actor, action: 'referral.config', target: effectiveFrom, before, after });
-    return after;
-  });
+  const version = await versionOf(db, before, change);
+  return db.transaction((tx) => writeConfig(tx, actor, version, effectiveFrom, before));
 }
 
 /** The rank a capital reaches (0 when below the first rank's threshold). */

@@ -20,14 +20,22 @@ const configBody = z.object({
   effectiveFrom: z.optional(isoDay),
 });
 
-/** The programme's configuration under /api/v1/operator/referral (the CLI's `referral …` commands). */
+/**
+ * The programme's configuration under /api/v1/operator/referral (the CLI's `referral …` commands).
+ * A version set here in one step passes `direct` first: beyond the local chain it refuses, and a
+ * version is a setting change another operator approves (operator/setting-changes.ts).
+ */
 export function referralOperatorRoutes(
   app: FastifyInstance,
   db: Db,
   opts: { onRequest: onRequestHookHandler; schema: Record<string, unknown> },
   actor: (req: { operator: { actor: string } | null }) => string,
+  direct: () => void,
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get('/operator/referral', opts, async () => ({ current: await configInForce(db, utcDay(new Date())), history: await configHistory(db) }));
-  r.post('/operator/referral', { ...opts, schema: { ...opts.schema, body: configBody } }, async (req) => setConfig(db, actor(req), req.body, utcDay(new Date())));
+  r.post('/operator/referral', { ...opts, schema: { ...opts.schema, body: configBody } }, async (req) => {
+    direct();
+    return setConfig(db, actor(req), req.body, utcDay(new Date()));
+  });
 }

@@ -8,6 +8,7 @@ import { takeSnapshot, type SnapshotSettings, type SnapshotTaken } from './snaps
 
 export { controlMessage, splitVector, takeSnapshot, type SnapshotSettings, type SnapshotTaken } from './snapshot';
 export { listSnapshots, mine, nonceOf, proofOf, snapshotById } from './read';
+export { attestControl } from './attest';
 
 /** The snapshot settings of a running API. */
 export function snapshotSettings(s: Pick<Services, 'config' | 'signer'>): SnapshotSettings {

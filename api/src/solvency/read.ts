@@ -12,7 +12,19 @@ import { BLOCK, BLOCK_LEVELS, blockSize, foldBlock, sumsOf, type Node } from './
 /** How many snapshots the public list carries, newest first. */
 const HISTORY = 30;
 
-type SnapshotRow = { id: number; header: string; signature: string; signer: string; addresses: DeclaredAddress[]; reserves: SolvencySnapshot['reserves'] };
+/** A reserve as stored: the address's role is its declaration's. */
+export type StoredReserve = { address: string; currency: string; balance: string };
+type SnapshotRow = { id: number; header: string; signature: string; signer: string; addresses: DeclaredAddress[]; reserves: StoredReserve[] };
+
+/** Each reserve with its address's role and pools, so the public reserves group by them. */
+function reservesOf(addresses: DeclaredAddress[], reserves: StoredReserve[]): SolvencySnapshot['reserves'] {
+  const declared = new Map(addresses.map((a) => [a.address.toLowerCase(), a]));
+  return reserves.flatMap((r) => {
+    const a = declared.get(r.address.toLowerCase());
+    // A balance counts only at an address declared, and proven, in this snapshot.
+    return a && a.signature !== null ? [{ address: r.address, role: a.role, pool: a.pool, currency: r.currency, balance: r.balance }] : [];
+  });
+}
 
 const asSnapshot = (r: SnapshotRow): SolvencySnapshot => ({
   // The stored text is what was signed; parsing it keeps its key order.
@@ -20,7 +32,7 @@ const asSnapshot = (r: SnapshotRow): SolvencySnapshot => ({
   signature: r.signature,
   signer: r.signer,
   addresses: r.addresses,
-  reserves: r.reserves,
+  reserves: reservesOf(r.addresses, r.reserves),
 });
 
 const columns = sql`id, header, signature, signer, addresses, reserves`;

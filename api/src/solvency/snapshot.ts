@@ -46,7 +46,7 @@ export const controlMessage = (brandTitle: string, address: string, snapshotId: 
 const erc20 = new Interface(ERC20_ABI as unknown as string[]);
 const hexBlock = (n: number) => `0x${n.toString(16)}`;
 
-async function balanceAt(chain: ChainReader, address: string, currency: string, block: number): Promise<bigint> {
+export async function balanceAt(chain: ChainReader, address: string, currency: string, block: number): Promise<bigint> {
   if (currency === 'ETH') return BigInt(await chain.call<string>('eth_getBalance', [address, hexBlock(block)]));
   const token = TOKENS[1][currency as keyof (typeof TOKENS)[1]];
   // A currency with no token on chain 1 is held nowhere we can read: no reserve is claimed for it.
@@ -72,11 +72,13 @@ export function splitVector(vector: readonly bigint[], k: number, rng = new Rand
   return parts;
 }
 
-type Declared = { address: string; role: DeclaredAddress['role']; pool: string | null; sign: (message: string) => Promise<string> };
+/** `awaitsProof`: its key is offline, so its message is signed later (attest.ts) and its balances wait for it. */
+type Declared = { address: string; role: DeclaredAddress['role']; pool: string | null; sign: (message: string) => Promise<string | null>; awaitsProof?: true };
 
 /**
- * The operator's addresses whose control can be proven: each pool's deposit address and the float
- * (their keys are the signer's, which signs the control messages) and the treasury.
+ * The operator's addresses: each pool's deposit address and the float (their keys are the
+ * signer's, which signs the control messages), the cold address (declared awaiting its proof:
+ * the signer does not hold its key) and the treasury.
  */
 async function declaredAddresses(db: Db, s: SnapshotSettings): Promise<Declared[]> {
   const custody = s.custody ? await s.custody.addresses() : null;
@@ -92,6 +94,9 @@ async function declaredAddresses(db: Db, s: SnapshotSettings): Promise<Declared[
     if (held.has(p.address)) out.push({ address: getAddress(p.address), role: 'pool', pool: p.pools, sign: signedBy(p.address) });
   }
   if (custody && !out.some((d) => d.address.toLowerCase() === custody.float)) out.push({ address: getAddress(custody.float), role: 'float', pool: null, sign: signedBy(custody.float) });
+  if (custody?.cold && !out.some((d) => d.address.toLowerCase() === custody.cold)) {
+    out.push({ address: getAddress(custody.cold), role: 'cold', pool: null, sign: async () => null, awaitsProof: true });
+  }
   if (s.treasuryKey) {
     const wallet = new Wallet(s.treasuryKey);
     if (!out.some((d) => d.address === wallet.address)) out.push({ address: wallet.address, role: 'treasury', pool: null, sign: (m) => wallet.signMessage(m) });
@@ -286,6 +291,8 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
 async function readReserves(chain: ChainReader, state: ChainState, currencies: string[]) {
   const out: { address: string; currency: string; balance: string }[] = [];
   for (const d of state.declared) {
+    // Never counted without its proof of control: read when an operator submits it (attest.ts).
+    if (d.awaitsProof) continue;
     for (const currency of currencies) out.push({ address: d.address, currency, balance: String(await balanceAt(chain, d.address, currency, state.blockNumber)) });
   }
   return out;

@@ -3,14 +3,17 @@ import { DataTable } from '@app/ui';
 import { useOperatorRead } from '../client';
 import { apyPercent, bpsPercent, coinText } from '../format';
 import { ReadState } from './ReadState';
-import { SettingChanges } from './SettingChanges';
+import { SettingChanges, ranksText } from './SettingChanges';
 
 type Settings = {
   payouts: { currency: string; fee: string; minimum: string | null; approvalThreshold: string | null; dualApprovalThreshold: string | null }[];
   limits: { perHour: number; perDay: number; windowHours: number };
   apy: { pool: string; effectiveFrom: string; apy: string; setBy: string }[];
 };
-type Referral = { current: { id: number }; history: { id: number; effectiveFrom: string; currency: string; vestingDays: number; setBy: string; levels: { level: number; rewardBps: number }[] }[] };
+type Referral = {
+  current: { id: number };
+  history: { id: number; effectiveFrom: string; currency: string; vestingDays: number; setBy: string; levels: { level: number; rewardBps: number }[]; ranks: { title: string; capitalUsd: string; bonusBps: number }[] }[];
+};
 
 /**
  * The money settings as they stand: each pool's APY schedule (past and future, with the day each
@@ -28,7 +31,12 @@ export function MoneySettings() {
   return (
     <>
       <p className="muted">{t('money.intro')}</p>
-      <SettingChanges onApplied={settings.reload} />
+      <SettingChanges
+        onApplied={() => {
+          settings.reload();
+          referral.reload();
+        }}
+      />
       <ReadState read={settings}>
         {(s) => (
           <>
@@ -90,6 +98,8 @@ export function MoneySettings() {
                     by: v.setBy,
                   })}
                   {v.id === r.current.id ? <strong> {t('money.referral.current')}</strong> : null}
+                  <br />
+                  <span className="muted">{t('money.referral.ranks', { ranks: ranksText(JSON.stringify(v.ranks), lang, (k) => t('money.referral.rank', k)) })}</span>
                 </li>
               ))}
             </ul>

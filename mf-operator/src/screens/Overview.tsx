@@ -2,6 +2,7 @@ import { useTranslation } from '@app/singletons/react-i18n';
 import { DataTable } from '@app/ui';
 import { useOperatorRead } from '../client';
 import { bpsPercent, coinText, utcTime } from '../format';
+import { SolvencyProofs } from './SolvencyProofs';
 
 type OverviewData = {
   ledger: { ok: boolean; checkedAt: string };
@@ -133,6 +134,7 @@ export function Overview() {
           </>
         )}
       </section>
+      <SolvencyProofs />
     </>
   );
 }

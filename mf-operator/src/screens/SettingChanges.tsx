@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { currencyCodeSchema, POOL_NAMES, settingChangeBodySchema, type SettingChange, type SettingChangeBody, type SettingPreview } from '@app/contracts';
-import { DataTable, Field, FormSummary } from '@app/ui';
-import { parseUnits } from '@app/web3';
+import { DataTable, Field, FormSummary, SelectField } from '@app/ui';
+import { formatDecimal, parseUnits } from '@app/web3';
 import { useConsole, useOperatorRead } from '../client';
-import { apyPercent, coinText, decimalsFor, percentToFraction, utcTime } from '../format';
+import { apyPercent, bpsPercent, coinText, decimalsFor, percentToBps, percentToFraction, utcTime } from '../format';
 import { CodeConfirm } from './CodeConfirm';
 import { DoneNotice, ReadState } from './ReadState';
 
@@ -12,13 +12,30 @@ const CURRENCIES = currencyCodeSchema.options;
 const RULE_FIELDS = ['fee', 'minimum', 'approvalThreshold', 'dualApprovalThreshold'] as const;
 /** The rule's fields that may be removed (null): the minimum closes the currency, a threshold no longer applies. */
 const NULLABLE = ['minimum', 'approvalThreshold', 'dualApprovalThreshold'] as const;
+const LIMIT_FIELDS = ['perHour', 'perDay', 'windowHours'] as const;
+const KINDS = ['apy', 'payout', 'limits', 'referral'] as const;
+type Kind = (typeof KINDS)[number];
+const kindKey = { apy: 'kindApy', payout: 'kindPayout', limits: 'kindLimits', referral: 'kindReferral' } as const;
 
-/** One field's value as the operator reads it: a percentage, coins with every digit, or what none means. */
+type Rank = { title: string; capitalUsd: string; bonusBps: number };
+/** The ranks as the API shows them (JSON, `settingFieldSchema`), one after another. */
+export function ranksText(json: string, lang: string, rank: (r: { title: string; capital: string; bonus: string }) => string) {
+  return (JSON.parse(json) as Rank[]).map((r) => rank({ title: r.title, capital: `${formatDecimal(r.capitalUsd, lang)}\u00a0USD`, bonus: bpsPercent(BigInt(r.bonusBps), lang) })).join(' · ');
+}
+/** The levels' basis points as the API shows them ("1000 300") in percentages. */
+export const levelsText = (bps: string, lang: string) => bps.split(' ').map((b) => bpsPercent(BigInt(b), lang)).join(' · ');
+
+/** One field's value as the operator reads it: a percentage, coins with every digit, a count, or what none means. */
 function useValueText() {
   const { t, i18n } = useTranslation();
+  const lang = i18n.language;
   return (c: Pick<SettingPreview, 'kind' | 'target'>, field: string, value: string | null) => {
     if (value === null) return field === 'minimum' ? t('money.closed') : t('money.never');
-    return c.kind === 'apy' ? apyPercent(value, i18n.language) : coinText(value, c.target, i18n.language);
+    if (c.kind === 'apy') return apyPercent(value, lang);
+    if (c.kind === 'payout') return coinText(value, c.target, lang);
+    if (field === 'levels') return levelsText(value, lang);
+    if (field === 'ranks') return ranksText(value, lang, (r) => t('money.referral.rank', r));
+    return /^\d+$/.test(value) ? formatDecimal(value, lang) : value;
   };
 }
 
@@ -31,7 +48,13 @@ function ChangeText({ change }: { change: SettingPreview }) {
       <ul className="operator__changes">
         {change.changes.map((c) => (
           <li key={c.field}>
-            {t('money.change.line', { field: t(`money.change.field.${c.field}`), target: change.target, from: text(change, c.field, c.from), to: text(change, c.field, c.to) })}
+            {/* An APY or a rule names its pool or currency; the limits and the programme are one setting each. */}
+            {t(change.kind === 'apy' || change.kind === 'payout' ? 'money.change.line' : 'money.change.lineOwn', {
+              field: t(`money.change.field.${c.field}`),
+              target: change.target,
+              from: text(change, c.field, c.from),
+              to: text(change, c.field, c.to),
+            })}
           </li>
         ))}
       </ul>
@@ -40,11 +63,51 @@ function ChangeText({ change }: { change: SettingPreview }) {
   );
 }
 
+/** A referral version's parts from the form: rates and bonuses typed in percent, one rank a line; an error key when one cannot be read. */
+function referralParts(text: (k: string) => string): Record<string, unknown> | { error: string } {
+  const raw: Record<string, unknown> = {};
+  if (text('levels')) {
+    const levels = text('levels').split(/\s+/).map(percentToBps);
+    if (levels.some((l) => l === undefined)) return { error: 'money.change.invalid.levels' };
+    raw.levels = levels;
+  }
+  if (text('ranks')) {
+    const ranks = text('ranks')
+      .split(/\r?\n/)
+      .filter((line) => line.trim())
+      .map((line) => {
+        const [title = '', capital = '', bonus = '', ...extra] = line.split(';').map((x) => x.trim());
+        const bonusBps = percentToBps(bonus);
+        return title && !extra.length && /^\d{1,20}([.,]\d{1,8})?$/.test(capital) && bonusBps !== undefined ? { title, capitalUsd: capital.replace(',', '.'), bonusBps } : null;
+      });
+    if (ranks.some((r) => r === null)) return { error: 'money.change.invalid.ranks' };
+    raw.ranks = ranks;
+  }
+  if (text('currency')) raw.currency = text('currency');
+  if (text('vestingDays')) {
+    if (!/^\d{1,3}$/.test(text('vestingDays'))) return { error: 'money.change.invalid.count' };
+    raw.vestingDays = Number(text('vestingDays'));
+  }
+  return Object.keys(raw).length ? raw : { error: 'money.change.invalid.nothing' };
+}
+
 /** The proposal's form as the contract's body; an error key when a figure cannot be read. */
-function bodyOf(form: FormData): { body: SettingChangeBody } | { error: string } {
+export function bodyOf(form: FormData): { body: SettingChangeBody } | { error: string } {
   const text = (k: string) => String(form.get(k) ?? '').trim();
   let raw: Record<string, unknown>;
-  if (text('kind') === 'apy') {
+  if (text('kind') === 'limits') {
+    raw = { kind: 'limits' };
+    for (const f of LIMIT_FIELDS) {
+      if (!text(f)) continue;
+      if (!/^\d{1,7}$/.test(text(f))) return { error: 'money.change.invalid.count' };
+      raw[f] = Number(text(f));
+    }
+    if (Object.keys(raw).length === 1) return { error: 'money.change.invalid.nothing' };
+  } else if (text('kind') === 'referral') {
+    const parts = referralParts(text);
+    if ('error' in parts) return parts as { error: string };
+    raw = { kind: 'referral', effectiveFrom: text('effectiveFrom'), ...parts };
+  } else if (text('kind') === 'apy') {
     const apy = percentToFraction(text('apy'));
     if (apy === undefined) return { error: 'money.change.invalid.apy' };
     raw = { kind: 'apy', pool: text('pool'), apy, effectiveFrom: text('effectiveFrom') };
@@ -72,7 +135,7 @@ function bodyOf(form: FormData): { body: SettingChangeBody } | { error: string }
 function ProposeChange({ onProposed }: { onProposed: (text: string) => void }) {
   const { t } = useTranslation();
   const { call } = useConsole();
-  const [kind, setKind] = useState<'apy' | 'payout'>('apy');
+  const [kind, setKind] = useState<Kind>('apy');
   const [error, setError] = useState<string | undefined>();
   const [preview, setPreview] = useState<{ body: SettingChangeBody; shown: SettingPreview } | null>(null);
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
@@ -108,40 +171,44 @@ function ProposeChange({ onProposed }: { onProposed: (text: string) => void }) {
   return (
     <form className="card form operator__propose" aria-labelledby="m-propose" onSubmit={(e) => void show(e)} noValidate>
       <h2 id="m-propose">{t('money.change.title')}</h2>
-      <div className="field">
-        <label htmlFor="c-kind">{t('money.change.kind')}</label>
-        <select id="c-kind" name="kind" value={kind} onChange={(e) => setKind(e.target.value === 'payout' ? 'payout' : 'apy')}>
-          <option value="apy">{t('money.change.kindApy')}</option>
-          <option value="payout">{t('money.change.kindPayout')}</option>
-        </select>
-      </div>
+      <SelectField
+        id="c-kind"
+        name="kind"
+        label={t('money.change.kind')}
+        options={KINDS.map((k) => ({ value: k, label: t(`money.change.${kindKey[k]}`) }))}
+        value={kind}
+        onChange={(e) => setKind(KINDS.find((k) => k === e.target.value) ?? 'apy')}
+      />
       {kind === 'apy' ? (
         <>
-          <div className="field">
-            <label htmlFor="c-pool">{t('withdrawals.col.pool')}</label>
-            <select id="c-pool" name="pool">
-              {POOL_NAMES.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField id="c-pool" name="pool" label={t('withdrawals.col.pool')} options={POOL_NAMES.map((p) => ({ value: p, label: p }))} />
           <Field id="c-apy" name="apy" inputMode="decimal" label={t('money.change.apy')} required />
           <Field id="c-from" name="effectiveFrom" type="date" min={tomorrow} label={t('money.change.effectiveFrom')} hint={t('money.change.effectiveHint')} required />
         </>
+      ) : kind === 'limits' ? (
+        <>
+          <p className="muted">{t('money.change.limitsHint')}</p>
+          {LIMIT_FIELDS.map((f) => (
+            <Field key={f} id={`c-${f}`} name={f} inputMode="numeric" label={t(`money.change.field.${f}`)} />
+          ))}
+        </>
+      ) : kind === 'referral' ? (
+        <>
+          <Field id="c-from" name="effectiveFrom" type="date" min={tomorrow} label={t('money.change.effectiveFrom')} hint={t('money.change.referralHint')} required />
+          <Field id="c-levels" name="levels" inputMode="decimal" label={t('money.change.field.levels')} hint={t('money.change.levelsHint')} />
+          <div className="field">
+            <label htmlFor="c-ranks">{t('money.change.field.ranks')}</label>
+            <textarea id="c-ranks" name="ranks" rows={3} aria-describedby="c-ranks-hint" />
+            <p id="c-ranks-hint" className="field__hint">
+              {t('money.change.ranksHint')}
+            </p>
+          </div>
+          <SelectField id="c-referral-currency" name="currency" label={t('money.change.field.currency')} options={[{ value: '', label: t('money.change.keep') }, ...CURRENCIES.map((c) => ({ value: c, label: c }))]} />
+          <Field id="c-vestingDays" name="vestingDays" inputMode="numeric" label={t('money.change.field.vestingDays')} />
+        </>
       ) : (
         <>
-          <div className="field">
-            <label htmlFor="c-currency">{t('withdrawals.filters.currency')}</label>
-            <select id="c-currency" name="currency">
-              {CURRENCIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField id="c-currency" name="currency" label={t('withdrawals.filters.currency')} options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
           <p className="muted">{t('money.change.keepHint')}</p>
           {RULE_FIELDS.map((f) => (
             <div key={f}>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { assignBodySchema, claimQuerySchema, poolNameSchema } from '@app/contracts';
-import { DataTable, Field } from '@app/ui';
+import { DataTable, Field, SelectField } from '@app/ui';
 import { useConsole, useOperatorRead } from '../client';
 import { coinText, utcTime } from '../format';
 import { CodeConfirm } from './CodeConfirm';
@@ -61,16 +61,7 @@ export function Unclaimed() {
             noValidate
           >
             <Field id="claim-account" name="account" label={t('unclaimed.account')} hint={t('unclaimed.accountHint')} required />
-            <div className="field">
-              <label htmlFor="claim-pool">{t('unclaimed.pool')}</label>
-              <select id="claim-pool" name="pool" defaultValue={chosen.pool ?? poolNameSchema.options[0]}>
-                {poolNameSchema.options.map((p) => (
-                  <option key={p} value={p}>
-                    {p}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField id="claim-pool" name="pool" label={t('unclaimed.pool')} options={poolNameSchema.options.map((p) => ({ value: p, label: p }))} defaultValue={chosen.pool ?? poolNameSchema.options[0]} />
             {claimError ? (
               <p className="field__error" role="alert">
                 {claimError}

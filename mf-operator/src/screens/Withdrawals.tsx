@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '@app/singletons/react-i18n';
 import { currencyCodeSchema, operatorWithdrawalsQuery, payoutStatusSchema, type ApprovalResult } from '@app/contracts';
-import { DataTable } from '@app/ui';
+import { DataTable, SelectField } from '@app/ui';
 import { parseUnits } from '@app/web3';
 import { useConsole, useOperatorRead } from '../client';
 import { coinText, decimalsFor, hoursSince, utcTime } from '../format';
@@ -80,28 +80,20 @@ export function Withdrawals() {
   return (
     <>
       <form className="card operator__filters" aria-label={t('withdrawals.filters.label')} onSubmit={filter} noValidate>
-        <div className="field">
-          <label htmlFor="w-status">{t('withdrawals.filters.status')}</label>
-          <select id="w-status" name="status" defaultValue="awaiting_approval">
-            <option value="">{t('withdrawals.filters.any')}</option>
-            {payoutStatusSchema.options.map((s) => (
-              <option key={s} value={s}>
-                {t(`withdrawals.status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="w-currency">{t('withdrawals.filters.currency')}</label>
-          <select id="w-currency" name="currency" defaultValue="">
-            <option value="">{t('withdrawals.filters.any')}</option>
-            {CURRENCIES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="w-status"
+          name="status"
+          label={t('withdrawals.filters.status')}
+          options={[{ value: '', label: t('withdrawals.filters.any') }, ...payoutStatusSchema.options.map((s) => ({ value: s, label: t(`withdrawals.status.${s}`) }))]}
+          defaultValue="awaiting_approval"
+        />
+        <SelectField
+          id="w-currency"
+          name="currency"
+          label={t('withdrawals.filters.currency')}
+          options={[{ value: '', label: t('withdrawals.filters.any') }, ...CURRENCIES.map((c) => ({ value: c, label: c }))]}
+          defaultValue=""
+        />
         <div className="field">
           <label htmlFor="w-min">{t('withdrawals.filters.minAmount')}</label>
           <input id="w-min" name="minAmount" inputMode="decimal" />

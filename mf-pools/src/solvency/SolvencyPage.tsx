@@ -21,12 +21,15 @@ export function figuresOf(s: SolvencySnapshot) {
   });
 }
 
+/** The order the declared addresses are grouped in. */
+const ROLES: SolvencySnapshot['addresses'][number]['role'][] = ['pool', 'float', 'cold', 'treasury'];
+
 function Snapshot({ s, lang }: { s: SolvencySnapshot; lang: Lang }) {
   const { t } = useTranslation();
   const h = s.header;
   return (
     <>
-      <table className="data-table data-table--cards" data-testid="solvency-figures">
+      <table className="data-table data-table--cards" data-testid="solvency-figures" data-snapshot={h.snapshotId}>
         <caption className="visually-hidden">{t('solvency.figuresCaption', { id: h.snapshotId })}</caption>
         <thead>
           <tr>
@@ -63,16 +66,38 @@ function Snapshot({ s, lang }: { s: SolvencySnapshot; lang: Lang }) {
         <dd>{h.leafCount}</dd>
       </dl>
       <h3>{t('solvency.addresses')}</h3>
-      <ul className="solvency-addresses">
-        {s.addresses.map((a) => (
-          <li key={a.address}>
-            <a href={explorerAddressUrl(1, a.address)} target="_blank" rel="noreferrer" data-testid="solvency-address">
-              {shortAddress(a.address)}
-            </a>{' '}
-            {a.role === 'treasury' ? t('solvency.treasury') : a.role === 'float' ? t('solvency.float') : t('solvency.hotWallet', { pools: a.pool ?? '' })}
-          </li>
-        ))}
-      </ul>
+      {ROLES.map((role) => {
+        const group = s.addresses.filter((a) => a.role === role);
+        if (!group.length) return null;
+        return (
+          <section key={role} aria-labelledby={`solvency-${h.snapshotId}-${role}`} data-testid="solvency-group" data-role={role}>
+            <h4 id={`solvency-${h.snapshotId}-${role}`}>{t(`solvency.roles.${role}`)}</h4>
+            <ul className="solvency-addresses">
+              {group.map((a) => (
+                <li key={a.address} data-testid="solvency-declared" data-snapshot={h.snapshotId} data-address={a.address} data-proven={a.signature !== null}>
+                  <a href={explorerAddressUrl(1, a.address)} target="_blank" rel="noreferrer" data-testid="solvency-address">
+                    {shortAddress(a.address)}
+                  </a>
+                  {a.role === 'pool' ? ` ${t('solvency.pools', { pools: a.pool ?? '' })}` : null}
+                  {a.signature === null ? (
+                    // Declared, but its key has not signed yet: nothing it holds is counted.
+                    <span className="muted">{`: ${t('solvency.awaitingProof')}`}</span>
+                  ) : (
+                    s.reserves
+                      .filter((r) => r.address === a.address)
+                      .map((r, i) => (
+                        <span key={r.currency}>
+                          {i ? ', ' : ': '}
+                          <Amount units={BigInt(r.balance)} decimals={h.decimals[h.currencies.indexOf(r.currency)] ?? 0} currency={r.currency} lang={lang} />
+                        </span>
+                      ))
+                  )}
+                </li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
     </>
   );
 }

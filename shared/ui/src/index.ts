@@ -9,7 +9,7 @@ export { useServerData, useCabinetRevision, LIVE_POLL_MS, type Loadable } from '
 export { Panel, type PanelTexts } from './components/Panel';
 export { TxLink } from './components/TxLink';
 export { CoinMark, COINS, type Coin } from './components/CoinMark';
-export { Field, FieldNotes, FormSummary, describedInput, fieldClass, type FieldProps } from './components/Field';
+export { Field, FieldNotes, FormSummary, SelectField, describedInput, fieldClass, type FieldProps, type SelectFieldProps } from './components/Field';
 export { TableScroll } from './components/TableScroll';
 export { DataTable, type DataColumn, type DataRowAttrs, type DataTableProps } from './components/DataTable';
 export { Amount, WithAmount, AMOUNT_SLOT } from './components/Amount';

@@ -97,7 +97,7 @@ export const settingChanges = pgTable(
   'setting_changes',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    /** 'apy' (target: the pool) or 'payout' (target: the currency). */
+    /** 'apy' (target: the pool), 'payout' (target: the currency), 'limits' (target: 'withdrawals') or 'referral' (target: its first day; 0037). */
     kind: text('kind').notNull(),
     target: text('target').notNull(),
     effectiveFrom: date('effective_from', { mode: 'string' }),

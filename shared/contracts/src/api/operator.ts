@@ -2,6 +2,7 @@
 // `npm run operator` command line and the console. One schema per request and answer.
 import * as z from 'zod/mini';
 import { baseUnitsSchema, currencyCodeSchema, poolNameSchema } from './common';
+import * as M from './message-texts';
 
 /** Where the operator API answers, on its own port (never through the public proxy). */
 export const operatorBasePath = '/api/v1/operator';
@@ -82,7 +83,10 @@ export const payoutRuleBodySchema = z.object({
   dualApprovalThreshold: z.optional(z.nullable(baseUnitsSchema)),
 });
 const count = z.int().check(z.positive(), z.lte(1_000_000));
-export const limitsBodySchema = z.object({ perHour: z.optional(count), perDay: z.optional(count), windowHours: z.optional(z.int().check(z.positive(), z.lte(24 * 366))) });
+const windowHours = z.int().check(z.positive(), z.lte(24 * 366));
+/** Withdrawal requests an account may make an hour and a day, and how far back the approval threshold sums. */
+const limitsShape = { perHour: z.optional(count), perDay: z.optional(count), windowHours: z.optional(windowHours) };
+export const limitsBodySchema = z.object(limitsShape);
 
 export const auditQuerySchema = z.object({
   actor: z.optional(z.string().check(z.maxLength(100))),
@@ -127,12 +131,20 @@ export type FloatRefillBody = z.infer<typeof floatRefillBodySchema>;
 
 /**
  * A change of a money setting (issue 26), proposed by one operator and applied only when another
- * approves it with a fresh code: an APY schedule entry of a pool from a future day, or a
- * currency's fee, minimum and approval thresholds (applied on approval). `null` removes a
- * threshold or closes the currency (minimum).
+ * approves it with a fresh code: an APY schedule entry of a pool from a future day, a
+ * currency's fee, minimum and approval thresholds or the withdrawal limits (applied on approval),
+ * or a version of the referral programme from a future day. `null` removes a threshold or closes
+ * the currency (minimum); an absent field stays as it is.
  */
 // The fraction part is an alternative with nothing, not an optional group: no repetition inside a repetition (linear time, and safe-regex2 agrees).
 export const apyFractionSchema = z.string().check(z.regex(/^(0|[1-9]\d{0,5})(\.\d{1,18}|)$/, 'expected a decimal fraction such as 0.05 for 5 %'));
+/** The deepest level and the longest vesting a referral version may set (the API checks the rest: the 18 % cap, rising ranks). */
+export const REFERRAL_MAX_LEVELS = 10;
+export const REFERRAL_MAX_VESTING_DAYS = 365;
+const referralBps = z.int().check(z.gte(0), z.lte(10_000));
+/** A rank of the referral programme: from a capital attracted (US dollars), a bonus on every level's rate. */
+export const referralRankSchema = z.object({ title: z.string().check(z.trim(), z.minLength(1), z.maxLength(40)), capitalUsd: z.string().check(z.maxLength(40)), bonusBps: referralBps });
+export type ReferralRank = z.infer<typeof referralRankSchema>;
 export const settingChangeBodySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('apy'), pool: poolNameSchema, apy: apyFractionSchema, effectiveFrom: isoDaySchema }),
   z.object({
@@ -143,14 +155,31 @@ export const settingChangeBodySchema = z.discriminatedUnion('kind', [
     approvalThreshold: z.optional(z.nullable(baseUnitsSchema)),
     dualApprovalThreshold: z.optional(z.nullable(baseUnitsSchema)),
   }),
+  z.object({ kind: z.literal('limits'), ...limitsShape }),
+  z.object({
+    kind: z.literal('referral'),
+    /** A new version starts on a day not rewarded yet: tomorrow at the earliest, never a past day. */
+    effectiveFrom: isoDaySchema,
+    /** Each level's rate in basis points, level 1 first. */
+    levels: z.optional(z.array(referralBps).check(z.minLength(1), z.maxLength(REFERRAL_MAX_LEVELS))),
+    ranks: z.optional(z.array(referralRankSchema).check(z.minLength(1), z.maxLength(100))),
+    /** The payout currency of the rewards. */
+    currency: z.optional(currencyCodeSchema),
+    vestingDays: z.optional(z.int().check(z.gte(0), z.lte(REFERRAL_MAX_VESTING_DAYS))),
+  }),
 ]);
 export type SettingChangeBody = z.infer<typeof settingChangeBodySchema>;
-export const settingFieldSchema = z.enum(['apy', 'fee', 'minimum', 'approvalThreshold', 'dualApprovalThreshold']);
+/**
+ * The fields a change shows, each from a text to a text: amounts in base units, counts and days as
+ * whole numbers, `levels` as the levels' basis points separated by spaces, and `ranks` as the JSON
+ * of the ranks (`referralRankSchema`, lowest first).
+ */
+export const settingFieldSchema = z.enum(['apy', 'fee', 'minimum', 'approvalThreshold', 'dualApprovalThreshold', 'perHour', 'perDay', 'windowHours', 'levels', 'ranks', 'currency', 'vestingDays']);
 export type SettingField = z.infer<typeof settingFieldSchema>;
 /** What a change does: each field from what stands to what it becomes, and from when (null: on approval). */
 export const settingPreviewSchema = z.object({
-  kind: z.enum(['apy', 'payout']),
-  /** The pool (APY) or the currency (payout rule). */
+  kind: z.enum(['apy', 'payout', 'limits', 'referral']),
+  /** The pool (APY), the currency (payout rule), 'withdrawals' (limits) or the version's first day (referral). */
   target: z.string(),
   effectiveFrom: z.nullable(z.string()),
   changes: z.array(z.object({ field: settingFieldSchema, from: z.nullable(z.string()), to: z.nullable(z.string()) })),
@@ -172,3 +201,14 @@ export type SettingChange = z.infer<typeof settingChangeSchema>;
 export const settingChangesQuery = z.object({ status: z.optional(settingChangeStatusSchema) });
 /** A change is rejected with a reason (the proposer may withdraw their own the same way). */
 export const settingRejectBodySchema = z.object({ reason: z.string().check(z.trim(), z.minLength(1, 'give a reason'), z.maxLength(500)) });
+
+/**
+ * Proof of control of a declared address whose key is offline (the cold address): its snapshot
+ * message (`POST /operator/solvency/:id/attest`), signed with EIP-191 by that address's key holder
+ * away from every server. The answer is the snapshot as published, its reserves now counting it.
+ */
+export const solvencyAttestBodySchema = z.object({
+  address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/, M.solvencyAttestAddress)),
+  signature: z.string().check(z.regex(/^0x[0-9a-fA-F]{130}$/, M.solvencyAttestSignatureFormat)),
+});
+export type SolvencyAttestBody = z.infer<typeof solvencyAttestBodySchema>;

@@ -26,14 +26,25 @@ export const solvencyHeaderSchema = z
   .register(z.globalRegistry, { id: 'SolvencyHeader' });
 export type SolvencyHeader = z.infer<typeof solvencyHeaderSchema>;
 
+/**
+ * pool: a pool's deposit address (swept to cold); float: the address withdrawals are paid from;
+ * cold: where deposits are swept (its key is offline); treasury: the yield address.
+ */
+export const declaredRoleSchema = z.enum(['pool', 'float', 'cold', 'treasury']);
+export type DeclaredRole = z.infer<typeof declaredRoleSchema>;
+
 /** An address the operator declares, with its message signed by that address (EIP-191). */
 export const declaredAddressSchema = z.object({
   address,
-  /** pool: a pool's deposit address (swept to cold); float: the address withdrawals are paid from; treasury: the yield address. */
-  role: z.enum(['pool', 'float', 'treasury']),
+  role: declaredRoleSchema,
+  /** The pools whose deposit address it is (comma-separated); null for the other roles. */
   pool: z.nullable(z.string()),
   message: z.string(),
-  signature: z.string(),
+  /**
+   * null: the address awaits its proof of control (the cold address, whose key is offline, until
+   * an operator submits the message signed by it); its balances are not counted until then.
+   */
+  signature: z.nullable(z.string()),
 });
 export type DeclaredAddress = z.infer<typeof declaredAddressSchema>;
 
@@ -43,8 +54,11 @@ export const solvencySnapshotSchema = z
     signature: z.string(),
     signer: address,
     addresses: z.array(declaredAddressSchema),
-    /** Base units held on chain at the header's block, per declared address and currency. */
-    reserves: z.array(z.object({ address, currency: z.string(), balance: baseUnitsSchema })),
+    /**
+     * Base units held on chain at the header's block, per declared address that has proven
+     * control and currency, with the address's role (and pools) to group them by.
+     */
+    reserves: z.array(z.object({ address, role: declaredRoleSchema, pool: z.nullable(z.string()), currency: z.string(), balance: baseUnitsSchema })),
   })
   .register(z.globalRegistry, { id: 'SolvencySnapshot' });
 export type SolvencySnapshot = z.infer<typeof solvencySnapshotSchema>;

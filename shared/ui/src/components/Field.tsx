@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
 
 export interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   id: string;
@@ -43,6 +43,32 @@ export function Field({ id, label, error, hint, className, ...input }: FieldProp
     <div className={fieldClass('field', error, className)}>
       <label htmlFor={id}>{label}</label>
       <input {...describedInput(id, error, hint)} {...input} />
+      <FieldNotes id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'children'> {
+  id: string;
+  label: ReactNode;
+  /** The choices in order: the value sent and the text shown (already in the page's language). */
+  options: readonly { value: string; label: string }[];
+  error?: string | undefined;
+  hint?: ReactNode;
+}
+
+/** A labelled select with its hint and error under it: `Field`'s twin for a choice from a list. */
+export function SelectField({ id, label, options, error, hint, className, ...select }: SelectFieldProps) {
+  return (
+    <div className={fieldClass('field', error, className)}>
+      <label htmlFor={id}>{label}</label>
+      <select {...describedInput(id, error, hint)} {...select}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
       <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
