@@ -7,7 +7,7 @@ import { pathIndices } from '@app/solvency';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { ApiError } from '../http/errors';
-import { BLOCK_LEVELS, blockSize, encodeSums, foldBlock, sumsOf } from './tree';
+import { BLOCK, BLOCK_LEVELS, blockSize, foldBlock, sumsOf, type Node } from './tree';
 
 /** How many snapshots the public list carries, newest first. */
 const HISTORY = 30;
@@ -75,41 +75,40 @@ export async function proofOf(db: Pick<Db, 'execute'>, userId: string, snapshot?
       : sql`select id, header, signature, leaf_count::text from solvency_snapshots where id = ${snapshot}`,
   );
   if (!s) throw new ApiError(404, snapshot === undefined ? M.solvencyNoSnapshot : M.solvencyUnknownSnapshot, snapshot === undefined ? 'SOLVENCY_NO_SNAPSHOT' : 'SOLVENCY_UNKNOWN_SNAPSHOT');
-  // A user in the snapshot has had a nonce since it was taken: read with the parts, never written here.
-  const parts = await rows<{ part: number; leaf_index: string; nonce: string }>(
-    db,
-    sql`select p.part, p.leaf_index::text, encode(n.nonce, 'hex') as nonce from solvency_parts p join solvency_nonces n on n.user_id = p.user_id
-        where p.snapshot_id = ${s.id} and p.user_id = ${userId} order by p.part`,
-  );
-  if (!parts.length) throw new ApiError(404, M.solvencyNotIncluded, 'SOLVENCY_NOT_INCLUDED');
   const leafCount = Number(s.leaf_count);
   const header = JSON.parse(s.header) as SolvencyHeader;
   const width = header.currencies.length;
   const height = Math.log2(leafCount);
-  // Per part, the block of each stored level its path crosses: 16 nodes, the floor of the next four levels.
-  const wanted = new Map<string, { level: number; block: number }>();
-  for (const p of parts) {
-    for (let level = 0; level < height; level += BLOCK_LEVELS) {
-      const block = Math.floor(Number(p.leaf_index) / 2 ** level / blockSize(leafCount, level));
-      wanted.set(`${level}:${block}`, { level, block });
-    }
-  }
-  const found = await rows<{ level: number; block: string; hashes: string; sums: string }>(
+  // One query: the user's parts, and for each the block of every stored level its path crosses (16
+  // nodes, the floor of the next four levels), each block one primary-key lookup (the `limit 1`
+  // keeps it one, whatever the statistics of a snapshot just written make the planner think). A
+  // user in the snapshot has had a nonce since it was taken: read with the parts, never written here.
+  const found = await rows<{ part: number; leaf_index: string; nonce: string; level: number; block: string; hashes: string; sums: string }>(
     db,
-    sql`select level, block::text, encode(hashes, 'hex') as hashes, array_to_string(sums, ',') as sums from solvency_blocks
-        where snapshot_id = ${s.id} and (level, block) in (${sql.join(
-          [...wanted.values()].map((w) => sql`(${w.level}::smallint, ${w.block}::bigint)`),
-          sql`, `,
-        )})`,
+    sql`select p.part, p.leaf_index::text, encode(n.nonce, 'hex') as nonce, b.level, b.block::text, encode(b.hashes, 'hex') as hashes, encode(b.sums, 'hex') as sums
+        from solvency_parts p join solvency_nonces n on n.user_id = p.user_id
+        cross join lateral generate_series(0, ${Math.max(0, height - 1)}::int, ${BLOCK_LEVELS}::int) as l(level)
+        cross join lateral (
+          select level, block, hashes, sums from solvency_blocks
+          where snapshot_id = p.snapshot_id and level = l.level and block = (p.leaf_index >> l.level) / least(${BLOCK}::bigint, greatest(1, ${leafCount}::bigint >> l.level))
+          limit 1
+        ) b
+        where p.snapshot_id = ${s.id} and p.user_id = ${userId}
+        order by p.part, b.level`,
   );
+  if (!found.length) throw new ApiError(404, M.solvencyNotIncluded, 'SOLVENCY_NOT_INCLUDED');
+  const parts = [...new Map(found.map((f) => [f.part, f])).values()];
   // Each block folded up to the next stored level: the siblings of every level between.
-  const folded = new Map(
-    found.map((f) => {
-      const sums = f.sums.split(',').map(BigInt);
-      const nodes = Array.from({ length: f.hashes.length / 64 }, (_, i) => ({ hash: f.hashes.slice(i * 64, i * 64 + 64), encoded: encodeSums(sums.slice(i * width, (i + 1) * width)) }));
-      return [`${f.level}:${f.block}`, foldBlock(nodes)];
-    }),
-  );
+  const folded = new Map<string, Node[][]>();
+  for (const f of found) {
+    const key = `${f.level}:${f.block}`;
+    if (folded.has(key)) continue;
+    const hashes = f.hashes.length / 64;
+    const sums = Buffer.from(f.sums, 'hex');
+    if (sums.length !== 32 * width * hashes) throw new Error(`snapshot ${s.id}: block ${key} holds ${hashes} hashes and ${sums.length} bytes of sums`);
+    const nodes = Array.from({ length: hashes }, (_, i) => ({ hash: f.hashes.slice(i * 64, i * 64 + 64), encoded: sums.subarray(i * 32 * width, (i + 1) * 32 * width) }));
+    folded.set(key, foldBlock(nodes));
+  }
   const node = (level: number, index: number) => {
     const base = level - (level % BLOCK_LEVELS);
     // Of a block of `size` nodes at the stored level below, this level holds size / 2^up.

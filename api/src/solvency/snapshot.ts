@@ -14,7 +14,8 @@ import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { ApiError } from '../http/errors';
 import type { PayoutSigner } from '../payouts';
-import { BlockTree, Randomness, leafKey, leafNode, paddingNode, subKey, sumsOf, type Node } from './tree';
+import { Randomness, subKey, sumsOf, writeU256, type Node } from './tree';
+import { RECORD, TreeWorker, recordSize, type PackedBlocks } from './tree-worker';
 
 export type SnapshotSettings = {
   chainId: number;
@@ -26,7 +27,7 @@ export type SnapshotSettings = {
   brandTitle: string;
   /** The signer, which holds the deposit addresses', the float's and the treasury's keys and signs their control messages. */
   custody: PayoutSigner | null;
-  /** Users read, and parts and nodes written, per statement. */
+  /** Users read per statement. */
   pageSize?: number;
   /** Parts per bucket of the shuffle, about: what the build holds in memory at once. */
   shuffleBucket?: number;
@@ -60,13 +61,16 @@ export async function balanceAt(chain: ChainReader, address: string, currency: s
 /** Splits a vector into k parts of random non-negative amounts per currency that add up to it exactly. */
 export function splitVector(vector: readonly bigint[], k: number, rng = new Randomness()): bigint[][] {
   const parts = Array.from({ length: k }, () => vector.map(() => 0n));
+  const cuts: bigint[] = new Array<bigint>(k - 1);
   vector.forEach((v, c) => {
-    const cuts = Array.from({ length: k - 1 }, () => rng.belowBig(v + 1n)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (let i = 0; i < k - 1; i++) cuts[i] = rng.belowBig(v + 1n);
+    if (k > 2) cuts.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     let prev = 0n;
-    [...cuts, v].forEach((cut, i) => {
-      parts[i]![c] = cut - prev;
-      prev = cut;
-    });
+    for (let i = 0; i < k - 1; i++) {
+      parts[i]![c] = cuts[i]! - prev;
+      prev = cuts[i]!;
+    }
+    parts[k - 1]![c] = v - prev;
   });
   return parts;
 }
@@ -147,6 +151,8 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
     throw err;
   }
   const page = s.pageSize ?? 2000;
+  // The tree's thread loads while the liabilities are read.
+  const hasher = new TreeWorker();
   try {
     return await db.transaction(
       async (tx) => {
@@ -210,10 +216,11 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
           const missing = [...vectors.keys()].filter((u) => !nonces.has(u));
           if (missing.length) for (const [u, n] of await makeNonces(tx, missing)) nonces.set(u, n);
           for (const [userId, vector] of vectors) {
-            const key = leafKey(subKey(nonces.get(userId)!, id, userId));
+            const sub = subKey(nonces.get(userId)!, id, userId);
             const parts = splitVector(vector, 2 + dealt.rng.below(2), dealt.rng);
             const user = Buffer.from(userId.replace(/-/g, ''), 'hex');
-            parts.forEach((sums, part) => dealt.add(user, part, leafNode(key, part, sums)));
+            // The leaves' HMACs are made by the tree's thread, when the parts come back shuffled.
+            parts.forEach((sums, part) => dealt.add(user, part, sub, sums));
             vector.forEach((v, i) => (totals[i]! += v));
             users++;
             partCount += parts.length;
@@ -230,7 +237,7 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
 
         // 2. The tree: bucket by bucket, each bucket's parts in a random order (the shuffle), folded as they come.
         const leafCount = paddedLeafCount(partCount);
-        const root = await buildTree(tx, id, leafCount, partCount, dealt, page);
+        const root = await buildTree(tx, id, leafCount, partCount, dealt, hasher);
         const rootHex = `0x${root.hash}`;
         await audit(tx, { actor: by.actor, action: 'solvency.tree', target: String(id), after: { leafCount, root: rootHex } });
 
@@ -275,6 +282,8 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
     const answer = err instanceof ChainUnavailable ? new ApiError(503, M.solvencyChainUnreachable, 'CHAIN_UNREACHABLE') : err;
     await refuse(reason, answer instanceof ApiError ? answer : new ApiError(500, reason));
     throw answer;
+  } finally {
+    await hasher.close();
   }
 }
 
@@ -326,7 +335,7 @@ class Pipeline {
 const arrayLiteral = (items: readonly (string | number)[]) => `{${items.map((i) => `"${i}"`).join(',')}}`;
 
 /**
- * The shuffle's first half: each part, as the bytes of one record (user, part, leaf hash, sums),
+ * The shuffle's first half: each part, as the bytes of one record (user, part, sub, sums: `RECORD`),
  * goes to a bucket drawn at random, written a batch of users at a time. Reading the buckets in
  * order and each one's parts in a random order is a uniform shuffle of all the parts, with one
  * bucket in memory at a time.
@@ -341,17 +350,17 @@ class Deal extends Pipeline {
     readonly width: number,
   ) {
     super();
-    this.recordSize = 16 + 1 + 32 + 32 * width;
+    this.recordSize = recordSize(width);
     this.pending = Array.from({ length: buckets }, () => []);
   }
 
-  /** `user`: the 16 bytes of the user's id. */
-  add(user: Buffer, part: number, leaf: Node): void {
+  /** `user`: the 16 bytes of the user's id; `sub`: their key for this snapshot. */
+  add(user: Buffer, part: number, sub: Buffer, sums: readonly bigint[]): void {
     const record = Buffer.allocUnsafe(this.recordSize);
-    user.copy(record, 0);
-    record[16] = part;
-    record.write(leaf.hash, 17, 32, 'hex');
-    leaf.encoded.copy(record, 49);
+    user.copy(record, RECORD.user);
+    record[RECORD.part] = part;
+    sub.copy(record, RECORD.sub);
+    sums.forEach((v, i) => writeU256(record, v, RECORD.sums + 32 * i));
     this.pending[this.rng.below(this.buckets)]!.push(record);
   }
 
@@ -376,63 +385,87 @@ class Deal extends Pipeline {
     );
   }
 
-  /** One bucket's records, in a random order. */
-  async *shuffled(tx: Pick<Db, 'execute'>): AsyncGenerator<{ userId: string; part: number; leaf: Node }[]> {
+  /** One bucket's records, in a random order: the records end to end, and each one's user and part. */
+  async *shuffled(tx: Pick<Db, 'execute'>): AsyncGenerator<{ records: Buffer; userIds: string[]; parts: number[] }> {
     await tx.execute(sql`create index on solvency_deal (bucket)`);
     const read = (b: number) => rows<{ r: string }>(tx, sql`select encode(records, 'hex') as r from solvency_deal where bucket = ${b}`);
+    const size = this.recordSize;
     let next = read(0);
     for (let b = 0; b < this.buckets; b++) {
       const found = await next;
       // The next bucket is read while this one is folded.
       if (b + 1 < this.buckets) next = read(b + 1);
       const bytes = Buffer.from(found.map((f) => f.r).join(''), 'hex');
-      const count = bytes.length / this.recordSize;
-      const out: { userId: string; part: number; leaf: Node }[] = [];
+      const count = bytes.length / size;
+      // A buffer of its own (not a view of the shared pool): it is handed to the tree's thread whole.
+      const records = Buffer.allocUnsafeSlow(bytes.length);
+      const userIds: string[] = [];
+      const parts: number[] = [];
+      let to = 0;
       for (const i of this.rng.permutation(count)) {
-        const at = i * this.recordSize;
-        const encoded = bytes.subarray(at + 49, at + this.recordSize);
-        out.push({ userId: bytes.toString('hex', at, at + 16), part: bytes[at + 16]!, leaf: { hash: bytes.toString('hex', at + 17, at + 49), encoded } });
+        const at = i * size;
+        to += bytes.copy(records, to, at, at + size);
+        userIds.push(bytes.toString('hex', at + RECORD.user, at + RECORD.user + 16));
+        parts.push(bytes[at + RECORD.part]!);
       }
-      yield out;
+      yield { records, userIds, parts };
     }
   }
 }
 
-/** Streams the dealt parts into the tree in their shuffled order; stores the tree's blocks and where each part sits. */
-async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number, partCount: number, dealt: Deal, page: number): Promise<Node> {
-  let blocks: { level: number; block: number; nodes: Node[] }[] = [];
+/** `solvency_blocks` rows of packed blocks: one binary parameter, each row its slice of hashes and of sums. */
+function blockRows(id: number, p: PackedBlocks, width: number) {
+  const starts: number[] = [];
+  let at = 0;
+  for (const n of p.counts) {
+    starts.push(at);
+    at += n * 32 * (1 + width);
+  }
+  const bytes = Buffer.from(p.bytes.buffer, p.bytes.byteOffset, p.bytes.byteLength);
+  return sql`insert into solvency_blocks (snapshot_id, level, block, hashes, sums)
+    select ${id}, l, b, substring(d.v from a + 1 for n * 32), substring(d.v from a + 1 + n * 32 for n * ${32 * width})
+    from (select ${bytes}::bytea as v) d,
+         unnest(${arrayLiteral(p.levels)}::smallint[], ${arrayLiteral(p.blocks)}::bigint[], ${arrayLiteral(starts)}::int[], ${arrayLiteral(p.counts)}::int[]) as x(l, b, a, n)`;
+}
+
+/**
+ * Streams the dealt parts into the tree in their shuffled order; stores the tree's blocks and where
+ * each part sits. The hashing is the tree's thread's: this one reads the next bucket, and writes
+ * each bucket's parts and the blocks the thread hands back, with at most two buckets at the thread.
+ */
+async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number, partCount: number, dealt: Deal, hasher: TreeWorker): Promise<Node> {
   const writes = new Pipeline();
-  const flush = async () => {
-    if (!blocks.length) return;
-    const batch = blocks;
-    blocks = [];
-    await writes.send(() => tx.execute(sql`insert into solvency_blocks (snapshot_id, level, block, hashes, sums)
-      select ${id}, l, b, decode(h, 'hex'), string_to_array(s, ',')::numeric[]
-      from unnest(${arrayLiteral(batch.map((b) => b.level))}::smallint[], ${arrayLiteral(batch.map((b) => b.block))}::bigint[],
-                  ${arrayLiteral(batch.map((b) => b.nodes.map((n) => n.hash).join('')))}::text[],
-                  ${arrayLiteral(batch.map((b) => b.nodes.flatMap(sumsOf).join(',')))}::text[]) as x(l, b, h, s)`));
+  hasher.begin(id, leafCount, partCount, dealt.width);
+  const store = async (p: PackedBlocks) => {
+    if (p.counts.length) await writes.send(() => tx.execute(blockRows(id, p, dealt.width)));
   };
-  // A block's nodes are whole leaves' and subtrees' worth: a batch of them is about `page` nodes.
-  const batchBlocks = Math.max(1, Math.ceil(page / 16));
-  const tree = new BlockTree(leafCount, partCount, (level, block, nodes) => blocks.push({ level, block, nodes }));
-  for await (const bucket of dealt.shuffled(tx)) {
-    if (!bucket.length) continue;
-    const first = tree.pushed;
-    for (const b of bucket) tree.push(b.leaf);
-    await writes.send(() =>
-      tx.execute(sql`insert into solvency_parts (snapshot_id, user_id, part, leaf_index)
-        select ${id}, u, p, ${first}::bigint + i - 1
-        from unnest(${arrayLiteral(bucket.map((b) => b.userId))}::uuid[], ${arrayLiteral(bucket.map((b) => b.part))}::int[]) with ordinality as x(u, p, i)`),
-    );
-    if (blocks.length >= batchBlocks) await flush();
+  try {
+    let placed = 0;
+    let atThread = 0;
+    for await (const bucket of dealt.shuffled(tx)) {
+      if (!bucket.userIds.length) continue;
+      const first = placed;
+      placed += bucket.userIds.length;
+      hasher.push(bucket.records);
+      atThread++;
+      await writes.send(() =>
+        tx.execute(sql`insert into solvency_parts (snapshot_id, user_id, part, leaf_index)
+          select ${id}, u, p, ${first}::bigint + i - 1
+          from unnest(${arrayLiteral(bucket.userIds)}::uuid[], ${arrayLiteral(bucket.parts)}::int[]) with ordinality as x(u, p, i)`),
+      );
+      for (; atThread > 1; atThread--) await store((await hasher.next()).packed);
+    }
+    for (; atThread > 0; atThread--) await store((await hasher.next()).packed);
+    hasher.finish();
+    for (;;) {
+      const { packed, root } = await hasher.next();
+      await store(packed);
+      if (root) {
+        await writes.drain();
+        return root;
+      }
+    }
+  } finally {
+    await writes.drain().catch(() => undefined);
   }
-  // Padding leaves stream through the same flushes: a tree padded to twice its parts stays flat too.
-  while (tree.pushed < leafCount) {
-    tree.push(paddingNode(id, tree.pushed, dealt.width));
-    if (blocks.length >= batchBlocks) await flush();
-  }
-  const root = tree.finish(id, dealt.width);
-  await flush();
-  await writes.drain();
-  return root;
 }

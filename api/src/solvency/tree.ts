@@ -4,7 +4,7 @@
 // nodes of every fourth level in blocks of sixteen, so a snapshot writes a handful of rows per
 // thousand leaves and a proof recomputes the three levels between from the block below them.
 import { hash, randomBytes } from 'node:crypto';
-import { FormatError, SUM_LIMIT, uuidBytes } from '@app/solvency';
+import { FormatError, SUM_LIMIT } from '@app/solvency';
 
 const TAG_SUB = Buffer.from('pol-v1/sub');
 const TAG_LEAF = Buffer.from('pol-v1/leaf');
@@ -33,23 +33,29 @@ function writeU64(out: Buffer, v: number, at: number): void {
   out.writeUInt32BE(v >>> 0, at + 4);
 }
 
-function u64(v: number): Buffer {
-  const out = Buffer.alloc(8);
-  writeU64(out, v, 0);
-  return out;
-}
-
 /** One-shot SHA-256: no hash object per call. */
 const sha256 = (data: Buffer): Buffer => hash('sha256', data, 'buffer');
 const sha256Hex = (data: Buffer): string => hash('sha256', data, 'hex');
 
+const LIMB = (1n << 64n) - 1n;
+
+/** u256be(v) at `at`, as four 64-bit words: no hex text per amount. */
+export function writeU256(out: Buffer, v: bigint, at: number): void {
+  if (v < 0n || v >= SUM_LIMIT) throw new FormatError(`u256 out of range: ${v}`);
+  out.writeBigUInt64BE(v & LIMB, at + 24);
+  if (v <= LIMB) {
+    out.fill(0, at, at + 24);
+    return;
+  }
+  out.writeBigUInt64BE((v >> 64n) & LIMB, at + 16);
+  out.writeBigUInt64BE((v >> 128n) & LIMB, at + 8);
+  out.writeBigUInt64BE(v >> 192n, at);
+}
+
 /** u256be(v_1) ‖ … ‖ u256be(v_N) */
 export function encodeSums(sums: readonly bigint[]): Buffer {
   const out = Buffer.allocUnsafe(32 * sums.length);
-  sums.forEach((v, i) => {
-    if (v < 0n || v >= SUM_LIMIT) throw new FormatError(`u256 out of range: ${v}`);
-    out.write(v.toString(16).padStart(64, '0'), i * 32, 32, 'hex');
-  });
+  sums.forEach((v, i) => writeU256(out, v, i * 32));
   return out;
 }
 
@@ -74,10 +80,27 @@ function addSums(a: Buffer, b: Buffer): Buffer {
   return out;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID's 16 bytes at `at` (userIdBytes), written as hex: no array per user. */
+function writeUuid(out: Buffer, uuid: string, at: number): void {
+  if (!UUID.test(uuid)) throw new FormatError(`not a UUID: ${uuid}`);
+  out.write(uuid.slice(0, 8), at, 4, 'hex');
+  out.write(uuid.slice(9, 13), at + 4, 2, 'hex');
+  out.write(uuid.slice(14, 18), at + 6, 2, 'hex');
+  out.write(uuid.slice(19, 23), at + 8, 2, 'hex');
+  out.write(uuid.slice(24), at + 10, 6, 'hex');
+}
+
 /** sub = SHA256("pol-v1/sub" ‖ nonce ‖ u64be(snapshotId) ‖ userIdBytes) */
 export function subKey(nonce: Buffer, snapshotId: number, userId: string): Buffer {
   if (nonce.length !== 32) throw new FormatError('the nonce is 32 bytes');
-  return sha256(Buffer.concat([TAG_SUB, nonce, u64(snapshotId), uuidBytes(userId)]));
+  const data = room(TAG_SUB.length + 56);
+  TAG_SUB.copy(data, 0);
+  nonce.copy(data, TAG_SUB.length);
+  writeU64(data, snapshotId, TAG_SUB.length + 32);
+  writeUuid(data, userId, TAG_SUB.length + 40);
+  return sha256(data.subarray(0, TAG_SUB.length + 56));
 }
 
 /** A sub as HMAC's two padded keys (RFC 2104: a key of 32 bytes is zero-padded to the block of 64), made once per user. */
@@ -96,16 +119,28 @@ export function leafKey(sub: Buffer): LeafKey {
 
 /** HMAC-SHA256(key = sub, "pol-v1/leaf" ‖ u32be(part) ‖ u256be(v_1) ‖ … ‖ u256be(v_N)) */
 export function leafNode(key: LeafKey, part: number, sums: readonly bigint[]): Node {
-  const encoded = encodeSums(sums);
+  return leafOf(key.inner, key.outer, part, encodeSums(sums));
+}
+
+/** The same leaf from the sub itself, its padded keys written straight into the message: no allocation but the sums'. */
+export function leafOfSub(sub: Buffer, part: number, encoded: Buffer): Node {
+  if (sub.length !== 32) throw new FormatError('a sub is 32 bytes');
+  return leafOf(sub, null, part, encoded);
+}
+
+/** `inner`/`outer`: the padded keys, or (with `outer` null) the 32-byte sub to pad here. */
+function leafOf(inner: Buffer, outer: Buffer | null, part: number, encoded: Buffer): Node {
   const length = 64 + TAG_LEAF.length + 4 + encoded.length;
   const message = room(length);
-  key.inner.copy(message, 0);
+  if (outer) inner.copy(message, 0);
+  else for (let i = 0; i < 64; i++) message[i] = (i < 32 ? inner[i]! : 0) ^ 0x36;
   TAG_LEAF.copy(message, 64);
   message.writeUInt32BE(part, 64 + TAG_LEAF.length);
   encoded.copy(message, 64 + TAG_LEAF.length + 4);
-  const inner = sha256Hex(message.subarray(0, length));
-  key.outer.copy(message, 0);
-  message.write(inner, 64, 32, 'hex');
+  const hashed = sha256Hex(message.subarray(0, length));
+  if (outer) outer.copy(message, 0);
+  else for (let i = 0; i < 64; i++) message[i] = (i < 32 ? inner[i]! : 0) ^ 0x5c;
+  message.write(hashed, 64, 32, 'hex');
   return { hash: sha256Hex(message.subarray(0, 96)), encoded };
 }
 
@@ -244,6 +279,11 @@ export class Randomness {
   /** Uniform in [0, bound) for any bigint bound (64 spare bits make the modulo bias negligible). */
   belowBig(bound: bigint): bigint {
     if (bound <= 1n) return 0n;
+    // The common case, amounts under 2^64: 128 random bits as two words, no hex text.
+    if (bound <= 1n << 64n) {
+      const b = this.bytes(16);
+      return ((b.readBigUInt64BE(0) << 64n) | b.readBigUInt64BE(8)) % bound;
+    }
     const n = Math.ceil(bound.toString(16).length / 2) + 8;
     return BigInt(`0x${this.bytes(n).toString('hex')}`) % bound;
   }

@@ -1,8 +1,8 @@
-import { bigint, date, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, date, integer, jsonb, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { bytea, created, ts } from './columns';
 
-// Proof of solvency (api/src/solvency, drizzle/0024_solvency.sql and 0031_solvency_blocks.sql).
+// Proof of solvency (api/src/solvency, drizzle/0024_solvency.sql, 0031_solvency_blocks.sql and 0039_solvency_block_sums.sql).
 
 /** Each account's 32-byte nonce for life: never logged, shown only to its owner. */
 export const solvencyNonces = pgTable('solvency_nonces', {
@@ -35,7 +35,7 @@ export const solvencySnapshots = pgTable('solvency_snapshots', {
 /**
  * The nodes of every fourth level below a tree's root, sixteen to a block (fewer in a level that
  * has fewer): block b of level l holds nodes 16b … 16b+15, hashes end to end and sums node after
- * node. Leaf-level blocks of padding only are not stored (drizzle/0031_solvency_blocks.sql).
+ * node, as u256be bytes. Leaf-level blocks of padding only are not stored (drizzle/0031_solvency_blocks.sql).
  */
 export const solvencyBlocks = pgTable(
   'solvency_blocks',
@@ -44,7 +44,8 @@ export const solvencyBlocks = pgTable(
     level: smallint('level').notNull(),
     block: bigint('block', { mode: 'number' }).notNull(),
     hashes: bytea('hashes').notNull(),
-    sums: numeric('sums', { precision: 78, scale: 0 }).array().notNull(),
+    /** u256be per node and currency, node after node (drizzle/0039_solvency_block_sums.sql). */
+    sums: bytea('sums').notNull(),
   },
   (t) => [primaryKey({ name: 'solvency_blocks_pk', columns: [t.snapshotId, t.level, t.block] })],
 );

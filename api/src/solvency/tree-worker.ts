@@ -1,0 +1,159 @@
+// The tree's hashing on a thread of its own (node:worker_threads): while this thread makes the
+// leaves' HMACs and folds them, the snapshot's thread reads the next bucket of parts from the
+// database and writes the blocks already folded. This one file is both sides: the snapshot imports
+// `TreeWorker`, and the thread it starts runs this file again, which then serves.
+import path from 'node:path';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { FormatError } from '@app/solvency';
+import { BlockTree, leafOfSub, paddingNode, type Node } from './tree';
+
+/**
+ * A part as the deal stores it and the thread reads it: the user's 16 id bytes, the part number,
+ * the user's sub for this snapshot (the leaf's HMAC key), and the part's sums as u256be.
+ */
+export const RECORD = { user: 0, part: 16, sub: 17, sums: 49 } as const;
+export const recordSize = (width: number) => RECORD.sums + 32 * width;
+
+type Setup = { snapshotId: number; leafCount: number; realLeaves: number; width: number };
+
+/**
+ * Blocks the thread has folded, for `solvency_blocks`: block i is `counts[i]` hashes then as many
+ * nodes' sums, in `bytes` one block after another.
+ */
+export type PackedBlocks = { levels: number[]; blocks: number[]; counts: number[]; bytes: Uint8Array };
+type Reply = { packed: PackedBlocks; root?: { hash: string; encoded: Uint8Array } } | { error: string };
+type Request = { setup: Setup } | { records: Uint8Array } | { finish: true };
+
+/** How many blocks the padding's folding hands back at once, so the thread holds no more than that. */
+const PADDING_BATCH = 512;
+
+/**
+ * The API is TypeScript run by tsx, whose ES module hooks a thread does not inherit on this Node:
+ * the thread loads tsx's CommonJS hook itself, under tsx and under jest alike.
+ */
+const threadOptions = () => ({ execArgv: ['--require', require.resolve('tsx/cjs')] });
+
+/**
+ * The snapshot's side: started before the liabilities are read (loading a thread takes a moment),
+ * told the tree's shape once they are; buckets of records go in, packed blocks come back in the
+ * same order, then the root.
+ */
+export class TreeWorker {
+  private readonly worker: Worker;
+  private readonly replies: Reply[] = [];
+  private wake: (() => void) | null = null;
+  private failure: Error | null = null;
+
+  constructor() {
+    this.worker = new Worker(path.join(__dirname, 'tree-worker.ts'), { ...threadOptions(), workerData: { solvencyTree: true } });
+    this.worker.on('message', (r: Reply) => this.arrive(r));
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.on('exit', (code) => this.fail(new Error(`the tree's thread exited (${code})`)));
+  }
+
+  begin(snapshotId: number, leafCount: number, realLeaves: number, width: number): void {
+    if (this.failure) throw this.failure;
+    this.worker.postMessage({ setup: { snapshotId, leafCount, realLeaves, width } } satisfies Request);
+  }
+
+  /** A bucket's records in leaf order; a buffer of its own is handed over (unusable here after), not copied. */
+  push(records: Buffer): void {
+    if (this.failure) throw this.failure;
+    // A view of a shared pool is copied into a buffer of its own: only a whole buffer can be handed over.
+    const bytes = records.byteOffset === 0 && records.byteLength === records.buffer.byteLength ? new Uint8Array(records.buffer, 0, records.byteLength) : new Uint8Array(records);
+    this.worker.postMessage({ records: bytes } satisfies Request, [bytes.buffer as ArrayBuffer]);
+  }
+
+  /** The next reply: one per bucket pushed, then after `finish` the padding's blocks and the last with the root. */
+  async next(): Promise<{ packed: PackedBlocks; root?: Node }> {
+    for (;;) {
+      const reply = this.replies.shift();
+      if (reply) {
+        if ('error' in reply) throw new Error(reply.error);
+        return { packed: reply.packed, ...(reply.root ? { root: { hash: reply.root.hash, encoded: Buffer.from(reply.root.encoded) } } : {}) };
+      }
+      if (this.failure) throw this.failure;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  finish(): void {
+    if (this.failure) throw this.failure;
+    this.worker.postMessage({ finish: true } satisfies Request);
+  }
+
+  async close(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+  }
+
+  private arrive(reply: Reply): void {
+    this.replies.push(reply);
+    this.wake?.();
+    this.wake = null;
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    this.wake?.();
+    this.wake = null;
+  }
+}
+
+/** The thread's side: folds what comes in, as it comes, and hands back each bucket's blocks. */
+function serve(): void {
+  const port = parentPort!;
+  const done: { level: number; block: number; nodes: Node[] }[] = [];
+  let setup: Setup | null = null;
+  let tree: BlockTree | null = null;
+
+  const pack = (): PackedBlocks => {
+    const nodeSums = 32 * setup!.width;
+    const counts = done.map((d) => d.nodes.length);
+    const bytes = Buffer.allocUnsafe(counts.reduce((s, n) => s + n * (32 + nodeSums), 0));
+    let at = 0;
+    for (const d of done) {
+      for (const n of d.nodes) at += bytes.write(n.hash, at, 32, 'hex');
+      for (const n of d.nodes) at += n.encoded.copy(bytes, at);
+    }
+    const packed = { levels: done.map((d) => d.level), blocks: done.map((d) => d.block), counts, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+    done.length = 0;
+    return packed;
+  };
+  const send = (reply: Reply) => {
+    const transfer = 'packed' in reply && reply.packed.bytes.byteLength === reply.packed.bytes.buffer.byteLength ? [reply.packed.bytes.buffer as ArrayBuffer] : [];
+    port.postMessage(reply, transfer);
+  };
+
+  port.on('message', (m: Request) => {
+    try {
+      if ('setup' in m) {
+        setup = m.setup;
+        tree = new BlockTree(setup.leafCount, setup.realLeaves, (level, block, nodes) => done.push({ level, block, nodes }));
+        return;
+      }
+      if (!setup || !tree) throw new FormatError('the tree was not set up');
+      if ('records' in m) {
+        const size = recordSize(setup.width);
+        const bytes = Buffer.from(m.records.buffer, m.records.byteOffset, m.records.byteLength);
+        if (bytes.length % size) throw new FormatError('a bucket of records cut short');
+        for (let at = 0; at < bytes.length; at += size) {
+          tree.push(leafOfSub(bytes.subarray(at + RECORD.sub, at + RECORD.sums), bytes[at + RECORD.part]!, bytes.subarray(at + RECORD.sums, at + size)));
+        }
+        send({ packed: pack() });
+        return;
+      }
+      // Padding leaves stream through the same blocks: a tree padded to twice its parts stays flat too.
+      while (tree.pushed < setup.leafCount) {
+        tree.push(paddingNode(setup.snapshotId, tree.pushed, setup.width));
+        if (done.length >= PADDING_BATCH) send({ packed: pack() });
+      }
+      const root = tree.finish(setup.snapshotId, setup.width);
+      send({ packed: pack(), root: { hash: root.hash, encoded: new Uint8Array(root.encoded) } });
+    } catch (err) {
+      send({ error: err instanceof Error ? err.message : String(err) });
+    }
+  });
+}
+
+if (!isMainThread && (workerData as { solvencyTree?: boolean } | null)?.solvencyTree) serve();
