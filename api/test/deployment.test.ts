@@ -47,6 +47,25 @@ describe('finding 10: docker-compose.yml', () => {
     expect((api as { ports?: unknown }).ports).toBeUndefined();
     expect(compose.services.shell?.environment?.OPERATOR_API_URL).toBe('http://api:4100');
   });
+
+  it('issue 26: the keys are in the signer alone, which only the API and the database can reach', () => {
+    const signer = compose.services.signer as Service & { secrets?: string[]; command?: string[] };
+    const { secrets } = compose as unknown as { secrets: Record<string, { file: string }> };
+    expect(compose.services.api?.environment?.SIGNER_URL).toBe(`http://signer:${signer.environment?.SIGNER_PORT}`);
+    expect(signer.command?.at(-1)).toBe('signer/src/main.ts');
+    expect(signer.ports).toBeUndefined();
+    expect(signer.networks).toEqual(['custody']);
+    expect(compose.networks.custody).toEqual({ internal: true });
+    const members = Object.entries(compose.services).filter(([, s]) => s.networks?.includes('custody')).map(([n]) => n);
+    expect(members.sort()).toEqual(['api', 'postgres', 'signer']);
+    // The keys file comes from the host as a secret the start cannot do without, never from the environment.
+    expect(signer.secrets).toEqual(['signer_keys']);
+    expect(signer.environment?.SIGNER_KEYS_FILE).toBe('/run/secrets/signer_keys');
+    expect(secrets.signer_keys?.file).toMatch(/^\$\{SIGNER_KEYS_FILE:\?/);
+    expect(signer.environment?.SIGNER_LOCAL_CHAIN).toBeUndefined();
+    expect(signer.environment?.NODE_ENV).toBe('production');
+    expect(new URL(signer.environment?.SIGNER_DATABASE_URL?.replace(/\$\{[^}]+\}/, 'signer') ?? '').password).toBe('');
+  });
 });
 
 describe('finding 13: docker-compose.yml', () => {
