@@ -105,6 +105,10 @@ test.beforeAll(async ({ request }) => {
   const { token } = (await signedIn.json()) as { token: string };
   const named = await request.put('/api/v1/user/update', { headers: { Authorization: `Bearer ${token}` }, data: { name: NAME } });
   expect(named.status(), await named.text()).toBe(200);
+  // The first snapshot is taken by a job once the stack has started: the solvency page's shots are of it, not of the page before it.
+  await expect
+    .poll(async () => ((await (await request.get('/api/v1/solvency')).json()) as { items: unknown[] }).items.length, { timeout: 60_000 })
+    .toBeGreaterThan(0);
 });
 
 for (const theme of THEMES) {

@@ -138,7 +138,8 @@ export async function writeConfig(tx: Pick<Db, 'insert'>, actor: string, v: Refe
 }
 
 /**
- * Adds a configuration version from a day on: the latest version with the given parts replaced.
+ * Adds a configuration version from a day on: the version in force that day (before the first
+ * day of any, the latest) with the given parts replaced.
  * Days already rewarded keep what they were rewarded with, so it starts after the last of them.
  * The operator's one-step call (the local chain only); elsewhere a version is a setting change
  * another operator approves (operator/setting-changes.ts).
@@ -150,8 +151,13 @@ export async function setConfig(db: Db, actor: string, change: ConfigChange, tod
     const msg = formatMessage(M.referralConfigInThePast, { day: last });
     throw badRequest(msg, 'CONFIG_IN_THE_PAST', { effectiveFrom: msg });
   }
-  const [latest] = await db.select().from(referralConfig).orderBy(desc(referralConfig.effectiveFrom), desc(referralConfig.id)).limit(1);
-  const before = latest ? await load(db, latest.id, headOf(latest)) : null;
+  // The parts not given are those in force on the new version's first day: a version approved for a later day does not leak into it.
+  const [base] = await db
+    .select()
+    .from(referralConfig)
+    .orderBy(sql`${referralConfig.effectiveFrom} <= ${effectiveFrom} desc`, desc(referralConfig.effectiveFrom), desc(referralConfig.id))
+    .limit(1);
+  const before = base ? await load(db, base.id, headOf(base)) : null;
   const version = await versionOf(db, before, change);
   return db.transaction((tx) => writeConfig(tx, actor, version, effectiveFrom, before));
 }
