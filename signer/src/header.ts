@@ -19,7 +19,7 @@ const headerSchema = z
     chainId: count.min(1),
     blockNumber: count,
     blockHash: hash32,
-    currencies: z.array(z.string().regex(/^[A-Z0-9]{1,16}$/)).min(1).max(64),
+    currencies: z.array(z.string().regex(/^[A-Z0-9]{1,16}$/)).max(64),
     decimals: z.array(z.number().int().min(0).max(36)).max(64),
     root: hash32,
     sums: z.array(sum).max(64),

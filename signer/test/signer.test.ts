@@ -261,6 +261,13 @@ describe('the solvency key signs a well-formed pol-v1 header and nothing else', 
     expect(readFileSync(join(dir, 'solvency-ok.log'), 'utf8')).toContain('"snapshotId":7');
   });
 
+  it('signs the header of a book that owes nothing yet (no currency, one padding leaf): the stack\'s first snapshot', async () => {
+    const s = signer('solvency-empty.log');
+    const text = canonicalHeader(header({ currencies: [], decimals: [], sums: [], leafCount: 1 }));
+    const { signature } = await s.signHeader(text);
+    expect(verifyMessage(text, signature)).toBe(solvencyKey.address);
+  });
+
   it('refuses any other message: free text, a transfer\'s words, another key, the keys reordered or spaced, sums that do not fit', async () => {
     const alerts: string[] = [];
     const s = signer('solvency-refused.log', alerts);
