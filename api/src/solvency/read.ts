@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { apiMessages as M, type DeclaredAddress, type SolvencyHeader, type SolvencyProof, type SolvencySnapshot } from '@app/contracts';
 import { pathIndices } from '@app/solvency';
 import type { Db } from '../db/client';
-import { rows } from '../db/rows';
+import { preparedRows, rows } from '../db/rows';
 import { ApiError } from '../http/errors';
 import { BLOCK, BLOCK_LEVELS, blockSize, foldBlock, sumsOf, type Node } from './tree';
 
@@ -66,14 +66,14 @@ export async function mine(db: Pick<Db, 'execute'>, userId: string) {
   return { nonce, snapshots };
 }
 
+type Snapshot = { id: number; header: string; signature: string; leaf_count: string };
+
 /** A user's proof in a snapshot (the latest when none is named). */
 export async function proofOf(db: Pick<Db, 'execute'>, userId: string, snapshot?: number): Promise<SolvencyProof> {
-  const [s] = await rows<{ id: number; header: string; signature: string; leaf_count: string }>(
-    db,
+  const [s] =
     snapshot === undefined
-      ? sql`select id, header, signature, leaf_count::text from solvency_snapshots order by id desc limit 1`
-      : sql`select id, header, signature, leaf_count::text from solvency_snapshots where id = ${snapshot}`,
-  );
+      ? await preparedRows<Snapshot>(db, 'solvency-latest', sql`select id, header, signature, leaf_count::text from solvency_snapshots order by id desc limit 1`)
+      : await preparedRows<Snapshot>(db, 'solvency-snapshot', sql`select id, header, signature, leaf_count::text from solvency_snapshots where id = ${snapshot}`);
   if (!s) throw new ApiError(404, snapshot === undefined ? M.solvencyNoSnapshot : M.solvencyUnknownSnapshot, snapshot === undefined ? 'SOLVENCY_NO_SNAPSHOT' : 'SOLVENCY_UNKNOWN_SNAPSHOT');
   const leafCount = Number(s.leaf_count);
   const header = JSON.parse(s.header) as SolvencyHeader;
@@ -83,8 +83,9 @@ export async function proofOf(db: Pick<Db, 'execute'>, userId: string, snapshot?
   // nodes, the floor of the next four levels), each block one primary-key lookup (the `limit 1`
   // keeps it one, whatever the statistics of a snapshot just written make the planner think). A
   // user in the snapshot has had a nonce since it was taken: read with the parts, never written here.
-  const found = await rows<{ part: number; leaf_index: string; nonce: string; level: number; block: string; hashes: string; sums: string }>(
+  const found = await preparedRows<{ part: number; leaf_index: string; nonce: string; level: number; block: string; hashes: string; sums: string }>(
     db,
+    'solvency-proof',
     sql`select p.part, p.leaf_index::text, encode(n.nonce, 'hex') as nonce, b.level, b.block::text, encode(b.hashes, 'hex') as hashes, encode(b.sums, 'hex') as sums
         from solvency_parts p join solvency_nonces n on n.user_id = p.user_id
         cross join lateral generate_series(0, ${Math.max(0, height - 1)}::int, ${BLOCK_LEVELS}::int) as l(level)
