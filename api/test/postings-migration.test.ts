@@ -102,7 +102,14 @@ describe('issue 23: migration 0041, the narrow postings', () => {
   it.each(['at', 'currency'] as const)('goal 3: refuses to run when a leg\'s %s is not its transaction\'s or account\'s (dropping it would lose it), and changes nothing', async (skew) => {
     const { db, close } = await oldDatabase(skew);
     try {
-      await expect(migrate(db as never, { migrationsFolder })).rejects.toThrow();
+      const refused = await migrate(db as never, { migrationsFolder }).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      // Refused by the migration's own proof (the error or its cause names it), not by anything else.
+      const messages: string[] = [];
+      for (let e = refused as { message?: string; cause?: unknown } | null; e; e = e.cause as typeof e) messages.push(String(e.message));
+      expect(messages.join(' | ')).toMatch(/currency or time differs from its account's or transaction's: not migrated/);
       const columns = await rows<{ column_name: string }>(
         db,
         sql`select column_name from information_schema.columns where table_name = 'ledger_postings' order by ordinal_position`,
