@@ -296,8 +296,9 @@ const dollars = (cents: bigint) => `${cents / 100n}.${String(cents % 100n).padSt
 async function lockedCentsAt(at: Date): Promise<bigint> {
   const held = await rows<{ pool: string; currency: string; total: string }>(
     t.app.services.db,
-    sql`select a.pool, a.currency, sum(-p.amount)::text as total from ledger_postings p join ledger_accounts a on a.id = p.account_id
-        where a.kind = 'position' and p.at <= ${at.toISOString()}::timestamptz group by a.pool, a.currency`,
+    sql`select a.pool, a.currency, sum(-p.amount)::text as total
+        from ledger_postings p join ledger_accounts a on a.id = p.account_id join ledger_transactions t on t.id = p.transaction_id
+        where a.kind = 'position' and t.at <= ${at.toISOString()}::timestamptz group by a.pool, a.currency`,
   );
   const centsOf: Record<string, (units: bigint) => bigint> = { ETH: (u) => (u * 300_050n) / 10n ** 18n, USDT: (u) => (u * 100n) / 10n ** 6n };
   return held.reduce((sum, h) => {

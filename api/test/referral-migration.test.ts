@@ -1,13 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { sql } from 'drizzle-orm';
 import { migrationsFolder, type Db } from '../src/db/client';
 import { rows } from '../src/db/rows';
 import { checkLedger } from '../src/ledger';
+import { databaseBefore } from './migrations-before';
 
 /**
  * Issue 23, goal 3: migration 0035 moves the referral rewards of before (one row per day, pool,
@@ -16,18 +12,6 @@ import { checkLedger } from '../src/ledger';
  * and refuses to run, changing nothing, when the rows it starts from do not add up.
  */
 
-/** The migrations before 0035, alone in a folder of their own. */
-function migrationsBefore0035(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'migrations-0034-'));
-  cpSync(migrationsFolder, dir, { recursive: true });
-  const journalPath = path.join(dir, 'meta/_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number; tag: string }[] };
-  const later = (tag: string) => tag >= '0035';
-  for (const e of journal.entries.filter((x) => later(x.tag))) rmSync(path.join(dir, `${e.tag}.sql`));
-  journal.entries = journal.entries.filter((x) => !later(x.tag));
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 const R = '00000000-0000-4000-8000-0000000000a1';
 const A = '00000000-0000-4000-8000-0000000000a2';
@@ -97,16 +81,9 @@ async function writeOldRewards(db: Db, rewards: Old[]) {
 }
 
 async function oldDatabase(rewards: Old[]) {
-  const client = await PGlite.create();
-  const db = drizzle({ client }) as unknown as Db;
-  const before = migrationsBefore0035();
-  try {
-    await migrate(db as never, { migrationsFolder: before });
-  } finally {
-    rmSync(before, { recursive: true, force: true });
-  }
+  const { db, close } = await databaseBefore('0035');
   await writeOldRewards(db, rewards);
-  return { db, close: () => client.close() };
+  return { db, close };
 }
 
 /** Sums of `xs` by `key`, as decimal strings, keys sorted. */

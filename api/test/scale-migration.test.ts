@@ -1,13 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { sql } from 'drizzle-orm';
 import { migrationsFolder, type Db } from '../src/db/client';
 import { rows } from '../src/db/rows';
 import { checkLedger } from '../src/ledger';
+import { databaseBefore } from './migrations-before';
 
 /**
  * Issue 23: migrations 0021 and 0022 move a database of the shape before them into the kept
@@ -15,17 +11,6 @@ import { checkLedger } from '../src/ledger';
  * books they start from do not add up.
  */
 
-/** The migrations up to and including 0020, alone in a folder of their own. */
-function migrationsBefore0021(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'migrations-0020-'));
-  cpSync(migrationsFolder, dir, { recursive: true });
-  const journalPath = path.join(dir, 'meta/_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number; tag: string }[] };
-  for (const e of journal.entries.filter((x) => x.idx > 20)) rmSync(path.join(dir, `${e.tag}.sql`));
-  journal.entries = journal.entries.filter((x) => x.idx <= 20);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 const R = '00000000-0000-4000-8000-000000000001';
 const A = '00000000-0000-4000-8000-000000000002';
@@ -74,16 +59,9 @@ async function writeOldBooks(db: Db, drift: bigint) {
 }
 
 async function oldDatabase(drift: bigint) {
-  const client = await PGlite.create();
-  const db = drizzle({ client }) as unknown as Db;
-  const before = migrationsBefore0021();
-  try {
-    await migrate(db as never, { migrationsFolder: before });
-  } finally {
-    rmSync(before, { recursive: true, force: true });
-  }
+  const { db, close } = await databaseBefore('0021');
   await writeOldBooks(db, drift);
-  return { db, close: () => client.close() };
+  return { db, close };
 }
 
 describe('issue 23: the migrations to the kept figures', () => {

@@ -3,6 +3,7 @@ import { RATE_SCALE, dailyRate } from '@app/web3';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import type { TransactionKind } from '../ledger';
+import { firstTransactionAt, lastTransactionBetween } from '../ledger/window';
 import { recordPoolDay } from './history';
 import { apyEntryOn } from './apy';
 
@@ -89,7 +90,7 @@ async function accruePart(db: Db, p: Part): Promise<number> {
         from ledger_transactions t
         join ledger_postings pl on pl.transaction_id = t.id
         join ledger_accounts a on a.id = pl.account_id
-        where t.at >= ${p.end}::timestamptz and ${inPart}
+        where t.at >= ${p.end}::timestamptz and pl.transaction_id >= ${firstTransactionAt(sql`${p.end}::timestamptz`)} and ${inPart}
         group by pl.account_id
       ),
       moves as (
@@ -100,6 +101,7 @@ async function accruePart(db: Db, p: Part): Promise<number> {
         join ledger_postings pl on pl.transaction_id = t.id
         join ledger_accounts a on a.id = pl.account_id
         where t.at > ${p.start}::timestamptz and t.at < ${p.end}::timestamptz and ${inPart}
+          and pl.transaction_id between ${firstTransactionAt(sql`${p.start}::timestamptz`, true)} and ${lastTransactionBetween(sql`${p.start}::timestamptz`, sql`${p.end}::timestamptz`)}
         group by pl.account_id, t.at
       ),
       dips as (
@@ -120,10 +122,10 @@ async function accruePart(db: Db, p: Part): Promise<number> {
       ),
       totals as (select currency, sum(amount) as amount from paid group by currency),
       legs as (
-        insert into ledger_postings (transaction_id, account_id, currency, amount, at)
-        select tx.id, pd.id, pd.currency, -pd.amount, ${p.end}::timestamptz from paid pd, tx
+        insert into ledger_postings (transaction_id, account_id, amount)
+        select tx.id, pd.id, -pd.amount from paid pd, tx
         union all
-        select tx.id, h.id, h.currency, t.amount, ${p.end}::timestamptz from totals t join ledger_accounts h on h.key = 'house:' || t.currency, tx
+        select tx.id, h.id, t.amount from totals t join ledger_accounts h on h.key = 'house:' || t.currency, tx
       ),
       positions as (update ledger_accounts a set balance = a.balance - pd.amount, interest = a.interest + pd.amount from paid pd where a.id = pd.id and ${inPart})
       select (select count(*) from paid)::text as positions,
@@ -152,8 +154,9 @@ async function nextDay(db: Db, pool: string): Promise<string | null> {
   if (marker) return dayAfter(marker.day);
   const [r] = await rows<{ first: string | null }>(
     db,
-    sql`select (select to_char(min(p.at) at time zone 'UTC', 'YYYY-MM-DD') from ledger_postings p
-                  join ledger_accounts a on a.id = p.account_id where a.kind = 'position' and a.pool = ${pool}) as first`,
+    sql`select (select to_char(min(t.at) at time zone 'UTC', 'YYYY-MM-DD') from ledger_postings p
+                  join ledger_accounts a on a.id = p.account_id join ledger_transactions t on t.id = p.transaction_id
+                  where a.kind = 'position' and a.pool = ${pool}) as first`,
   );
   return r?.first ?? null;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
+import { firstTransactionAt } from '../ledger/window';
 import { dayAfter } from './accrual';
 
 /**
@@ -19,7 +20,7 @@ export async function recordPoolDay(db: Pick<Db, 'execute'>, pool: string, day: 
     left join (
       select a.currency, sum(pl.amount) as amount
       from ledger_transactions t join ledger_postings pl on pl.transaction_id = t.id join ledger_accounts a on a.id = pl.account_id
-      where t.at >= ${end}::timestamptz and (t.kind <> 'interest' or t.detail->>'day' > ${day}) and a.kind = 'position' and a.pool = ${pool}
+      where t.at >= ${end}::timestamptz and pl.transaction_id >= ${firstTransactionAt(sql`${end}::timestamptz`)} and (t.kind <> 'interest' or t.detail->>'day' > ${day}) and a.kind = 'position' and a.pool = ${pool}
       group by a.currency
     ) l on l.currency = k.currency
     where k.pool = ${pool} and k.balance - coalesce(l.amount, 0) <> 0

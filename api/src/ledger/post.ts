@@ -122,8 +122,8 @@ export async function post(conn: Conn, t: LedgerTransaction): Promise<number | n
       await tx.execute(sql`select id from ledger_accounts where key in (${sql.join(keys.map((k) => sql`${k}`), sql`, `)}) order by key for update`);
       const legValues = sql.join(legs.map((l) => sql`(${l.key}, ${l.amount.toString()}::numeric)`), sql`, `);
       await tx.execute(sql`
-        insert into ledger_postings (transaction_id, account_id, currency, amount, at)
-        select ${txId}::bigint, a.id, a.currency, v.amount, ${at.toISOString()}::timestamptz
+        insert into ledger_postings (transaction_id, account_id, amount)
+        select ${txId}::bigint, a.id, v.amount
         from (values ${legValues}) v(key, amount) join ledger_accounts a on a.key = v.key`);
       const figureValues = sql.join(
         legs.map((l) => {

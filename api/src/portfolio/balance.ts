@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
+import { firstTransactionAt } from '../ledger/window';
 
 /** The date a posting is shown with (`p` a posting, `t` its transaction): interest on the day it is for, the rest on its UTC day. */
-const creditDay = sql`case when t.kind = 'interest' then t.detail->>'day' else to_char(p.at at time zone 'UTC', 'YYYY-MM-DD') end`;
+const creditDay = sql`case when t.kind = 'interest' then t.detail->>'day' else to_char(t.at at time zone 'UTC', 'YYYY-MM-DD') end`;
 
 /**
  * Balance history per day, pool and currency, from the ledger's postings on the user's positions:
@@ -13,6 +14,7 @@ const creditDay = sql`case when t.kind = 'interest' then t.detail->>'day' else t
  * what they moved, so a chart's range costs its own days, not the whole history.
  */
 export async function balanceHistory(db: Db, userId: string, query: { pool?: string; from?: string; to?: string }) {
+  const from = sql`(${query.from ?? null}::date)::timestamp at time zone 'UTC'`;
   const mine = sql`a.kind = 'position' and a.user_id = ${userId} ${query.pool ? sql`and a.pool = ${query.pool}` : sql``}`;
   const [found, now] = await Promise.all([
     rows<{ date: string; pool: string; currency: string; deposited: string; withdrawn: string; moved: string }>(
@@ -24,7 +26,7 @@ export async function balanceHistory(db: Db, userId: string, query: { pool?: str
           from ledger_accounts a
           join ledger_postings p on p.account_id = a.id
           join ledger_transactions t on t.id = p.transaction_id
-          where ${mine} ${query.from ? sql`and p.at >= (${query.from}::date)::timestamp at time zone 'UTC'` : sql``}
+          where ${mine} ${query.from ? sql`and t.at >= ${from} and p.transaction_id >= ${firstTransactionAt(from)}` : sql``}
           group by 1, 2, 3
           order by 1, 2, 3`,
     ),

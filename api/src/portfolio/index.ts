@@ -7,6 +7,7 @@ import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { apysOn } from '../interest';
 import type { TransactionKind } from '../ledger';
+import { firstTransactionAt } from '../ledger/window';
 import type { PriceSource } from '../pricing';
 
 export { balanceHistory } from './balance';
@@ -76,7 +77,7 @@ export async function poolsTvlAt(db: Db, prices: PriceSource, at: Date): Promise
           from ledger_transactions x
           join ledger_postings p on p.transaction_id = x.id
           join ledger_accounts a on a.id = p.account_id
-          where x.at > ${at.toISOString()}::timestamptz and p.at > ${at.toISOString()}::timestamptz and a.kind = 'position'
+          where x.at > ${at.toISOString()}::timestamptz and p.transaction_id >= ${firstTransactionAt(sql`${at.toISOString()}::timestamptz`, true)} and a.kind = 'position'
           group by a.pool, a.currency
         ) l on l.pool = t.pool and l.currency = t.currency`,
   );
@@ -120,9 +121,10 @@ export async function portfolioSummary(db: Db, prices: PriceSource, userId: stri
             coalesce(w.day, 0)::text as day, coalesce(w.month, 0)::text as month
           from ledger_accounts a
           left join lateral (
-            select sum(-p.amount) filter (where p.at = ${dayStart(asOf)}) as day, sum(-p.amount) as month
+            select sum(-p.amount) filter (where t.at = ${dayStart(asOf)}) as day, sum(-p.amount) as month
             from ledger_postings p join ledger_transactions t on t.id = p.transaction_id
-            where p.account_id = a.id and p.at >= ${dayStart(addDays(monthFrom, 1))} and t.kind = ${'interest' satisfies TransactionKind}
+            where p.account_id = a.id and p.transaction_id >= ${firstTransactionAt(sql`${dayStart(addDays(monthFrom, 1))}`)}
+              and t.at >= ${dayStart(addDays(monthFrom, 1))} and t.kind = ${'interest' satisfies TransactionKind}
           ) w on true
           where a.kind = 'position' and a.user_id = ${userId}`,
     ),

@@ -5,6 +5,7 @@ import { badRequest } from '../http/errors';
 import { accrueUntil, dayAfter, utcDay, type AccrualRun } from '../interest';
 import { rows } from '../db/rows';
 import { post, type TransactionKind } from '../ledger';
+import { firstTransactionAt, lastTransactionBetween } from '../ledger/window';
 import type { PriceSource } from '../pricing';
 import type { Services } from '../services';
 import { configOn } from './config';
@@ -91,10 +92,13 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
   const payout = config.currency;
   // The pool day's interest transactions (one per part), by their index: not a scan of every interest posting.
   const interest = sql`(select id from ledger_transactions where kind = 'interest' and detail->>'pool' = ${pool} and detail->>'day' = ${day})`;
+  // Their ids' range, which the postings' BRIN index reads as one range (0041).
+  const interestFirst = sql`(select min(id) from ${interest} i)`;
+  const interestLast = sql`(select max(id) from ${interest} i)`;
   const earnedIn = await rows<{ currency: string }>(
     db,
     sql`select distinct a.currency from ledger_postings p join ledger_accounts a on a.id = p.account_id
-        where p.transaction_id in ${interest} and a.kind = 'position' and p.amount < 0`,
+        where p.transaction_id in ${interest} and p.transaction_id between ${interestFirst} and ${interestLast} and a.kind = 'position' and p.amount < 0`,
   );
   const unpriced = [payout, ...earnedIn.map((r) => r.currency)].filter((c) => !prices.has(c));
   // Without a price the conversion cannot be exact: the day waits (and the job says why) rather than rewarding nothing.
@@ -168,7 +172,7 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         from ledger_postings p
         join ledger_accounts a on a.id = p.account_id and a.kind = 'position'
         join ${dayPrices} pr on pr.currency = a.currency
-        where p.transaction_id in ${interest} and p.amount < 0
+        where p.transaction_id in ${interest} and p.transaction_id between ${interestFirst} and ${interestLast} and p.amount < 0
         group by a.user_id
       ),
       unproved as materialized (select id from users where not ${provedEmail(sql`users`)}),
@@ -177,7 +181,7 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         -- Postings dated after the close of the day (its own interest is dated at the close).
         select pl.account_id, sum(pl.amount) as amount
         from ledger_transactions t join ledger_postings pl on pl.transaction_id = t.id
-        where t.at > ${end}::timestamptz
+        where t.at > ${end}::timestamptz and pl.transaction_id >= ${firstTransactionAt(sql`${end}::timestamptz`, true)}
         group by pl.account_id
       ),
       paid as materialized (${paid}),
@@ -231,8 +235,8 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         )}] || coalesce(m.amounts[${sql.raw(String(config.levels.length + 1))}:], '{}')
       ),
       legs as (
-        insert into ledger_postings (transaction_id, account_id, currency, amount, at)
-        select tx.id, a.id, a.currency, case when a.kind = 'house' then m.total else -m.total end, ${end}::timestamptz
+        insert into ledger_postings (transaction_id, account_id, amount)
+        select tx.id, a.id, case when a.kind = 'house' then m.total else -m.total end
         from tx, marker m, ledger_accounts a
         where a.key in ('house:' || ${payout}, 'referral_rewards_payable:' || ${payout})
       ),
@@ -326,6 +330,8 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
         where t.kind <> 'interest' and a.kind = 'position'
           and t.at >= (select (min(day) + 1)::timestamp at time zone 'UTC' from due)
           and t.at < (select (max(vests_on) + 1)::timestamp at time zone 'UTC' from due)
+          and pl.transaction_id between ${firstTransactionAt(sql`(select (min(day) + 1)::timestamp at time zone 'UTC' from due)`)}
+            and ${lastTransactionBetween(sql`(select (min(day) + 1)::timestamp at time zone 'UTC' from due)`, sql`(select (max(vests_on) + 1)::timestamp at time zone 'UTC' from due)`, false)}
           and a.pool in (select pool from due)
         group by a.user_id, a.pool, pl.account_id, t.at
       ),

@@ -69,8 +69,8 @@ export async function dailySnapshot(s: Services, day: string): Promise<SnapshotT
                (select count(*)::int from pools p
                 where not exists (select 1 from interest_days d where d.pool = p.name and d.day = ${day})
                   -- A pool with no position by the end of that day has no interest to run for it.
-                  and exists (select 1 from ledger_accounts a join ledger_postings lp on lp.account_id = a.id
-                              where a.kind = 'position' and a.pool = p.name and lp.at < ${day}::date + 1)) as waiting`,
+                  and exists (select 1 from ledger_accounts a join ledger_postings lp on lp.account_id = a.id join ledger_transactions t on t.id = lp.transaction_id
+                              where a.kind = 'position' and a.pool = p.name and t.at < ${day}::date + 1)) as waiting`,
   );
   if (state?.taken) return { skipped: `the snapshot of ${day} is taken` };
   if (state?.waiting) return { skipped: `the interest of ${day} has not run in every pool` };

@@ -53,18 +53,25 @@ export const ledgerTransactions = pgTable(
   ],
 );
 
-/** One leg per transaction and account (0013). Its transaction and account are checked once per inserting statement by a trigger (0010), not per row by foreign keys. */
+/**
+ * One leg per account and transaction (0013), its currency its account's and its time its
+ * transaction's (0041: no copies on the leg). The key (account, transaction) serves the reads by
+ * account; a BRIN index on transaction_id the reads by transaction, legs being appended in
+ * transaction order. Its transaction and account are checked once per inserting statement by a
+ * trigger (0010), not per row by foreign keys.
+ */
 export const ledgerPostings = pgTable(
   'ledger_postings',
   {
     transactionId: bigint('transaction_id', { mode: 'number' }).notNull(),
     accountId: bigint('account_id', { mode: 'number' }).notNull(),
-    currency: text('currency').notNull(),
     /** Signed base units: debit positive, credit negative. */
     amount: baseUnits('amount').notNull(),
-    at: ts('at').notNull(),
   },
-  (t) => [index('ledger_postings_account_idx').on(t.accountId, t.at), primaryKey({ name: 'ledger_postings_once', columns: [t.transactionId, t.accountId] })],
+  (t) => [
+    primaryKey({ name: 'ledger_postings_once', columns: [t.accountId, t.transactionId] }),
+    index('ledger_postings_transaction_idx').using('brin', t.transactionId).with({ pages_per_range: 16, autosummarize: true }),
+  ],
 );
 
 /** Each pool's positions' signed total per currency (0021), moved by a trigger with every change of a position's balance: the TVL. */
