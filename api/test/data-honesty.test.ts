@@ -124,7 +124,11 @@ describe('data honesty', () => {
     const written = await rows(db, sql`select pool, day::text, currency, tvl::text from pool_days order by pool, day, currency`);
     // A row per currency held: ETH every day, USDT from day 5.
     expect(written.length).toBe(DAYS * 2 - 5);
-    const backfill = readFileSync(join(__dirname, '../drizzle/0019_pool_history_from_books.sql'), 'utf8').split('--> statement-breakpoint').find((q) => q.includes('INSERT INTO "pool_days"'))!;
+    // Run on today's postings, which keep their time on their transaction only since 0041 (it proved the two equal).
+    const backfill = readFileSync(join(__dirname, '../drizzle/0019_pool_history_from_books.sql'), 'utf8')
+      .split('--> statement-breakpoint')
+      .find((q) => q.includes('INSERT INTO "pool_days"'))!
+      .replace('(p."at" AT TIME ZONE', '(t."at" AT TIME ZONE');
     await db.execute(sql`delete from pool_days`);
     await db.execute(sql.raw(backfill));
     expect(await rows(db, sql`select pool, day::text, currency, tvl::text from pool_days order by pool, day, currency`)).toEqual(written);
