@@ -149,10 +149,10 @@ describe('a signed-in user\'s reads from memory', () => {
   });
 
   it('the accrual, a statement over every position, drops everyone\'s answers; the figures show the interest', async () => {
-    // More position holders than a notify names one by one.
+    // More position holders than a notify names one by one, in each part of the day (PostgreSQL accrues in two).
     const day = '2025-06-01';
     const crowd: string[] = [];
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 40; i++) {
       const id = randomUUID();
       await t.app.services.db.insert(users).values({ id, email: `${id}@example.com`, referralCode: id.slice(0, 12) });
       await credit(t.app.services.db, id, 1_000_000_000n, new Date(`${day}T00:00:00Z`));
@@ -174,6 +174,25 @@ describe('a signed-in user\'s reads from memory', () => {
     expect(carolAfter).toBe(principal + independentEarned(principal, 8n, 100n, 1));
     // Bob's read is computed again (it was dropped too).
     expect(dataQueries(await queriesDuring(t.app, () => get(t.app, bob.token, '/cabinet/summary'))).length).toBeGreaterThan(0);
+  });
+
+  (usingPostgres ? it : it.skip)('PostgreSQL: a lost listening connection stops the caching until it is back, then connects again', async () => {
+    const db = t.app.services.db;
+    const { sql } = await import('drizzle-orm');
+    await get(t.app, alice.token, '/cabinet/summary');
+    expect(t.app.services.reads.stats()).toMatchObject({ live: true });
+    await db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query like 'LISTEN%' and pid <> pg_backend_pid()`);
+    await eventually(async () => t.app.services.reads.stats().live, (live) => !live);
+    expect(t.app.services.reads.stats()).toMatchObject({ live: false, entries: 0 });
+    // Down: each read queries.
+    expect(dataQueries(await queriesDuring(t.app, () => get(t.app, alice.token, '/cabinet/summary'))).length).toBeGreaterThan(0);
+    expect(t.app.services.reads.stats().entries).toBe(0);
+    // Back, and notifies heard again.
+    await eventually(async () => t.app.services.reads.stats().live, (live) => live);
+    const before = ethBalance((await get(t.app, alice.token, '/cabinet/summary')) as CabinetSummary);
+    await credit(await otherConnection(), alice.id, 777n);
+    const after = await eventually(async () => ethBalance((await get(t.app, alice.token, '/cabinet/summary')) as CabinetSummary), (b) => b !== before);
+    expect(after).toBe(before + 777n);
   });
 
   it('READ_CACHE_MS=0: every read queries', async () => {
