@@ -61,4 +61,22 @@ SELECT "user_reads_watch"('referral_day_rewards', 'user_id');
 -- The dashboard's tutorial flag.
 SELECT "user_reads_watch"('tutorial_dismissals', 'user_id');
 --> statement-breakpoint
+-- Figures everyone's answers show that change by an operator's hand, rarely: the APY in force and
+-- the referral programme drop every answer at once. Prices, a pool's total value locked and its
+-- history move all day and are only bounded by the cache's lifetime.
+CREATE FUNCTION "user_reads_notify_everyone"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM pg_notify('user_reads', '*');
+	RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER "pool_apy_reads" AFTER INSERT OR UPDATE OR DELETE ON "pool_apy" FOR EACH STATEMENT EXECUTE FUNCTION "user_reads_notify_everyone"();
+--> statement-breakpoint
+CREATE TRIGGER "referral_config_reads" AFTER INSERT OR UPDATE OR DELETE ON "referral_config" FOR EACH STATEMENT EXECUTE FUNCTION "user_reads_notify_everyone"();
+--> statement-breakpoint
+CREATE TRIGGER "referral_config_levels_reads" AFTER INSERT OR UPDATE OR DELETE ON "referral_config_levels" FOR EACH STATEMENT EXECUTE FUNCTION "user_reads_notify_everyone"();
+--> statement-breakpoint
+CREATE TRIGGER "referral_config_ranks_reads" AFTER INSERT OR UPDATE OR DELETE ON "referral_config_ranks" FOR EACH STATEMENT EXECUTE FUNCTION "user_reads_notify_everyone"();
+--> statement-breakpoint
 DROP FUNCTION "user_reads_watch"(text, text);

@@ -176,6 +176,15 @@ describe('a signed-in user\'s reads from memory', () => {
     expect(dataQueries(await queriesDuring(t.app, () => get(t.app, bob.token, '/cabinet/summary'))).length).toBeGreaterThan(0);
   });
 
+  it('an APY set by the operator drops everyone\'s answers (prices and TVL are only bounded by the lifetime)', async () => {
+    const { sql } = await import('drizzle-orm');
+    await get(t.app, alice.token, '/dashboard/pools/coin');
+    await get(t.app, bob.token, '/cabinet/summary');
+    expect(t.app.services.reads.stats().entries).toBeGreaterThan(1);
+    await (await otherConnection()).execute(sql`insert into pool_apy (pool, effective_from, apy, set_by) values ('coin', '2099-01-01', '0.09', 'test')`);
+    expect(await eventually(async () => t.app.services.reads.stats().entries, (n) => n === 0)).toBe(0);
+  });
+
   (usingPostgres ? it : it.skip)('PostgreSQL: a lost listening connection stops the caching until it is back, then connects again', async () => {
     const db = t.app.services.db;
     const { sql } = await import('drizzle-orm');
