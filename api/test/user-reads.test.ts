@@ -101,6 +101,10 @@ describe('a signed-in user\'s reads from memory', () => {
       expect({ path, queries: dataQueries(qs) }).toEqual({ path, queries: [] });
       expect(again).toEqual(first);
     }
+    // Fields a route does not read do not make answers of their own; the ones it reads do.
+    expect(dataQueries(await queriesDuring(t.app, () => get(t.app, alice.token, '/cabinet/summary?junk=1')))).toEqual([]);
+    expect(dataQueries(await queriesDuring(t.app, () => get(t.app, alice.token, '/cabinet/activity?size=20&page=1&junk=2')))).toEqual([]);
+    expect(dataQueries(await queriesDuring(t.app, () => get(t.app, alice.token, '/cabinet/activity?page=1&size=5'))).length).toBeGreaterThan(0);
     // The reads do query the first time (the counting is not blind).
     const fresh = await register(t.app);
     expect(dataQueries(await queriesDuring(t.app, () => get(t.app, fresh.token, '/cabinet/summary'))).length).toBeGreaterThan(0);

@@ -84,8 +84,10 @@ export function createUserReads(ttlMs: number, maxBytes: number) {
     read<T>(user: string | null, req: FastifyRequest, compute: () => Promise<T>): Promise<T> {
       if (ttlMs <= 0 || !live) return compute();
       const owner = user ?? '';
-      // The path with its parameters and query string, and the language, name the answer.
-      const key = `${owner}\n${req.url}\n${langOf(req)}`;
+      // The path with its parameters, the query as validated (unknown fields gone; none for a route
+      // without a query, so junk in a query string cannot multiply a user's entries), the language.
+      const query = req.routeOptions?.schema?.querystring ? JSON.stringify(req.query) : '';
+      const key = `${owner}\n${req.url.split('?')[0]}\n${query}\n${langOf(req)}`;
       const now = Date.now();
       const hit = entries.get(key);
       if (hit && now - hit.at < ttlMs && unchangedSince(owner, hit.started)) return hit.value as Promise<T>;
