@@ -76,6 +76,8 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
   await seed(database.db, { localChain: config.localChain });
 
   const services = createServices(config, database.db, app.log);
+  // The cached reads hear the database's notifies of changed users (on every replica).
+  await services.reads.listen(database);
   app.decorate('rateLimitMultiplier', config.rateLimit.multiplier);
   app.decorateRequest('auth', null);
   app.decorate('authenticate', async (req) => {
@@ -104,6 +106,8 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
     reply.header('x-request-id', req.id);
     // An answer to a caller who identified itself is that caller's alone: no browser or proxy
     // keeps it (a route that sets its own policy, e.g. the versioned avatars, keeps that).
+    // A user's own write shows at once in their next read on this replica (the notify follows for the others).
+    if (req.auth && req.method !== 'GET' && req.method !== 'HEAD') services.reads.evict(req.auth.user.id);
     if ((req.auth || req.headers.authorization || req.headers['x-operator-key'] || isOperatorPath(req.url)) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   if (config.operatorPort !== null) {
@@ -168,6 +172,7 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
     services.chain.destroy();
     await services.background.idle();
     await services.mailer.stop();
+    await services.reads.close();
   });
   app.decorate('services', services);
   return app as unknown as App;

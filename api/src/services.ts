@@ -10,6 +10,7 @@ import { createJobRunner } from './jobs';
 import { createPayoutJob, createSweepJob, createTreasuryJob, httpSigner } from './payouts';
 import { tablePriceSource } from './pricing';
 import { createWatcher } from './watcher';
+import { createUserReads } from './http/user-reads';
 
 /** Everything a handler needs, built once per server. */
 export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger) {
@@ -26,6 +27,7 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     log,
     access,
     hasher: createPasswordHasher(config.argon2),
+    reads: createUserReads(config.readCacheMs, config.readCacheMaxBytes),
     sessions: createSessions(db, access, config.lifetimes.refreshToken, config.authCacheMs, config.authCacheMaxBytes),
     siwe: createSiwe(db, config.brands, config.lifetimes.siweNonce),
     codes: createCodes(db, config.codeHmacKey, config.lifetimes.emailCode, config.emailCodeMaxAttempts),

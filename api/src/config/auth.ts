@@ -24,6 +24,14 @@ export const authEnv = z.object({
   AUTH_CACHE_MS: z._default(int(0, 60_000), 2000),
   /** Upper bound of that cache in bytes (entries hold no avatar and no hash; about 1 KB each). */
   AUTH_CACHE_MAX_BYTES: z._default(int(0, 1024 * 1024 * 1024), 4 * 1024 * 1024),
+  /**
+   * How long a signed-in user's read (the cabinet, a pool's dashboard, referrals, DAO) is answered
+   * from memory (0: never). Bounds how old figures shared by everyone may be; the user's own changes
+   * drop it at once on every replica.
+   */
+  READ_CACHE_MS: z._default(int(0, 60_000), 5000),
+  /** Upper bound of that cache in bytes. */
+  READ_CACHE_MAX_BYTES: z._default(int(0, 1024 * 1024 * 1024), 64 * 1024 * 1024),
   ARGON2_MEMORY_KIB: z._default(int(1024, 4 * 1024 * 1024), ARGON2_MIN.memoryKiB),
   ARGON2_TIME_COST: z._default(int(1, 20), ARGON2_MIN.timeCost),
   ARGON2_PARALLELISM: z._default(int(1, 16), ARGON2_MIN.parallelism),
@@ -51,6 +59,12 @@ export const authDocs: ConfigDoc[] = [
       'how long a checked session is trusted without a query; changes in this process drop it at once, other replicas see a revocation within this time. `0` = query every time',
   },
   { vars: ['AUTH_CACHE_MAX_BYTES'], meaning: 'bound of that cache; its entries hold neither the avatar nor the password hash (about 1 KB each), the oldest go first' },
+  {
+    vars: ['READ_CACHE_MS'],
+    meaning:
+      'how long a signed-in user\'s reads (`/cabinet/summary`, `/cabinet/activity`, `/cabinet/revision`, `/dashboard/pools/:pool`, `/referrals`, `/dao/personal`) are answered from memory. The user\'s own changes (ledger, deposits, withdrawals, votes, referral figures) drop them at once on every replica (PostgreSQL `NOTIFY` from triggers, migration 0040), and nothing is kept while the listening connection is down; figures shared by everyone (a pool\'s TVL, prices, APYs) may be this old. `0` = off',
+  },
+  { vars: ['READ_CACHE_MAX_BYTES'], meaning: 'bound of that cache, the oldest answers go first' },
   { vars: ['ARGON2_MEMORY_KIB', 'ARGON2_TIME_COST', 'ARGON2_PARALLELISM'], meaning: 'password hashing cost (tests lower it; production refuses lower)' },
   {
     vars: ['WITHDRAWAL_HOLD_HOURS'],
@@ -66,6 +80,8 @@ export type AuthConfig = {
   uniformResponseMs: number;
   authCacheMs: number;
   authCacheMaxBytes: number;
+  readCacheMs: number;
+  readCacheMaxBytes: number;
   codeHmacKey: string;
   /** Lifetimes (seconds); fixed by the spec, adjustable only by tests. */
   lifetimes: { accessToken: number; refreshToken: number; siweNonce: number; emailCode: number };
@@ -99,6 +115,8 @@ export function authConfig(e: AuthEnv, dataDir: string): AuthConfig {
     uniformResponseMs: e.UNIFORM_RESPONSE_MS,
     authCacheMs: e.AUTH_CACHE_MS,
     authCacheMaxBytes: e.AUTH_CACHE_MAX_BYTES,
+    readCacheMs: e.READ_CACHE_MS,
+    readCacheMaxBytes: e.READ_CACHE_MAX_BYTES,
     codeHmacKey: e.CODE_HMAC_KEY ?? devSecret(dataDir, 'code-hmac-key'),
     lifetimes: { accessToken: sessionLifetimes.accessTokenSeconds, refreshToken: sessionLifetimes.refreshTokenSeconds, siweNonce: 300, emailCode: 900 },
     emailCodeMaxAttempts: 5,

@@ -5,7 +5,15 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
-export type Database = { db: Db; kind: 'pglite' | 'postgres'; close: () => Promise<void> };
+/** What a listener hears: a notify's payload, or that it is (dis)connected (while not, notifies may be missed). */
+export type Listener = { onNotify: (payload: string) => void; onState: (live: boolean) => void };
+export type Database = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close: () => Promise<void>;
+  /** LISTENs on a channel; answers the function that stops listening. */
+  listen: (channel: string, listener: Listener) => Promise<() => Promise<void>>;
+};
 export type DatabaseConfig = { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string };
 
 export const migrationsFolder = path.resolve(__dirname, '../../drizzle');
@@ -36,7 +44,7 @@ export async function openDatabase(
       await client.query('select pg_advisory_unlock(727274)').catch(() => undefined);
       client.release();
     }
-    return { db, kind: 'postgres', close: () => pool.end() };
+    return { db, kind: 'postgres', close: () => pool.end(), listen: (channel, listener) => listenPostgres(cfg.url, channel, listener) };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -45,7 +53,68 @@ export async function openDatabase(
   const client = await PGlite.create(cfg.dataDir ?? undefined, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    close: () => client.close(),
+    // One process, one connection: a notify is heard when the statement that raised it commits.
+    listen: async (channel, listener) => {
+      const stop = await client.listen(channel, listener.onNotify);
+      listener.onState(true);
+      return async () => {
+        listener.onState(false);
+        if (!client.closed) await stop();
+      };
+    },
+  };
+}
+
+/** How long a lost listening connection waits before it connects again. */
+const RELISTEN_MS = 1000;
+
+/**
+ * A connection of its own that only LISTENs (a pooled one would be handed to other queries).
+ * Lost, it says so at once and connects again until stopped: notifies sent meanwhile are missed,
+ * so whoever relies on them must not trust what they would have invalidated.
+ */
+async function listenPostgres(url: string, channel: string, listener: Listener): Promise<() => Promise<void>> {
+  const { Client } = await import('pg');
+  let stopped = false;
+  let client: InstanceType<typeof Client> | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  const connect = async () => {
+    retry = null;
+    if (stopped) return;
+    const c = new Client({ connectionString: url });
+    client = c;
+    let lost = false;
+    const lose = () => {
+      if (lost) return;
+      lost = true;
+      listener.onState(false);
+      void c.end().catch(() => undefined);
+      if (!stopped) retry = setTimeout(() => void connect(), RELISTEN_MS);
+    };
+    c.on('error', lose);
+    c.on('end', lose);
+    c.on('notification', (n) => {
+      if (n.channel === channel) listener.onNotify(n.payload ?? '');
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+      if (!stopped && !lost) listener.onState(true);
+    } catch {
+      lose();
+    }
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    listener.onState(false);
+    await client?.end().catch(() => undefined);
+  };
 }
 
 export async function ping(db: Db): Promise<boolean> {

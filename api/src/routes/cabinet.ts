@@ -12,12 +12,15 @@ export function cabinetRoutes(app: FastifyInstance, s: Services) {
   const db = s.db;
   const required = () => ({ deposit: s.config.deposits.confirmations, withdrawal: s.config.money.payoutConfirmations });
 
-  addRoute(app, apiRoutes.cabinetSummary, async ({ auth }) => {
-    const [dismissed] = await db.select().from(tutorialDismissals).where(eq(tutorialDismissals.userId, auth.user.id));
-    return portfolioSummary(db, s.prices, auth.user.id, Boolean(dismissed));
-  });
+  // The reads below are answered from memory while the user's rows do not change (http/user-reads.ts).
+  addRoute(app, apiRoutes.cabinetSummary, async ({ auth, req }) =>
+    s.reads.read(auth.user.id, req, async () => {
+      const [dismissed] = await db.select().from(tutorialDismissals).where(eq(tutorialDismissals.userId, auth.user.id));
+      return portfolioSummary(db, s.prices, auth.user.id, Boolean(dismissed));
+    }),
+  );
 
-  addRoute(app, apiRoutes.cabinetActivity, async ({ query, auth }) => activityPage(db, auth.user.id, query, required()));
+  addRoute(app, apiRoutes.cabinetActivity, async ({ query, auth, req }) => s.reads.read(auth.user.id, req, () => activityPage(db, auth.user.id, query, required())));
 
   addRoute(app, apiRoutes.cabinetActivityExport, async ({ query, auth, reply }) => {
     const format = query.format ?? 'activity';
@@ -33,5 +36,5 @@ export function cabinetRoutes(app: FastifyInstance, s: Services) {
     return { dismissed: body.dismissed };
   });
 
-  addRoute(app, apiRoutes.cabinetRevision, async ({ auth }) => ({ revision: await cabinetRevision(db, auth.user.id) }));
+  addRoute(app, apiRoutes.cabinetRevision, async ({ auth, req }) => s.reads.read(auth.user.id, req, async () => ({ revision: await cabinetRevision(db, auth.user.id) })));
 }

@@ -40,10 +40,13 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
     return { title: brandTitle(s.config.brands, host), space: hostName(host ?? 'localhost') };
   };
 
-  addRoute(app, apiRoutes.daoPersonal, async ({ auth }) => {
-    const [stake, voted] = await Promise.all([personalStake(db, s.prices, auth.user.id, new Date()), proposalsVoted(db, auth.user.id)]);
-    return { votingPower: unitsToUsd(stake.votingPower), staked: unitsToUsd(stake.staked), proposalsVoted: voted };
-  });
+  // From memory while the user's positions and votes do not change (http/user-reads.ts).
+  addRoute(app, apiRoutes.daoPersonal, async ({ auth, req }) =>
+    s.reads.read(auth.user.id, req, async () => {
+      const [stake, voted] = await Promise.all([personalStake(db, s.prices, auth.user.id, new Date()), proposalsVoted(db, auth.user.id)]);
+      return { votingPower: unitsToUsd(stake.votingPower), staked: unitsToUsd(stake.staked), proposalsVoted: voted };
+    }),
+  );
 
   addRoute(app, apiRoutes.daoPools, async () => {
     // Each pool with its APY in force and its value locked: the same books and function as the pools' TVL cards.

@@ -16,8 +16,9 @@ export function investRoutes(app: FastifyInstance, s: Services) {
 
   addRoute(app, apiRoutes.balance, async ({ query, auth }) => balanceHistory(db, auth.user.id, query));
 
-  addRoute(app, apiRoutes.dashboardPool, async ({ params, query, auth }) =>
-    dashboardPool(db, sources, chainId, auth.user.id, params.pool, query.currency),
+  // From memory while the user's rows do not change (http/user-reads.ts); the refresh below always reads.
+  addRoute(app, apiRoutes.dashboardPool, async ({ params, query, auth, req }) =>
+    s.reads.read(auth.user.id, req, () => dashboardPool(db, sources, chainId, auth.user.id, params.pool, query.currency)),
   );
   addRoute(app, apiRoutes.dashboardRefreshPool, async ({ params, query, auth }) =>
     dashboardPool(db, sources, chainId, auth.user.id, params.pool, query.currency),

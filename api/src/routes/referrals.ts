@@ -10,7 +10,8 @@ const INVITE_CHECKS_PER_MINUTE = 30;
 export function referralRoutes(app: FastifyInstance, s: Services) {
   const db = s.db;
 
-  addRoute(app, apiRoutes.referrals, async ({ auth }) => referralOverview(db, s.prices, auth.user, s.config.publicUrl));
+  // From memory while the user's referral figures do not change (http/user-reads.ts).
+  addRoute(app, apiRoutes.referrals, async ({ auth, req }) => s.reads.read(auth.user.id, req, () => referralOverview(db, s.prices, auth.user, s.config.publicUrl)));
 
   addRoute(app, apiRoutes.referralsHarvest, async ({ auth }) => harvest(db, auth.user.id));
 
