@@ -106,8 +106,12 @@ export async function buildServer(config: AppConfig, opts: BuildOptions = {}): P
     reply.header('x-request-id', req.id);
     // An answer to a caller who identified itself is that caller's alone: no browser or proxy
     // keeps it (a route that sets its own policy, e.g. the versioned avatars, keeps that).
-    // A user's own write shows at once in their next read on this replica (the notify follows for the others).
-    if (req.auth && req.method !== 'GET' && req.method !== 'HEAD') services.reads.evict(req.auth.user.id);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      // A user's own write shows at once in their next read on this replica; and whoever's answers
+      // a write changed (a referrer's, everyone's), a read this replica serves after it is fresh.
+      if (req.auth) services.reads.evict(req.auth.user.id);
+      await services.reads.caughtUp();
+    }
     if ((req.auth || req.headers.authorization || req.headers['x-operator-key'] || isOperatorPath(req.url)) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   if (config.operatorPort !== null) {

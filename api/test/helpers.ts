@@ -97,9 +97,9 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     // The watcher, interest and payouts run only when a test runs them.
     MONEY_JOBS_INTERVAL_MS: '0',
     // Reads from memory are off unless a test turns them on (user-reads.test.ts; the browser tests
-    // run with them on). On PostgreSQL a notify reaches the listener a moment after its commit, so a
-    // read of one user's page right after another user's write may be answered once from memory:
-    // these tests read the books themselves.
+    // run with them on). These tests read the books themselves, and many write them straight
+    // through the database (not a request): on PostgreSQL that write's notify reaches the listener
+    // a moment after its commit, so a read right after it could be answered once from memory.
     READ_CACHE_MS: '0',
     ...env,
   });

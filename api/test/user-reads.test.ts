@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { CabinetSummary } from '@app/contracts';
 import { buildServer, type App } from '../src/app';
@@ -152,6 +153,32 @@ describe('a signed-in user\'s reads from memory', () => {
     expect((await summary()).tutorialDismissed).toBe(!was);
   });
 
+  it('after another user\'s write served here, the next read here is fresh without waiting (a new member of the referrer\'s network)', async () => {
+    const [row] = await t.app.services.db.select({ code: users.referralCode }).from(users).where(eq(users.id, alice.id));
+    // A replica whose notifies arrive well after their commit (a slow link to the database): every
+    // notify, its own markers too, reaches it later, in commit order as PostgreSQL delivers them.
+    const database = t.db.database;
+    const late = await buildServer(t.app.services.config, {
+      database: { ...database, listen: (channel, l) => database.listen(channel, { onNotify: (p) => void setTimeout(() => l.onNotify(p), 100), onState: l.onState }) },
+      logger: false,
+    });
+    try {
+      await late.ready();
+      const members = async () => ((await get(late, alice.token, '/referrals')) as { members: number }).members;
+      const before = await members();
+      // Kept now: the next read costs no query.
+      expect(dataQueries(await queriesDuring(late, members))).toEqual([]);
+      for (let i = 1; i <= 2; i++) {
+        const r = await call(late, 'POST', '/api/v1/register', { body: { login: `member-${randomUUID()}@example.com`, password: 'Str0ng!pass', invite: row!.code } });
+        expect(r.status).toBeLessThan(300);
+        // No retrying: the write returned only once the notify naming Alice had been heard.
+        expect(await members()).toBe(before + i);
+      }
+    } finally {
+      await late.close();
+    }
+  });
+
   it('the accrual, a statement over every position, drops everyone\'s answers; the figures show the interest', async () => {
     // More position holders than a notify names one by one, in each part of the day (PostgreSQL accrues in two).
     const day = '2025-06-01';
@@ -225,14 +252,28 @@ describe('the cache itself', () => {
   /** A listener the test drives: `say` plays a notify, `state` the connection's state. */
   function fakeDatabase() {
     let heard: Listener | null = null;
-    const database: Pick<Database, 'listen'> = {
+    /** Notifies the cache sent, not delivered yet: `deliver` plays them, as PostgreSQL does a moment after the commit. */
+    const sent: string[] = [];
+    let failing = false;
+    const database: Pick<Database, 'listen' | 'notify'> = {
       listen: async (_channel, l) => {
         heard = l;
         l.onState(true);
         return async () => l.onState(false);
       },
+      notify: async (_channel, payload) => {
+        if (failing) throw new Error('connection lost');
+        sent.push(payload);
+      },
     };
-    return { database, say: (p: string) => heard!.onNotify(p), state: (live: boolean) => heard!.onState(live) };
+    return {
+      database,
+      say: (p: string) => heard!.onNotify(p),
+      state: (live: boolean) => heard!.onState(live),
+      deliver: () => sent.splice(0).forEach((p) => heard!.onNotify(p)),
+      sent,
+      fail: (on: boolean) => void (failing = on),
+    };
   }
   const req = (url: string) => ({ url, headers: {}, query: {}, body: undefined }) as unknown as FastifyRequest;
   const deferred = <T>() => {
@@ -310,6 +351,54 @@ describe('the cache itself', () => {
     await p;
     await reads.read('u1', req('/b'), c.compute);
     expect(c.count()).toBe(7);
+  });
+
+  it('a write returns once every notify committed before it is heard: its marker comes after them', async () => {
+    const f = fakeDatabase();
+    const reads = createUserReads(60_000, 1 << 20);
+    await reads.listen(f.database);
+    const c = counted();
+    await reads.read('u1', req('/r'), c.compute);
+    let done = false;
+    const waited = reads.caughtUp().then(() => void (done = true));
+    await new Promise((r) => setTimeout(r, 10));
+    // The marker is sent, not heard yet: the write still waits.
+    expect(f.sent).toHaveLength(1);
+    expect(done).toBe(false);
+    // The write's own notify (u1, a referrer's id) arrives first, then the marker.
+    f.say('u1');
+    f.deliver();
+    await waited;
+    expect(done).toBe(true);
+    await reads.read('u1', req('/r'), c.compute);
+    expect(c.count()).toBe(2);
+    // Another replica's marker is nobody's id: it drops nothing.
+    f.say('heard:someone-else');
+    await reads.read('u1', req('/r'), c.compute);
+    expect(c.count()).toBe(2);
+  });
+
+  it('a marker not heard in time, or not sent, drops everything kept instead', async () => {
+    const f = fakeDatabase();
+    const reads = createUserReads(60_000, 1 << 20);
+    await reads.listen(f.database);
+    const c = counted();
+    await reads.read('u1', req('/r'), c.compute);
+    await reads.caughtUp(30);
+    expect(reads.stats().entries).toBe(0);
+    await reads.read('u1', req('/r'), c.compute);
+    expect(c.count()).toBe(2);
+    f.fail(true);
+    await reads.caughtUp();
+    await reads.read('u1', req('/r'), c.compute);
+    expect(c.count()).toBe(3);
+    // The listener dropping releases a waiting write at once (nothing is kept while it is down).
+    f.fail(false);
+    const waiting = reads.caughtUp(60_000);
+    await new Promise((r) => setTimeout(r, 10));
+    f.state(false);
+    await waiting;
+    expect(reads.stats()).toMatchObject({ live: false, entries: 0 });
   });
 
   it('entries live at most the configured time, and the bytes bound drops the oldest first', async () => {

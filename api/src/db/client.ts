@@ -13,6 +13,8 @@ export type Database = {
   close: () => Promise<void>;
   /** LISTENs on a channel; answers the function that stops listening. */
   listen: (channel: string, listener: Listener) => Promise<() => Promise<void>>;
+  /** Sends a notify on a channel, committed at once. */
+  notify: (channel: string, payload: string) => Promise<void>;
 };
 export type DatabaseConfig = { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string };
 
@@ -44,7 +46,13 @@ export async function openDatabase(
       await client.query('select pg_advisory_unlock(727274)').catch(() => undefined);
       client.release();
     }
-    return { db, kind: 'postgres', close: () => pool.end(), listen: (channel, listener) => listenPostgres(cfg.url, channel, listener) };
+    return {
+      db,
+      kind: 'postgres',
+      close: () => pool.end(),
+      listen: (channel, listener) => listenPostgres(cfg.url, channel, listener),
+      notify: async (channel, payload) => void (await pool.query('select pg_notify($1, $2)', [channel, payload])),
+    };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -57,6 +65,7 @@ export async function openDatabase(
     db: db as unknown as Db,
     kind: 'pglite',
     close: () => client.close(),
+    notify: async (channel, payload) => void (await client.query('select pg_notify($1, $2)', [channel, payload])),
     // One process, one connection: a notify is heard when the statement that raised it commits.
     listen: async (channel, listener) => {
       const stop = await client.listen(channel, listener.onNotify);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/client';
 import { langOf } from './lang';
@@ -6,6 +7,10 @@ import { langOf } from './lang';
 export const USER_READS_CHANNEL = 'user_reads';
 /** Everyone's answers: a statement touched too many users to name them (the daily accrual). */
 export const EVERYONE = '*';
+/** A replica's own marker on the channel (`caughtUp`): never a user id, and ignored by every other replica. */
+const MARKER = 'heard:';
+/** How long a write waits to hear its marker before it drops everything kept instead. */
+export const CATCH_UP_MS = 2000;
 
 type Entry = { user: string; at: number; started: number; value: Promise<unknown>; bytes: number };
 type UserRecord = { keys: Set<string>; computing: number; evictedAt: number };
@@ -28,6 +33,10 @@ const sizeOf = (key: string, value: unknown) => 200 + 2 * (key.length + (JSON.st
  *   generation did not move while it was computed.
  * - Concurrent misses of a key share one computation; a failure is not kept; bounded by
  *   `maxBytes`, the oldest go first.
+ * - A write this replica serves returns only once every notify committed before it has been heard
+ *   (`caughtUp`): so a read that follows it here never sees what the write changed from memory,
+ *   whoever's answers it changed. On PostgreSQL a notify reaches the listener a moment after its
+ *   commit; another replica's readers still see the change within that moment.
  */
 export function createUserReads(ttlMs: number, maxBytes: number) {
   const entries = new Map<string, Entry>();
@@ -40,6 +49,10 @@ export function createUserReads(ttlMs: number, maxBytes: number) {
   /** The listener is connected: notifies are heard. */
   let live = false;
   let stopListening: (() => Promise<void>) | null = null;
+  /** Sends a notify on the channel (through the database's pool). */
+  let send: ((payload: string) => Promise<unknown>) | null = null;
+  /** This replica's markers not heard yet, each with what to do when it is (or when the listener drops). */
+  const waiting = new Map<string, () => void>();
 
   const recordOf = (user: string) => {
     let r = users.get(user);
@@ -123,23 +136,53 @@ export function createUserReads(ttlMs: number, maxBytes: number) {
     /** Drops the user's answers (or everyone's, `*`) at once; a computation in flight stores nothing. */
     evict,
 
+    /**
+     * Resolves once the listener has heard every notify committed before the call: it sends a
+     * marker of its own and waits to hear it, as PostgreSQL delivers notifies in commit order.
+     * Not heard in time (or not sent), everything kept is dropped instead.
+     */
+    async caughtUp(timeoutMs = CATCH_UP_MS): Promise<void> {
+      if (ttlMs <= 0 || !live || !send) return;
+      const marker = `${MARKER}${randomUUID()}`;
+      let timer: NodeJS.Timeout | undefined;
+      const heard = new Promise<boolean>((resolve) => {
+        waiting.set(marker, () => resolve(true));
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      try {
+        const sent = await send(marker).then(
+          () => true,
+          () => false,
+        );
+        if (!sent || !(await heard)) evict(EVERYONE);
+      } finally {
+        clearTimeout(timer);
+        waiting.delete(marker);
+      }
+    },
+
     /** Hears the database's notifies; until connected, and whenever it is not, nothing is kept. */
-    async listen(database: Pick<Database, 'listen'>) {
+    async listen(database: Pick<Database, 'listen' | 'notify'>) {
       if (ttlMs <= 0) return;
+      send = (payload) => database.notify(USER_READS_CHANNEL, payload);
       stopListening = await database.listen(USER_READS_CHANNEL, {
         onNotify: (payload) => {
+          if (payload.startsWith(MARKER)) return waiting.get(payload)?.();
           for (const user of payload.split(',')) if (user) evict(user);
         },
         onState: (connected) => {
           // Whatever was kept may have missed a notify while the connection was down, or before it was up.
           if (connected !== live) evict(EVERYONE);
           live = connected;
+          // Nothing is kept while down, and everything was dropped: a write waiting on its marker need not.
+          if (!connected) for (const done of waiting.values()) done();
         },
       });
     },
 
     async close() {
       live = false;
+      send = null;
       await stopListening?.();
       stopListening = null;
       evict(EVERYONE);
