@@ -195,7 +195,8 @@ async function referralDrift(db: Pick<Db, 'execute'>) {
  * place (a HOT update: their table leaves room on each page, 0044, and its one index, the
  * account id, never changes), and undone to a savepoint when a proof fails.
  */
-export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>): Promise<LedgerCheck> {
+export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>, opts: { manyLegs?: number } = {}): Promise<LedgerCheck> {
+  const manyLegs = opts.manyLegs ?? MANY_LEGS;
   return db.transaction(async (tx) => {
     await tx.execute(sql`set transaction isolation level repeatable read`);
     // A day's accounts are aggregated and joined in memory, not in temporary files (as the accrual does).
@@ -219,8 +220,8 @@ export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>): Promi
     // A bounded look at how much is new: a few legs (every few minutes) are best probed by their
     // keys; a day of interest (a leg per position) best hashed in memory, which the planner, blind
     // to how many legs come out of the statement's parts, is told here.
-    const [size] = await rows<{ n: string }>(tx, sql`select count(*)::text as n from (${newLegs} limit ${MANY_LEGS}) l`);
-    if (Number(size!.n) >= MANY_LEGS) await tx.execute(sql`set local enable_nestloop = off`);
+    const [size] = await rows<{ n: string }>(tx, sql`select count(*)::text as n from (${newLegs} limit ${manyLegs}) l`);
+    if (Number(size!.n) >= manyLegs) await tx.execute(sql`set local enable_nestloop = off`);
     // What the new legs add per account (narrow rows, joined to the accounts after). The sums take
     // in the settled part only: while every writer read has finished (nearly always) it is the whole.
     const kinds = (where: SQL) => sql`coalesce(sum(-amount) filter (where kind = 'deposit' and ${where}), 0),
