@@ -34,7 +34,7 @@ export type LedgerCheck = {
 /** Rows each statement of the full check reads at most (accounts, or transactions), so its memory stays flat. */
 export const FULL_CHECK_BATCH = 5000;
 const LIMIT = 100;
-/** New legs from which the incremental check hashes them all rather than probe each account's keys. */
+/** New legs from which the incremental check hashes them all rather than probe each account's keys (a test lowers it to take that way with a few). */
 const MANY_LEGS = 5000;
 
 const LIABILITIES = sql`('position', 'withdrawals_in_flight', 'referral_rewards_payable')`;
@@ -303,7 +303,7 @@ export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>, opts: 
     const negative = found.filter((f) => f.what === 'account' && f.negative).map(({ key, balance }) => ({ key, balance: String(-BigInt(balance)) }));
     const pools = found.filter((f) => f.what === 'pool').map(({ key, balance, entries }) => ({ key, balance, entries }));
     if (found.length) await tx.execute(sql`rollback to savepoint ledger_check`);
-    await tx.execute(sql`set local enable_nestloop = on`);
+    await tx.execute(sql`reset enable_nestloop`);
     // A pool out of step while none of the accounts written to is: some position moved without a
     // posting. Only then are the pool's positions read, to name it.
     const moved = pools.length
