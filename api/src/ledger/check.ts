@@ -34,6 +34,8 @@ export type LedgerCheck = {
 /** Rows each statement of the full check reads at most (accounts, or transactions), so its memory stays flat. */
 export const FULL_CHECK_BATCH = 5000;
 const LIMIT = 100;
+/** New legs from which the incremental check hashes them all rather than probe each account's keys (a test lowers it to take that way with a few). */
+const MANY_LEGS = 5000;
 
 const LIABILITIES = sql`('position', 'withdrawals_in_flight', 'referral_rewards_payable')`;
 
@@ -185,10 +187,22 @@ async function referralDrift(db: Pick<Db, 'execute'>) {
  * snapshot's horizon wrote (anything above it is read again next time) and the horizon moves up.
  * It runs under the job's lease (one replica); a second run at the same moment waits on the
  * checkpoint's row and then fails to serialize, leaving the checkpoint to the first.
+ *
+ * After a day of interest every position is new, so the work is per account written to: the new
+ * postings are read once (one range of the postings' BRIN index), joined once to their accounts,
+ * and the proofs, the checked sums' update and the pools' all come from that one pass, in one
+ * statement (no temporary table to fill, analyze and read again). The checked sums are updated in
+ * place (a HOT update: their table leaves room on each page, 0044, and its one index, the
+ * account id, never changes), and undone to a savepoint when a proof fails.
  */
-export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>): Promise<LedgerCheck> {
+export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>, opts: { manyLegs?: number } = {}): Promise<LedgerCheck> {
+  const manyLegs = opts.manyLegs ?? MANY_LEGS;
   return db.transaction(async (tx) => {
     await tx.execute(sql`set transaction isolation level repeatable read`);
+    // A day's accounts are aggregated and joined in memory, not in temporary files (as the accrual does).
+    await tx.execute(sql`set local work_mem = '256MB'`);
+    // Its one statement is costed high enough to be compiled each run, which costs more than it saves.
+    await tx.execute(sql`set local jit = off`);
     const [cp] = await rows<{ horizon: string }>(tx, sql`select horizon::text as horizon from ledger_checkpoint where id = 1 for update`);
     const [snap] = await rows<{ horizon: string }>(tx, sql`select pg_snapshot_xmin(pg_current_snapshot())::text as horizon`);
     const since = cp ? sql`t.written_by >= ${cp.horizon}::xid8` : sql`true`;
@@ -196,59 +210,100 @@ export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>): Promi
     const sinceIds = sql`p.transaction_id >= (select coalesce(min(t.id), 9223372036854775807) from ledger_transactions t where ${since})`;
     // Written below the new horizon: every writer there has finished, so nothing more can appear under it.
     const settled = sql`(t.written_by is null or t.written_by < ${snap!.horizon}::xid8)`;
-    await tx.execute(sql`create temporary table if not exists ledger_check_new (account_id bigint primary key, total numeric, settled numeric, deposited numeric, withdrawn numeric, interest numeric, s_deposited numeric, s_withdrawn numeric, s_interest numeric) on commit drop`);
-    const [count] = await rows<{ n: string }>(tx, sql`select count(*)::text as n from ledger_transactions t where ${since}`);
-    await tx.execute(sql`
-      insert into ledger_check_new
-      select p.account_id, sum(p.amount), coalesce(sum(p.amount) filter (where ${settled}), 0), ${FIGURES},
-        coalesce(sum(-p.amount) filter (where t.kind = 'deposit' and ${settled}), 0),
-        coalesce(sum(p.amount) filter (where t.kind in ('withdrawal_reserve', 'withdrawal_return') and ${settled}), 0),
-        coalesce(sum(-p.amount) filter (where t.kind = 'interest' and ${settled}), 0)
-      from ledger_transactions t join ledger_postings p on p.transaction_id = t.id
-      where ${since} and ${sinceIds}
-      group by p.account_id`);
-    // After a day of interest it holds a row per position: planned with its real size, the joins below hash instead of probing per row.
-    await tx.execute(sql`analyze ledger_check_new`);
-    const unbalanced = await rows<{ transaction_id: string; currency: string; sum: string }>(
+    const [count] = await rows<{ n: string; unsettled: boolean }>(
       tx,
-      sql`select p.transaction_id::text, a.currency, sum(p.amount)::text as sum
-          from ledger_transactions t join ledger_postings p on p.transaction_id = t.id join ledger_accounts a on a.id = p.account_id
-          where ${since} and ${sinceIds} group by p.transaction_id, a.currency having sum(p.amount) <> 0 limit ${LIMIT}`,
+      sql`select count(*)::text as n, coalesce(bool_or(not ${settled}), false) as unsettled from ledger_transactions t where ${since}`,
     );
-    // The accounts written to since, and every book account (a handful), each against its checked sums and what came since.
-    const figures = (n: SQL) => sql`a.id, a.key, a.kind, a.balance, a.deposited, a.withdrawn, a.interest,
-        coalesce(c.entries, 0) + ${n}.total as expected, coalesce(c.deposited, 0) + ${n}.deposited as e_deposited,
-        coalesce(c.withdrawn, 0) + ${n}.withdrawn as e_withdrawn, coalesce(c.interest, 0) + ${n}.interest as e_interest`;
-    const touched = sql`(
-        select ${figures(sql`n`)} from ledger_check_new n join ledger_accounts a on a.id = n.account_id left join ledger_checked_accounts c on c.account_id = a.id
-        union all
-        select ${figures(sql`z`)} from ledger_accounts a left join ledger_checked_accounts c on c.account_id = a.id,
-          (select 0 as total, 0 as deposited, 0 as withdrawn, 0 as interest) z
-        where a.kind <> 'position' and not exists (select 1 from ledger_check_new n where n.account_id = a.id)
-      ) x`;
-    // One pass over them for both proofs: a balance or kept figure out of step, a liability below zero.
-    const found = await rows<{ key: string; balance: string; entries: string; drifted: boolean; negative: boolean }>(
-      tx,
-      sql`select key, balance::text as balance, expected::text as entries,
+    const newLegs = sql`select p.transaction_id, p.account_id, p.amount, t.kind, ${settled} as settled
+      from ledger_transactions t join ledger_postings p on p.transaction_id = t.id
+      where ${since} and ${sinceIds}`;
+    // A bounded look at how much is new: a few legs (every few minutes) are best probed by their
+    // keys; a day of interest (a leg per position) best hashed in memory, which the planner, blind
+    // to how many legs come out of the statement's parts, is told here.
+    const [size] = await rows<{ n: string }>(tx, sql`select count(*)::text as n from (${newLegs} limit ${manyLegs}) l`);
+    if (Number(size!.n) >= manyLegs) await tx.execute(sql`set local enable_nestloop = off`);
+    // What the new legs add per account (narrow rows, joined to the accounts after). The sums take
+    // in the settled part only: while every writer read has finished (nearly always) it is the whole.
+    const kinds = (where: SQL) => sql`coalesce(sum(-amount) filter (where kind = 'deposit' and ${where}), 0),
+          coalesce(sum(amount) filter (where kind in ('withdrawal_reserve', 'withdrawal_return') and ${where}), 0),
+          coalesce(sum(-amount) filter (where kind = 'interest' and ${where}), 0)`;
+    const sums = count!.unsettled
+      ? sql`sum(amount) as total, coalesce(sum(amount) filter (where settled), 0) as settled, ${kinds(sql`true`)}, ${kinds(sql`settled`)}`
+      : sql`sum(amount) as total, sum(amount) as settled, ${kinds(sql`true`)}, ${kinds(sql`true`)}`;
+    const perAccount = sql`
+      select a.id, a.key, a.kind, a.pool, a.currency, a.balance, a.deposited, a.withdrawn, a.interest,
+        s.total, s.settled, s.n_deposited, s.n_withdrawn, s.n_interest, s.s_deposited, s.s_withdrawn, s.s_interest
+      from (select account_id, ${sums} from legs group by account_id) s(account_id, total, settled, n_deposited, n_withdrawn, n_interest, s_deposited, s_withdrawn, s_interest)
+      join ledger_accounts a on a.id = s.account_id`;
+    // Each account written to, and every book account (a handful), against its checked sums and what came since.
+    const expected = sql`coalesce(c.entries, 0) + n.total as expected, coalesce(c.deposited, 0) + n.n_deposited as e_deposited,
+        coalesce(c.withdrawn, 0) + n.n_withdrawn as e_withdrawn, coalesce(c.interest, 0) + n.n_interest as e_interest`;
+    const found = await (async () => {
+      await tx.execute(sql`savepoint ledger_check`);
+      return rows<{ what: 'unbalanced' | 'account' | 'pool'; key: string; currency: string | null; balance: string; entries: string; drifted: boolean | null; negative: boolean | null }>(
+        tx,
+        sql`
+        with legs as materialized (${newLegs}),
+        n as materialized (${perAccount}),
+        x as (
+          select n.*, c.account_id is not null as checked, ${expected}
+          from n left join ledger_checked_accounts c on c.account_id = n.id
+          union all
+          select a.id, a.key, a.kind, a.pool, a.currency, a.balance, a.deposited, a.withdrawn, a.interest, 0, 0, 0, 0, 0, 0, 0, 0, true,
+            coalesce(c.entries, 0), coalesce(c.deposited, 0), coalesce(c.withdrawn, 0), coalesce(c.interest, 0)
+          from ledger_accounts a left join ledger_checked_accounts c on c.account_id = a.id
+          where a.kind <> 'position' and not exists (select 1 from n where n.id = a.id)
+        ),
+        -- One pass over them for both proofs: a balance or kept figure out of step, a liability below zero.
+        accounts as (
+          select key, balance, expected,
             (balance <> expected or (kind = 'position' and (deposited, withdrawn, interest) <> (e_deposited, e_withdrawn, e_interest))) as drifted,
             (kind in ${LIABILITIES} and balance > 0) as negative
-          from ${touched}
+          from x
           where balance <> expected or (kind = 'position' and (deposited, withdrawn, interest) <> (e_deposited, e_withdrawn, e_interest)) or (kind in ${LIABILITIES} and balance > 0)
-          limit ${2 * LIMIT}`,
-    );
-    const drifted = found.filter((f) => f.drifted).map(({ key, balance, entries }) => ({ key, balance, entries }));
-    const negative = found.filter((f) => f.negative).map(({ key, balance }) => ({ key, balance: String(-BigInt(balance)) }));
-    const newByPool = sql`(select a.pool, a.currency, sum(n.total) as total, sum(n.settled) as settled
-        from ledger_check_new n join ledger_accounts a on a.id = n.account_id where a.kind = 'position' group by a.pool, a.currency)`;
-    const pools = await rows<{ key: string; balance: string; entries: string }>(
-      tx,
-      sql`select 'pool_totals:' || coalesce(k.pool, m.pool, c.pool) || ':' || coalesce(k.currency, m.currency, c.currency) as key,
-            coalesce(k.balance, 0)::text as balance, (coalesce(c.entries, 0) + coalesce(m.total, 0))::text as entries
+          limit ${2 * LIMIT}
+        ),
+        unbalanced as (
+          select l.transaction_id, n.currency, sum(l.amount) as sum from legs l join n on n.id = l.account_id
+          group by l.transaction_id, n.currency having sum(l.amount) <> 0 limit ${LIMIT}
+        ),
+        by_pool as (select pool, currency, sum(total) as total, sum(settled) as settled from n where kind = 'position' group by pool, currency),
+        pools as (
+          select coalesce(k.pool, m.pool, c.pool) as pool, coalesce(k.currency, m.currency, c.currency) as currency,
+            coalesce(k.balance, 0) as balance, coalesce(c.entries, 0) + coalesce(m.total, 0) as expected
           from pool_totals k
-          full join ${newByPool} m using (pool, currency)
+          full join by_pool m using (pool, currency)
           full join ledger_checked_pools c using (pool, currency)
-          where coalesce(k.balance, 0) <> coalesce(c.entries, 0) + coalesce(m.total, 0)`,
-    );
+          where coalesce(k.balance, 0) <> coalesce(c.entries, 0) + coalesce(m.total, 0)
+        ),
+        -- The sums take in the settled part; when a proof fails the savepoint undoes this.
+        updated as (
+          update ledger_checked_accounts c set entries = c.entries + x.settled, deposited = c.deposited + x.s_deposited,
+            withdrawn = c.withdrawn + x.s_withdrawn, interest = c.interest + x.s_interest
+          from n x where c.account_id = x.id and (x.settled, x.s_deposited, x.s_withdrawn, x.s_interest) <> (0, 0, 0, 0)
+        ),
+        inserted as (
+          insert into ledger_checked_accounts (account_id, entries, deposited, withdrawn, interest)
+          select id, settled, s_deposited, s_withdrawn, s_interest from x where not checked
+        ),
+        pooled as (
+          insert into ledger_checked_pools as c (pool, currency, entries)
+          select pool, currency, settled from by_pool
+          on conflict (pool, currency) do update set entries = c.entries + excluded.entries
+        )
+        select 'unbalanced' as what, transaction_id::text as key, currency, sum::text as balance, null as entries, null::boolean as drifted, null::boolean as negative from unbalanced
+        union all
+        select 'account', key, null, balance::text, expected::text, drifted, negative from accounts
+        union all
+        select 'pool', 'pool_totals:' || pool || ':' || currency, null, balance::text, expected::text, true, false from pools`,
+      );
+    })();
+    const unbalanced = found.filter((f) => f.what === 'unbalanced').map((u) => ({ transactionId: Number(u.key), currency: u.currency!, sum: u.balance }));
+    const drifted = found.filter((f) => f.what === 'account' && f.drifted).map(({ key, balance, entries }) => ({ key, balance, entries }));
+    const negative = found.filter((f) => f.what === 'account' && f.negative).map(({ key, balance }) => ({ key, balance: String(-BigInt(balance)) }));
+    const pools = found.filter((f) => f.what === 'pool').map(({ key, balance, entries }) => ({ key, balance, entries }));
+    if (found.length) await tx.execute(sql`rollback to savepoint ledger_check`);
+    await tx.execute(sql`reset enable_nestloop`);
     // A pool out of step while none of the accounts written to is: some position moved without a
     // posting. Only then are the pool's positions read, to name it.
     const moved = pools.length
@@ -257,7 +312,10 @@ export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>): Promi
           sql`select a.key, a.balance::text as balance, (coalesce(c.entries, 0) + coalesce(n.total, 0))::text as entries
               from ledger_accounts a
               left join ledger_checked_accounts c on c.account_id = a.id
-              left join ledger_check_new n on n.account_id = a.id
+              left join (
+                select p.account_id, sum(p.amount) as total from ledger_transactions t join ledger_postings p on p.transaction_id = t.id
+                where ${since} and ${sinceIds} group by p.account_id
+              ) n on n.account_id = a.id
               where a.kind = 'position' and (a.pool, a.currency) in (${sql.join(pools.map((p) => sql`(${p.key.split(':')[1]!}, ${p.key.split(':')[2]!})`), sql`, `)})
                 and a.balance <> coalesce(c.entries, 0) + coalesce(n.total, 0)
               limit ${LIMIT}`,
@@ -267,26 +325,17 @@ export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>): Promi
     const result = finish({
       mode: 'incremental',
       transactions: Number(count?.n ?? 0),
-      unbalanced: unbalanced.map((u) => ({ transactionId: Number(u.transaction_id), currency: u.currency, sum: u.sum })),
+      unbalanced,
       negative,
       drifted: [...drifted, ...moved.filter((m) => !drifted.some((d) => d.key === m.key)), ...pools].slice(0, LIMIT),
       currencies,
     });
-    // A failure keeps the checkpoint where it was: the next run finds the same difference again.
+    // A failure keeps the checkpoint (and the sums) where they were: the next run finds the same difference again.
     if (result.ok) {
-      await tx.execute(sql`
-        insert into ledger_checked_accounts as c (account_id, entries, deposited, withdrawn, interest)
-        select account_id, settled, s_deposited, s_withdrawn, s_interest from ledger_check_new
-        on conflict (account_id) do update set entries = c.entries + excluded.entries, deposited = c.deposited + excluded.deposited,
-          withdrawn = c.withdrawn + excluded.withdrawn, interest = c.interest + excluded.interest`);
-      await tx.execute(sql`
-        insert into ledger_checked_pools as c (pool, currency, entries)
-        select pool, currency, settled from ${newByPool} m
-        on conflict (pool, currency) do update set entries = c.entries + excluded.entries`);
       await tx.execute(sql`
         insert into ledger_checkpoint (id, horizon, checked_at) values (1, ${snap!.horizon}::xid8, now())
         on conflict (id) do update set horizon = excluded.horizon, checked_at = excluded.checked_at`);
-    }
+    } else if (!found.length) await tx.execute(sql`rollback to savepoint ledger_check`);
     return result;
   });
 }
