@@ -14,6 +14,18 @@ import { configOn } from './config';
 /** 10^18: interest values are scaled to 18 decimals whatever the currency's own, so sums stay exact. */
 const SCALE_DIGITS = 18;
 
+/** A non-negative decimal times 10^k (k ≥ 0, or negative for a currency of more than 18 decimals), exactly, as a decimal string. */
+function scaledBy(decimal: string, k: number): string {
+  const [whole, fraction = ''] = decimal.split('.');
+  const digits = `${whole}${fraction}`;
+  const point = whole!.length + k;
+  const padded = point > digits.length ? digits.padEnd(point, '0') : point < 1 ? `${'0'.repeat(1 - point)}${digits}` : digits;
+  const at = Math.max(point, 1);
+  const int = padded.slice(0, at).replace(/^0+(?=\d)/, '');
+  const frac = padded.slice(at).replace(/0+$/, '');
+  return frac ? `${int}.${frac}` : int;
+}
+
 /**
  * The day's USD prices, taken from the price source once and kept: a rerun (or a second replica)
  * converts with exactly the same numbers. Every currency the source prices is kept, so capital
@@ -194,17 +206,24 @@ async function rewardPart(db: Db, q: Part): Promise<void> {
   const end = `${dayAfter(day)}T00:00:00Z`;
   const reference = parts === 1 ? `referral:${pool}:${day}` : `referral:${pool}:${day}:${part}/${parts}`;
   const inPart = (u: SQL) => sql`${q.from === null ? sql`true` : sql`${u} >= ${q.from}::uuid`} and ${q.to === null ? sql`true` : sql`${u} < ${q.to}::uuid`}`;
-  // The kept prices go into the statement as a VALUES list: the planner knows its size exactly.
+  // The kept prices go into the statement as a VALUES list: the planner knows its size exactly. Each
+  // with its USD × 10^18 per base unit, and the payout's divisor, worked out here exactly (a decimal
+  // point moved), not by power() on every row.
   const dayPrices = sql`(select * from (values ${sql.join(
-    [...prices].filter(([c]) => decimals.has(c)).map(([c, usd]) => sql`(${c}::text, ${usd}::numeric, ${decimals.get(c)!}::int)`),
+    [...prices]
+      .filter(([c]) => decimals.has(c))
+      .map(([c, usd]) => sql`(${c}::text, ${usd}::numeric, ${decimals.get(c)!}::int, ${scaledBy(usd, SCALE_DIGITS - decimals.get(c)!)}::numeric)`),
     sql`, `,
-  )}) v(currency, usd, decimals))`;
+  )}) v(currency, usd, decimals, usd_scaled))`;
+  // reward = floor(value × 10^dec_P × (rate_L + b) / (usd_P × 10000 × 10^18)).
+  const payoutUnit = scaledBy('1', decimals.get(payout)!);
+  const payoutDivisor = scaledBy(prices.get(payout)!, 4 + SCALE_DIGITS);
   const rankRanges = sql`(select bonus_bps, capital_usd as low, lead(capital_usd) over (order by capital_usd) as high
     from referral_config_ranks where config_id = ${config.id})`;
   const paid = sql`
     select * from (
       select l.ancestor_id, l.user_id, l.level, coalesce(ex.bonus_bps, b.bonus_bps, z.bonus_bps) as bonus_bps,
-             div(l.value * power(10::numeric, p.decimals) * (l.reward_bps + coalesce(ex.bonus_bps, b.bonus_bps, z.bonus_bps)), p.usd * 10000 * power(10::numeric, ${SCALE_DIGITS})) as amount
+             div(l.value * ${payoutUnit}::numeric * (l.reward_bps + coalesce(ex.bonus_bps, b.bonus_bps, z.bonus_bps)), ${payoutDivisor}::numeric) as amount
       from linked l
       left join (
         -- Each of the part's referrers' rank bonus, from their capital attracted: the downline's positions at the close of the day, at the day's prices.
@@ -229,7 +248,6 @@ async function rewardPart(db: Db, q: Part): Promise<void> {
       ) b on b.ancestor_id = l.ancestor_id
       -- Another pool's or part's rewards of the day came first: the rank they used stands for the whole day.
       left join referral_day_rewards ex on ex.user_id = l.ancestor_id and ex.day = ${day}::date
-      cross join (select usd, decimals from ${dayPrices} x where x.currency = ${payout}) p
       -- A referrer whose downline holds nothing: the bonus of a rank needing no capital, if any.
       cross join (select coalesce(max(bonus_bps) filter (where low <= 0), 0) as bonus_bps from ${rankRanges} r0) z
     ) x
@@ -246,7 +264,7 @@ async function rewardPart(db: Db, q: Part): Promise<void> {
       sql`
       with earners as (
         -- Each of the part's referees' interest of the day (their credits in the pool day's interest transactions), in USD × 10^18.
-        select a.user_id, sum(-p.amount * pr.usd * power(10::numeric, ${SCALE_DIGITS} - pr.decimals)) as value
+        select a.user_id, sum(-p.amount * pr.usd_scaled) as value
         from ledger_postings p
         join ledger_accounts a on a.id = p.account_id and a.kind = 'position'
         join ${dayPrices} pr on pr.currency = a.currency
