@@ -204,7 +204,7 @@ async function rewardPart(db: Db, q: Part): Promise<void> {
   const depth = config.levels.length;
   const end = `${dayAfter(day)}T00:00:00Z`;
   const reference = parts === 1 ? `referral:${pool}:${day}` : `referral:${pool}:${day}:${part}/${parts}`;
-  const inPart = (u: SQL) => sql`${q.from === null ? sql`true` : sql`${u} >= ${q.from}::uuid`} and ${q.to === null ? sql`true` : sql`${u} < ${q.to}::uuid`}`;
+  const inPart = (u: SQL) => sql`(${q.from === null ? sql`true` : sql`${u} >= ${q.from}::uuid`} and ${q.to === null ? sql`true` : sql`${u} < ${q.to}::uuid`})`;
   // The kept prices go into the statement as a VALUES list: the planner knows its size exactly. Each
   // with its USD × 10^18 per base unit, and the payout's divisor, worked out here exactly (a decimal
   // point moved), not by power() on every row.
