@@ -192,7 +192,7 @@ async function referralDrift(db: Pick<Db, 'execute'>) {
  * postings are read once (one range of the postings' BRIN index), joined once to their accounts,
  * and the proofs, the checked sums' update and the pools' all come from that one pass, in one
  * statement (no temporary table to fill, analyze and read again). The checked sums are updated in
- * place (a HOT update: their table leaves room on each page, 0043, and its one index, the
+ * place (a HOT update: their table leaves room on each page, 0042, and its one index, the
  * account id, never changes), and undone to a savepoint when a proof fails.
  */
 export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>, opts: { manyLegs?: number } = {}): Promise<LedgerCheck> {
