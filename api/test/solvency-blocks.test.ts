@@ -31,7 +31,8 @@ import { seed } from '../src/db/seed';
 import { createTestDatabase } from './helpers';
 import { instantChain as chain, seedPositions } from './solvency-seed';
 import { proofOf, takeSnapshot } from '../src/solvency';
-import { BLOCK, BlockTree, leafKey, leafNode, paddingNode, parentOf, subKey, sumsOf, type Node } from '../src/solvency/tree';
+import { PartBudget } from '../src/solvency/snapshot';
+import { BLOCK, BlockTree, Randomness, leafKey, leafNode, paddingNode, parentOf, subKey, sumsOf, type Node } from '../src/solvency/tree';
 
 jest.setTimeout(120_000);
 
@@ -119,6 +120,34 @@ async function seedUsers(db: Db, n: number): Promise<Map<string, Record<string, 
   for (const o of owed) out.set(o.id, { ...out.get(o.id), [o.currency]: BigInt(o.owed) });
   return out;
 }
+
+describe('how many parts a user is split into', () => {
+  const draw = (users: number) => {
+    const budget = new PartBudget(users, new Randomness());
+    return Array.from({ length: users }, () => budget.next());
+  };
+
+  it('two or three, and never more leaves than two parts each already pad to', () => {
+    for (const users of [1, 2, 3, 5, 600, 1000, 1024, 1025, 5000]) {
+      const parts = draw(users);
+      expect(parts.every((k) => k === 2 || k === 3)).toBe(true);
+      expect(parts.reduce((s, k) => s + k, 0)).toBeLessThanOrEqual(paddedLeafCount(2 * users));
+    }
+  });
+
+  it('third parts fill the room below the power of two, drawn among all the users', () => {
+    // 1000 users: two parts each are 2000 leaves, padded to 2048; the 48 free leaves go to third parts.
+    const parts = draw(1000);
+    const threes = parts.flatMap((k, i) => (k === 3 ? [i] : []));
+    expect(threes).toHaveLength(48);
+    // Not the first users only: the last half of the users hold some.
+    expect(threes.some((i) => i >= 500)).toBe(true);
+    // 600 users: room for 848 more, so each user is drawn with a chance of one half.
+    const many = draw(600).filter((k) => k === 3).length;
+    expect(many).toBeGreaterThan(200);
+    expect(many).toBeLessThan(400);
+  });
+});
 
 describe('a snapshot stored in blocks', () => {
   it('of 400 users: every user\'s proof verifies in the browser\'s verifier and adds up to what the test wrote they are owed', async () => {

@@ -75,6 +75,35 @@ export function splitVector(vector: readonly bigint[], k: number, rng = new Rand
   return parts;
 }
 
+/**
+ * How many parts each user's vector is split into: two, or three while there is room. The tree is
+ * padded to a power of two anyway; a third part drawn for any user at all would often double it,
+ * and the hashing with it. So third parts take only the leaves that two parts each leave free below
+ * the power of two, each user drawn with an equal chance (at most one half) among those still to
+ * come. `users` bounds the users with liabilities (every user counts), so the parts never pass it.
+ */
+export class PartBudget {
+  private left: number;
+  private room: number;
+
+  constructor(
+    users: number,
+    private readonly rng: Randomness,
+  ) {
+    this.left = users;
+    this.room = paddedLeafCount(2 * users) - 2 * users;
+  }
+
+  next(): number {
+    const chances = Math.min(this.room, Math.floor(this.left / 2));
+    const three = chances > 0 && this.rng.below(this.left) < chances;
+    this.left--;
+    if (!three) return 2;
+    this.room--;
+    return 3;
+  }
+}
+
 /** `awaitsProof`: its key is offline, so its message is signed later (attest.ts) and its balances wait for it. */
 type Declared = { address: string; role: DeclaredAddress['role']; pool: string | null; sign: (message: string) => Promise<string | null>; awaitsProof?: true };
 
@@ -168,8 +197,9 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
 
         // 1. Liabilities per user, streamed in user order by one query; each part is dealt into a random bucket.
         const [counted] = await rows<{ n: number }>(tx, sql`select count(*)::int as n from users`);
-        const buckets = Math.max(1, Math.ceil((3 * counted!.n) / (s.shuffleBucket ?? 16_384)));
+        const buckets = Math.max(1, Math.ceil(paddedLeafCount(2 * counted!.n) / (s.shuffleBucket ?? 16_384)));
         const dealt = new Deal(buckets, currencies.length);
+        const partsOf = new PartBudget(counted!.n, dealt.rng);
         await tx.execute(sql`create temp table solvency_deal (bucket int not null, records bytea not null) on commit drop`);
         // Random bytes do not compress: trying to would cost more than the rest of the write.
         await tx.execute(sql`alter table solvency_deal alter column records set storage external`);
@@ -217,7 +247,7 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
           if (missing.length) for (const [u, n] of await makeNonces(tx, missing)) nonces.set(u, n);
           for (const [userId, vector] of vectors) {
             const sub = subKey(nonces.get(userId)!, id, userId);
-            const parts = splitVector(vector, 2 + dealt.rng.below(2), dealt.rng);
+            const parts = splitVector(vector, partsOf.next(), dealt.rng);
             const user = Buffer.from(userId.replace(/-/g, ''), 'hex');
             // The leaves' HMACs are made by the tree's thread, when the parts come back shuffled.
             parts.forEach((sums, part) => dealt.add(user, part, sub, sums));
