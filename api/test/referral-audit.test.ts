@@ -7,7 +7,7 @@ import { rows } from '../src/db/rows';
 import { checkLedger, post } from '../src/ledger';
 import { setPrices } from '../src/pricing/prices';
 import { setConfig } from '../src/referral/config';
-import { rewardDay } from '../src/referral/rewards';
+import { rewardDay, vestRewards } from '../src/referral/rewards';
 import { startTestApp, type TestApp } from './helpers';
 import { addDays, memberShares } from './money-helpers';
 
@@ -62,7 +62,7 @@ async function person(referrer: Person | null, proved = true): Promise<Person> {
   return p;
 }
 
-type Pool = 'coin' | 'stable';
+type Pool = 'coin' | 'stable' | 'dex';
 type Currency = 'ETH' | 'USDT';
 const held: [Person, Pool, Currency, bigint][] = [];
 
@@ -276,16 +276,47 @@ describe('issue 23, goal 4: the day split into parts by referee', () => {
     await audit(day, 3);
   });
 
-  it('a day whose rewards are decided takes no other pool: refused before any part', async () => {
+  it('a day vested in one pool: a pool first funded that day pays its referrers, one that would add to a decided row is refused whole', async () => {
     const day = '2025-10-10';
-    await network(day, 3);
+    const { R } = await network(day, 3);
+    // The dex pool first funded on the day, as on the local stack when a later browser test deposits into a pool the earlier ones left empty.
+    const N = await person(null);
+    const M = await person(N);
+    const X = await person(null);
+    await fund(M, 'dex', 'USDT', 500n * USDT + 3n, day);
+    await fund(X, 'dex', 'USDT', 40n * USDT, day);
     expect((await accrueDay(db(), 'coin', day, '0.12')).created).toBe(true);
     expect((await rewardDay(db(), source(), 'coin', day, 2)).created).toBe(true);
-    await db().execute(sql`update referral_reward_days set decided = true where pool = 'coin' and day = ${day}::date`);
-    await db().execute(sql`update referral_day_rewards set status = 'earned' where day = ${day}::date`);
+    // No vesting period: the coin pool's day is decided at once, R's row of the day with it.
+    await vestRewards(db(), day);
+    const rowOf = async (p: Person) =>
+      (await rows<{ status: string; amount: string }>(db(), sql`select status, amount::text from referral_day_rewards where user_id = ${p.id}::uuid and day = ${day}::date`))[0];
+    const rBefore = await rowOf(R);
+    expect(rBefore?.status).toBe('earned');
+
+    expect((await accrueDay(db(), 'dex', day, '0.12')).created).toBe(true);
+    const dex = await rewardDay(db(), source(), 'dex', day, 2);
+    expect(dex.created).toBe(true);
+    const interest = await rows<{ id: string }>(
+      db(),
+      sql`select id::text from ledger_transactions where kind = 'interest' and (reference = ${`interest:dex:${day}`} or reference like ${`interest:dex:${day}:%`}) order by id`,
+    );
+    const { shares } = await recompute('dex', day, interest.map((i) => i.id));
+    expect(shares.map((s) => [s.member.id, s.referrer.id])).toEqual([[M.id, N.id]]);
+    expect(dex.total).toBe(String(shares[0]!.amount));
+    expect(await rowOf(N)).toEqual({ status: 'vesting', amount: String(shares[0]!.amount) });
+    // Not split: a day with a decided pool is rewarded all or nothing.
+    expect(await rows(db(), sql`select bounds::text[] as bounds from referral_day_parts where pool = 'dex' and day = ${day}::date`)).toEqual([{ bounds: [] }]);
+    await vestRewards(db(), day);
+    expect((await rowOf(N))?.status).toBe('earned');
+
+    // The stable pool's day would add B's interest to A's and R's decided rows: refused, nothing of it written.
     expect((await accrueDay(db(), 'stable', day, '0.12')).created).toBe(true);
     await expect(rewardDay(db(), source(), 'stable', day, 2)).rejects.toThrow(/already decided/);
     expect(await rows(db(), sql`select part from referral_reward_parts where pool = 'stable' and day = ${day}::date`)).toEqual([]);
+    expect(await rows(db(), sql`select pool from referral_reward_days where pool = 'stable' and day = ${day}::date`)).toEqual([]);
     expect(await rows(db(), sql`select id from ledger_transactions where reference like ${`referral:stable:${day}%`}`)).toEqual([]);
+    expect(await rowOf(R)).toEqual(rBefore);
+    expect((await checkLedger(db())).ok).toBe(true);
   });
 });

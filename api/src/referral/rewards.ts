@@ -96,8 +96,10 @@ export type RewardDay = { pool: string; day: string; created: boolean; rewards: 
  *
  * Only accounts with a proved e-mail give or earn rewards, and a referee who shares an address
  * (wallet, deposit sender or payout address) with any ancestor gives none. A reward is written
- * `vesting` until the configuration's vesting period has passed (`vestRewards`). A day whose
- * vesting is decided takes no more rewards: the pool day is refused before any part starts.
+ * `vesting` until the configuration's vesting period has passed (`vestRewards`). A referrer's row
+ * of a day already decided (another pool's day vested) takes no more: a pool day that would add to
+ * one is refused whole, and pays nothing. So that it can be, a pool day whose day has a vested pool
+ * is not split: it runs in one part. Rewards to referrers without a decided row are paid as usual.
  *
  * The rank is the one the ancestor's capital attracted reaches at the close of the day: the USD
  * value, at the day's prices, of their downline's positions within the configured levels at the
@@ -112,9 +114,9 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
   const notCreated = { pool, day, created: false, rewards: 0, total: '0', currency: payout };
   const [marked] = await rows<{ decided: boolean }>(db, sql`select decided from referral_reward_days where pool = ${pool} and day = ${day}::date`);
   if (marked) return notCreated;
-  // Vesting decides every referrer's row of a day at once: after it, no part of another pool's day could be added, so none starts.
+  // Another pool's day already vested (a pool first funded on a day the others have decided): this pool day still pays the referrers
+  // without a decided row of the day, and is refused whole if it would pay one with one. It runs in one part, which is all or nothing.
   const [decided] = await rows<{ pool: string }>(db, sql`select pool from referral_reward_days where day = ${day}::date and decided limit 1`);
-  if (decided) throw new Error(`referral rewards of ${pool} ${day}: the day's rewards are already decided (vested with ${decided.pool}); the day cannot be added to them`);
   const prices = await pricesOn(db, source, day);
   // The pool day's interest transactions (one per part), by their index: not a scan of every interest posting.
   const interest = sql`(select id from ledger_transactions where kind = 'interest' and detail->>'pool' = ${pool} and detail->>'day' = ${day})`;
@@ -135,10 +137,10 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
   // As many of the pool's position holders in each part (quantiles of their user ids): holders who came later fall in the last part.
   await db.execute(sql`
     insert into referral_day_parts (pool, day, bounds)
-    select ${pool}, ${day}::date, coalesce(
+    select ${pool}, ${day}::date, ${decided ? sql`'{}'::uuid[]` : sql`coalesce(
       (select percentile_disc(array(select g::float8 / ${parts} from generate_series(1, ${parts - 1}) g)) within group (order by user_id)
        from ledger_accounts where kind = 'position' and pool = ${pool}),
-      '{}')
+      '{}')`}
     on conflict (pool, day) do nothing`);
   const [plan] = await rows<{ bounds: string[] }>(db, sql`select bounds::text[] as bounds from referral_day_parts where pool = ${pool} and day = ${day}::date`);
   const bounds = plan!.bounds;
