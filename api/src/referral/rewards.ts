@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { audit } from '../db/audit';
 import { badRequest } from '../http/errors';
-import { accrueUntil, dayAfter, utcDay, type AccrualRun } from '../interest';
+import { accrualParts, accrueUntil, dayAfter, utcDay, type AccrualRun } from '../interest';
 import { rows } from '../db/rows';
 import { post, type TransactionKind } from '../ledger';
 import { firstTransactionAt, lastTransactionBetween } from '../ledger/window';
@@ -12,6 +12,18 @@ import { configOn } from './config';
 
 /** 10^18: interest values are scaled to 18 decimals whatever the currency's own, so sums stay exact. */
 const SCALE_DIGITS = 18;
+
+/** A non-negative decimal times 10^k (k ≥ 0, or negative for a currency of more than 18 decimals), exactly, as a decimal string. */
+function scaledBy(decimal: string, k: number): string {
+  const [whole, fraction = ''] = decimal.split('.');
+  const digits = `${whole}${fraction}`;
+  const point = whole!.length + k;
+  const padded = point > digits.length ? digits.padEnd(point, '0') : point < 1 ? `${'0'.repeat(1 - point)}${digits}` : digits;
+  const at = Math.max(point, 1);
+  const int = padded.slice(0, at).replace(/^0+(?=\d)/, '');
+  const frac = padded.slice(at).replace(/0+$/, '');
+  return frac ? `${int}.${frac}` : int;
+}
 
 /**
  * The day's USD prices, taken from the price source once and kept: a rerun (or a second replica)
@@ -61,118 +73,204 @@ const sharingAncestorAddress = (referees: SQL) => sql`
 export type RewardDay = { pool: string; day: string; created: boolean; rewards: number; total: string; currency: string };
 
 /**
- * Rewards the ancestors of everyone who earned interest in one pool on one day, in one set-based
- * statement. For referee u, ancestor a at level L (1 … the configuration's deepest) with rank
- * bonus b(a):
+ * Rewards the ancestors of everyone who earned interest in one pool on one day. For referee u,
+ * ancestor a at level L (1 … the configuration's deepest) with rank bonus b(a):
  *
  *   reward = floor( Σ_c interest_c(u) × usd_c / 10^dec_c × (rate_L + b(a)) / 10000 × 10^dec_P / usd_P )
  *
  * in base units of the payout currency P, with the day's kept prices, computed in exact numeric
  * arithmetic and rounded down once. Each referrer's sum goes into their one row of the day
- * (`referral_day_rewards`, another pool's rewards of the day adding to it) and each member's
- * shares, one per level, into the member's row of the month (`referral_member_rewards`); one ledger
- * transaction `referral:<pool>:<day>` (house → referral rewards payable) naming the interest
- * transactions it was computed from, and the `referral_reward_days` marker with the earners who
- * gave nothing: all or nothing. Run twice, or by two replicas at once, the second finds the marker
- * taken and changes nothing.
+ * (`referral_day_rewards`, another pool's or part's rewards of the day adding to it) and each
+ * member's shares, one per level, into the member's row of the month (`referral_member_rewards`).
+ *
+ * The referees are split by user id into parts (`referral_day_parts`, quantiles of the pool's
+ * position holders fixed by the first run of the day), as the accrual splits positions. A reward
+ * depends on its referee alone (the floor is per referee and ancestor), so the parts' rewards are
+ * exactly the one-part day's. Each part is one set-based statement in its own session and its own
+ * ledger transaction (`referral:<pool>:<day>`, or `…:<k>/<n>` for part k of n; house → referral
+ * rewards payable) naming the interest transactions it was computed from, all or nothing with its
+ * row in `referral_reward_parts`; the parts run in parallel. The `referral_reward_days` marker
+ * (the day's rewards, total and withheld earners summed over the parts) follows the last part.
+ * Run twice, by two replicas at once or after a crash between parts, a part whose row is taken
+ * changes nothing and the missing parts are done: every reward is paid once.
  *
  * Only accounts with a proved e-mail give or earn rewards, and a referee who shares an address
  * (wallet, deposit sender or payout address) with any ancestor gives none. A reward is written
- * `vesting` until the configuration's vesting period has passed (`vestRewards`).
+ * `vesting` until the configuration's vesting period has passed (`vestRewards`). A referrer's row
+ * of a day already decided (another pool's day vested) takes no more: a pool day that would add to
+ * one is refused whole, and pays nothing. So that it can be, a pool day whose day has a vested pool
+ * is not split: it runs in one part. Rewards to referrers without a decided row are paid as usual.
  *
  * The rank is the one the ancestor's capital attracted reaches at the close of the day: the USD
  * value, at the day's prices, of their downline's positions within the configured levels at the
  * close (the day's own interest included, anything dated later left out): what the downline
- * holds now, kept per referrer (`referral_capital`), less the postings dated after the close. A
- * day rewarded in several pools keeps the rank its first pool used, kept in the referrer's row.
+ * holds now, kept per referrer (`referral_capital`), less the postings dated after the close. It
+ * does not depend on the pool nor the part; a day rewarded in several pools or parts keeps the
+ * rank written first in the referrer's row, and a part that would write another is undone.
  */
-export async function rewardDay(db: Db, source: PriceSource, pool: string, day: string): Promise<RewardDay> {
+export async function rewardDay(db: Db, source: PriceSource, pool: string, day: string, parts = accrualParts(db)): Promise<RewardDay> {
   const config = await configOn(db, day);
-  const prices = await pricesOn(db, source, day);
   const payout = config.currency;
+  const notCreated = { pool, day, created: false, rewards: 0, total: '0', currency: payout };
+  const [marked] = await rows<{ decided: boolean }>(db, sql`select decided from referral_reward_days where pool = ${pool} and day = ${day}::date`);
+  if (marked) return notCreated;
+  // Another pool's day already vested (a pool first funded on a day the others have decided): this pool day still pays the referrers
+  // without a decided row of the day, and is refused whole if it would pay one with one. It runs in one part, which is all or nothing.
+  const [decided] = await rows<{ pool: string }>(db, sql`select pool from referral_reward_days where day = ${day}::date and decided limit 1`);
+  const prices = await pricesOn(db, source, day);
   // The pool day's interest transactions (one per part), by their index: not a scan of every interest posting.
   const interest = sql`(select id from ledger_transactions where kind = 'interest' and detail->>'pool' = ${pool} and detail->>'day' = ${day})`;
-  // Their ids' range, which the postings' BRIN index reads as one range (0041).
-  const interestFirst = sql`(select min(id) from ${interest} i)`;
-  const interestLast = sql`(select max(id) from ${interest} i)`;
   const earnedIn = await rows<{ currency: string }>(
     db,
     sql`select distinct a.currency from ledger_postings p join ledger_accounts a on a.id = p.account_id
-        where p.transaction_id in ${interest} and p.transaction_id between ${interestFirst} and ${interestLast} and a.kind = 'position' and p.amount < 0`,
+        where p.transaction_id in ${interest} and p.transaction_id between (select min(id) from ${interest} i) and (select max(id) from ${interest} i)
+          and a.kind = 'position' and p.amount < 0`,
   );
   const unpriced = [payout, ...earnedIn.map((r) => r.currency)].filter((c) => !prices.has(c));
   // Without a price the conversion cannot be exact: the day waits (and the job says why) rather than rewarding nothing.
   if (unpriced.length) throw new Error(`referral rewards of ${pool} ${day} wait for a price of ${[...new Set(unpriced)].join(', ')} from '${source.name}'`);
+  const decimals = new Map((await rows<{ code: string; decimals: number }>(db, sql`select code, decimals from currencies`)).map((c) => [c.code, Number(c.decimals)]));
+  // The accounts the parts share exist before they start, which would otherwise wait on each other's insert of them.
+  await db.execute(sql`
+    insert into ledger_accounts (key, kind, currency) values ('house:' || ${payout}, 'house', ${payout}), ('referral_rewards_payable:' || ${payout}, 'referral_rewards_payable', ${payout})
+    on conflict (key) do nothing`);
+  // As many of the pool's position holders in each part (quantiles of their user ids): holders who came later fall in the last part.
+  await db.execute(sql`
+    insert into referral_day_parts (pool, day, bounds)
+    select ${pool}, ${day}::date, ${decided ? sql`'{}'::uuid[]` : sql`coalesce(
+      (select percentile_disc(array(select g::float8 / ${parts} from generate_series(1, ${parts - 1}) g)) within group (order by user_id)
+       from ledger_accounts where kind = 'position' and pool = ${pool}),
+      '{}')`}
+    on conflict (pool, day) do nothing`);
+  const [plan] = await rows<{ bounds: string[] }>(db, sql`select bounds::text[] as bounds from referral_day_parts where pool = ${pool} and day = ${day}::date`);
+  const bounds = plan!.bounds;
+  const n = bounds.length + 1;
+  // Every part runs to its end before the day goes on: one that fails leaves the others done, and the next run does only what is missing.
+  const settled = await Promise.allSettled(
+    Array.from({ length: n }, (_, k) =>
+      rewardPart(db, {
+        pool,
+        day,
+        config,
+        prices,
+        decimals,
+        interest,
+        part: k + 1,
+        parts: n,
+        from: k > 0 ? bounds[k - 1]! : null,
+        to: k < n - 1 ? bounds[k]! : null,
+      }),
+    ),
+  );
+  const failed = settled.find((p): p is PromiseRejectedResult => p.status === 'rejected');
+  if (failed) throw failed.reason;
+  // The marker, once every part is done (a concurrent run may have done some): the day's figures summed over its parts.
+  const [r] = await rows<{ rewards: string; total: string }>(
+    db,
+    sql`insert into referral_reward_days (pool, day, config_id, currency, rewards, total, vests_on, withheld, transaction_id)
+        select ${pool}, ${day}::date, ${config.id}, ${payout}, sum(p.rewards), sum(p.total), ${day}::date + ${config.vestingDays}::int,
+               (select array_agg(w order by w) from referral_reward_parts q, unnest(q.withheld) w where q.pool = ${pool} and q.day = ${day}::date),
+               -- The first part's transaction, as the accrual's marker names its first part's; the rest are in referral_reward_parts.
+               (select q.transaction_id from referral_reward_parts q where q.pool = ${pool} and q.day = ${day}::date and q.transaction_id is not null order by q.part limit 1)
+        from referral_reward_parts p where p.pool = ${pool} and p.day = ${day}::date
+        having count(*) = ${n}
+        on conflict (pool, day) do nothing
+        returning rewards::text, total::text`,
+  );
+  return r ? { ...notCreated, created: true, rewards: Number(r.rewards), total: r.total } : notCreated;
+}
+
+type Part = {
+  pool: string;
+  day: string;
+  config: Awaited<ReturnType<typeof configOn>>;
+  prices: Map<string, string>;
+  decimals: Map<string, number>;
+  interest: SQL;
+  part: number;
+  parts: number;
+  from: string | null;
+  to: string | null;
+};
+
+/**
+ * One part of a pool's day, all or nothing: its row in `referral_reward_parts`, its ledger
+ * transaction, its members' month rows, then its referrers' day rows and the shared accounts'
+ * balances. The rows the parts share (referrers' day rows, then the house and rewards payable
+ * accounts) are written last, each in key order, so a part waits on another only for the other's
+ * last moments and never deadlocks.
+ */
+async function rewardPart(db: Db, q: Part): Promise<void> {
+  const { pool, day, config, prices, decimals, interest, part, parts } = q;
+  const payout = config.currency;
   const depth = config.levels.length;
   const end = `${dayAfter(day)}T00:00:00Z`;
-  const reference = `referral:${pool}:${day}`;
-  // The kept prices go into the statement as a VALUES list: the planner knows its size exactly.
-  const decimals = new Map((await rows<{ code: string; decimals: number }>(db, sql`select code, decimals from currencies`)).map((c) => [c.code, Number(c.decimals)]));
+  const reference = parts === 1 ? `referral:${pool}:${day}` : `referral:${pool}:${day}:${part}/${parts}`;
+  const inPart = (u: SQL) => sql`(${q.from === null ? sql`true` : sql`${u} >= ${q.from}::uuid`} and ${q.to === null ? sql`true` : sql`${u} < ${q.to}::uuid`})`;
+  // The kept prices go into the statement as a VALUES list: the planner knows its size exactly. Each
+  // with its USD × 10^18 per base unit, and the payout's divisor, worked out here exactly (a decimal
+  // point moved), not by power() on every row.
   const dayPrices = sql`(select * from (values ${sql.join(
-    [...prices].filter(([c]) => decimals.has(c)).map(([c, usd]) => sql`(${c}::text, ${usd}::numeric, ${decimals.get(c)!}::int)`),
+    [...prices]
+      .filter(([c]) => decimals.has(c))
+      .map(([c, usd]) => sql`(${c}::text, ${usd}::numeric, ${decimals.get(c)!}::int, ${scaledBy(usd, SCALE_DIGITS - decimals.get(c)!)}::numeric)`),
     sql`, `,
-  )}) v(currency, usd, decimals))`;
+  )}) v(currency, usd, decimals, usd_scaled))`;
+  // reward = floor(value × 10^dec_P × (rate_L + b) / (usd_P × 10000 × 10^18)).
+  const payoutUnit = scaledBy('1', decimals.get(payout)!);
+  const payoutDivisor = scaledBy(prices.get(payout)!, 4 + SCALE_DIGITS);
   const rankRanges = sql`(select bonus_bps, capital_usd as low, lead(capital_usd) over (order by capital_usd) as high
     from referral_config_ranks where config_id = ${config.id})`;
   const paid = sql`
     select * from (
       select l.ancestor_id, l.user_id, l.level, coalesce(ex.bonus_bps, b.bonus_bps, z.bonus_bps) as bonus_bps,
-             div(l.value * power(10::numeric, p.decimals) * (l.reward_bps + coalesce(ex.bonus_bps, b.bonus_bps, z.bonus_bps)), p.usd * 10000 * power(10::numeric, ${SCALE_DIGITS})) as amount
-      from (
-        -- Each referee's interest of the day in USD × 10^18, and their ancestors within the levels:
-        -- both with a proved e-mail, the referee sharing no address with any ancestor.
-        select t.user_id, t.level, t.ancestor_id, lv.reward_bps, e.value
-        from earners e
-        join referral_tree t on t.user_id = e.user_id and t.level <= ${depth}
-        join referral_config_levels lv on lv.config_id = ${config.id} and lv.level = t.level
-        where not exists (select 1 from unproved x where x.id = e.user_id)
-          and not exists (select 1 from unproved x where x.id = t.ancestor_id)
-          and not exists (select 1 from shared s where s.user_id = e.user_id)
-      ) l
+             div(l.value * ${payoutUnit}::numeric * (l.reward_bps + coalesce(ex.bonus_bps, b.bonus_bps, z.bonus_bps)), ${payoutDivisor}::numeric) as amount
+      from linked l
       left join (
-        -- Each referrer's rank bonus, from their capital attracted: the downline's positions at the close of the day, at the day's prices.
+        -- Each of the part's referrers' rank bonus, from their capital attracted: the downline's positions at the close of the day, at the day's prices.
         select cap.ancestor_id, rk.bonus_bps
         from (
           -- What the downline holds now, kept per referrer (0022), less what it moved after the close.
           select x.ancestor_id, sum(x.usd) as usd from (
             select c.ancestor_id, -c.balance * pr.usd / power(10::numeric, pr.decimals) as usd
             from referral_capital c join ${dayPrices} pr on pr.currency = c.currency
-            where c.level <= ${depth}
+            where c.level <= ${depth} and c.ancestor_id in (select ancestor_id from linked)
             union all
             select t.ancestor_id, af.amount * pr.usd / power(10::numeric, pr.decimals)
             from after_close af
             join ledger_accounts a on a.id = af.account_id and a.kind = 'position'
             join referral_tree t on t.user_id = a.user_id and t.level <= ${depth}
             join ${dayPrices} pr on pr.currency = a.currency
+            where t.ancestor_id in (select ancestor_id from linked)
           ) x
           group by x.ancestor_id
         ) cap
         join ${rankRanges} rk on cap.usd >= rk.low and (rk.high is null or cap.usd < rk.high)
       ) b on b.ancestor_id = l.ancestor_id
-      -- Another pool's rewards of the day came first: the rank they used stands for the whole day.
+      -- Another pool's or part's rewards of the day came first: the rank they used stands for the whole day.
       left join referral_day_rewards ex on ex.user_id = l.ancestor_id and ex.day = ${day}::date
-      cross join (select usd, decimals from ${dayPrices} x where x.currency = ${payout}) p
       -- A referrer whose downline holds nothing: the bonus of a rank needing no capital, if any.
       cross join (select coalesce(max(bonus_bps) filter (where low <= 0), 0) as bonus_bps from ${rankRanges} r0) z
     ) x
     where amount > 0`;
   const month = `${day.slice(0, 7)}-01`;
-  return db.transaction(async (tx) => {
-    // The day's referees and their ancestors are sorted and hashed a few times: in memory, as the accrual's, not in temp files.
+  const houseKeys = [`house:${payout}`, `referral_rewards_payable:${payout}`].sort();
+  await db.transaction(async (tx) => {
+    // The part's referees and their ancestors are sorted and hashed a few times: in memory, as the accrual's, not in temp files.
     await tx.execute(sql`set local work_mem = '256MB'`);
-    await tx.execute(sql`
-      insert into ledger_accounts (key, kind, currency) values ('house:' || ${payout}, 'house', ${payout}), ('referral_rewards_payable:' || ${payout}, 'referral_rewards_payable', ${payout})
-      on conflict (key) do nothing`);
-    const [r] = await rows<{ created: string; rewards: string; total: string; referrers: string; written: string }>(
+    // Each referrer's sum of the part, kept for the writes to the shared day rows at the end.
+    await tx.execute(sql`create temporary table referral_part_referrers (user_id uuid primary key, bonus_bps smallint not null, amount numeric(78, 0) not null) on commit drop`);
+    const [r] = await rows<{ total: string | null; transaction: string | null }>(
       tx,
       sql`
       with earners as (
-        -- Each position's interest of the day (its credit in the pool day's interest transactions), in USD × 10^18.
-        select a.user_id, sum(-p.amount * pr.usd * power(10::numeric, ${SCALE_DIGITS} - pr.decimals)) as value
+        -- Each of the part's referees' interest of the day (their credits in the pool day's interest transactions), in USD × 10^18.
+        select a.user_id, sum(-p.amount * pr.usd_scaled) as value
         from ledger_postings p
         join ledger_accounts a on a.id = p.account_id and a.kind = 'position'
         join ${dayPrices} pr on pr.currency = a.currency
-        where p.transaction_id in ${interest} and p.transaction_id between ${interestFirst} and ${interestLast} and p.amount < 0
+        where p.transaction_id in ${interest} and p.transaction_id between (select min(id) from ${interest} i) and (select max(id) from ${interest} i)
+          and p.amount < 0 and ${inPart(sql`a.user_id`)}
         group by a.user_id
       ),
       unproved as materialized (select id from users where not ${provedEmail(sql`users`)}),
@@ -184,42 +282,45 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         where t.at > ${end}::timestamptz and pl.transaction_id >= ${firstTransactionAt(sql`${end}::timestamptz`, true)}
         group by pl.account_id
       ),
+      linked as materialized (
+        -- Each referee and their ancestors within the levels: both with a proved e-mail, the referee sharing no address with any ancestor.
+        select t.user_id, t.level, t.ancestor_id, lv.reward_bps, e.value
+        from earners e
+        join referral_tree t on t.user_id = e.user_id and t.level <= ${depth}
+        join referral_config_levels lv on lv.config_id = ${config.id} and lv.level = t.level
+        where not exists (select 1 from unproved x where x.id = e.user_id)
+          and not exists (select 1 from unproved x where x.id = t.ancestor_id)
+          and not exists (select 1 from shared s where s.user_id = e.user_id)
+      ),
       paid as materialized (${paid}),
       totals as (select count(*) as rewards, coalesce(sum(amount), 0) as total from paid),
-      marker as (
-        insert into referral_reward_days (pool, day, config_id, currency, rewards, total, vests_on, withheld)
-        select ${pool}, ${day}::date, ${config.id}, ${payout}, rewards, total, ${day}::date + ${config.vestingDays}::int,
+      done as (
+        insert into referral_reward_parts (pool, day, part, rewards, total, withheld)
+        select ${pool}, ${day}::date, ${part}, rewards, total,
                -- The earners who gave nothing: a recomputation of the day (vesting, an audit) leaves them out.
                (select array_agg(e.user_id order by e.user_id) from earners e
                 where exists (select 1 from unproved x where x.id = e.user_id) or exists (select 1 from shared s where s.user_id = e.user_id))
         from totals
-        on conflict (pool, day) do nothing
+        on conflict (pool, day, part) do nothing
         returning total
       ),
       tx as (
         insert into ledger_transactions (reference, kind, at, detail)
         select ${reference}, ${'referral_reward' satisfies TransactionKind}, ${end}::timestamptz,
                jsonb_build_object('pool', ${pool}::text, 'day', ${day}::text, 'config', ${config.id}::bigint, 'currency', ${payout}::text,
-                 -- The interest the rewards were computed from: the pool day's interest transactions (one per part).
+                 -- The interest the rewards were computed from: the pool day's interest transactions (one per part of the accrual).
                  'interest', (select coalesce(jsonb_agg(it.id order by it.id), '[]'::jsonb) from ${interest} it))
-        from marker where total > 0
+                 ${parts === 1 ? sql`` : sql`|| jsonb_build_object('part', ${`${part}/${parts}`}::text)`}
+        from done where total > 0
         on conflict (reference) do nothing
         returning id
       ),
-      per_referrer as (
-        select ancestor_id, max(bonus_bps) as bonus_bps, sum(amount) as amount from paid group by ancestor_id
-      ),
-      days as (
-        -- One row per referrer and day: a second pool's rewards of the day add to it while it vests.
-        insert into referral_day_rewards as d (user_id, day, currency, bonus_bps, status, amount)
-        select p.ancestor_id, ${day}::date, ${payout}, p.bonus_bps, 'vesting', p.amount from per_referrer p, tx
-        order by p.ancestor_id
-        on conflict (user_id, day) do update set amount = d.amount + excluded.amount
-        where d.status = 'vesting' and d.currency = excluded.currency and d.bonus_bps = excluded.bonus_bps
-        returning 1
+      referrers as (
+        insert into referral_part_referrers (user_id, bonus_bps, amount)
+        select ancestor_id, max(bonus_bps), sum(amount) from paid, tx group by ancestor_id
       ),
       members as (
-        -- Each member's shares of the day, one per level, into the member's row of the month.
+        -- Each member's shares of the day, one per level, into the member's row of the month (the parts' members are apart).
         insert into referral_member_rewards as m (member_id, month, currency, amounts)
         select p.user_id, ${month}::date, ${payout}, array[${sql.join(
           config.levels.map((_, i) => sql`coalesce(sum(p.amount) filter (where p.level = ${i + 1}), 0)`),
@@ -236,28 +337,38 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
       ),
       legs as (
         insert into ledger_postings (transaction_id, account_id, amount)
-        select tx.id, a.id, case when a.kind = 'house' then m.total else -m.total end
-        from tx, marker m, ledger_accounts a
-        where a.key in ('house:' || ${payout}, 'referral_rewards_payable:' || ${payout})
-      ),
-      balances as (
-        update ledger_accounts a set balance = a.balance + case when a.kind = 'house' then m.total else -m.total end
-        from tx, marker m
+        select tx.id, a.id, case when a.kind = 'house' then d.total else -d.total end
+        from tx, done d, ledger_accounts a
         where a.key in ('house:' || ${payout}, 'referral_rewards_payable:' || ${payout})
       )
-      select (select count(*) from marker)::text as created, (select rewards from totals)::text as rewards, (select total from totals)::text as total,
-             (select count(*) from per_referrer)::text as referrers, (select count(*) from days)::text as written`,
+      select (select total from done)::text as total, (select id from tx)::text as transaction`,
     );
-    const created = r?.created === '1';
-    if (created && Number(r?.total ?? 0) > 0 && r?.referrers !== r?.written) {
-      // A referrer's day already decided (or in another currency or rank) cannot take more: the whole day is undone rather than half kept.
-      throw new Error(`referral rewards of ${pool} ${day}: ${Number(r?.referrers) - Number(r?.written)} referrers' rewards of the day are already decided; the day cannot be added to them`);
+    if (!r?.transaction) return;
+    // The referrers' day rows, shared with the other parts (and pools) of the day: written in user id order.
+    const [w] = await rows<{ referrers: string; written: string }>(
+      tx,
+      sql`
+      with days as (
+        -- One row per referrer and day: another part's or pool's rewards of the day add to it while it vests, at the same rank.
+        insert into referral_day_rewards as d (user_id, day, currency, bonus_bps, status, amount)
+        select p.user_id, ${day}::date, ${payout}, p.bonus_bps, 'vesting', p.amount from referral_part_referrers p
+        order by p.user_id
+        on conflict (user_id, day) do update set amount = d.amount + excluded.amount
+        where d.status = 'vesting' and d.currency = excluded.currency and d.bonus_bps = excluded.bonus_bps
+        returning 1
+      )
+      select (select count(*) from referral_part_referrers)::text as referrers, (select count(*) from days)::text as written`,
+    );
+    if (w?.referrers !== w?.written) {
+      // A referrer's day already decided (or in another currency or rank) cannot take more: the part is undone rather than half kept, and the day stays unmarked.
+      throw new Error(`referral rewards of ${pool} ${day} (part ${part}/${parts}): ${Number(w?.referrers) - Number(w?.written)} referrers' rewards of the day are already decided; the day cannot be added to them`);
     }
-    if (created) {
-      await tx.execute(sql`update referral_reward_days d set transaction_id = t.id from ledger_transactions t
-        where d.pool = ${pool} and d.day = ${day}::date and t.reference = ${reference}`);
-    }
-    return { pool, day, created, rewards: created ? Number(r?.rewards ?? 0) : 0, total: created ? (r?.total ?? '0') : '0', currency: payout };
+    // The house and rewards payable accounts, shared by every part: locked last, in key order.
+    await tx.execute(sql`select id from ledger_accounts where key in (${sql.join(houseKeys.map((k) => sql`${k}`), sql`, `)}) order by key for update`);
+    await tx.execute(sql`
+      update ledger_accounts a set balance = a.balance + case when a.kind = 'house' then ${r.total}::numeric else -${r.total}::numeric end
+      where a.key in (${sql.join(houseKeys.map((k) => sql`${k}`), sql`, `)})`);
+    await tx.execute(sql`update referral_reward_parts set transaction_id = ${r.transaction}::bigint where pool = ${pool} and day = ${day}::date and part = ${part}`);
   });
 }
 

@@ -96,6 +96,38 @@ export const referralRewardDays = pgTable(
 );
 
 /**
+ * How a pool's day of rewards is split between database sessions (0043), fixed by whoever starts
+ * the day first: part k holds the referees whose user id is in [bounds[k-1], bounds[k]).
+ */
+export const referralDayParts = pgTable(
+  'referral_day_parts',
+  {
+    pool: text('pool').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    bounds: uuid('bounds').array().notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ name: 'referral_day_parts_pk', columns: [t.pool, t.day] })],
+);
+
+/** A part of a pool's day rewarded (0043), in the part's own transaction; the day's marker is written from these when all are done. */
+export const referralRewardParts = pgTable(
+  'referral_reward_parts',
+  {
+    pool: text('pool').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    part: smallint('part').notNull(),
+    rewards: integer('rewards').notNull(),
+    total: baseUnits('total').notNull(),
+    withheld: uuid('withheld').array(),
+    /** The part's ledger transaction (none when it paid nothing). */
+    transactionId: bigint('transaction_id', { mode: 'number' }),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ name: 'referral_reward_parts_pk', columns: [t.pool, t.day, t.part] })],
+);
+
+/**
  * A referrer's rewards of one day (0035): one row per (referrer, day) whatever the size of the
  * downline, in the day's payout currency. What each member gave is in `referralMemberRewards`;
  * how the day was computed is in its pool days' markers and ledger transactions. Its user and
