@@ -355,6 +355,28 @@ describe('issue 23: the incremental ledger check', () => {
     expect(resumed[0]).toBe('slice');
     expect(await takenInTwice()).toEqual([]);
 
+    // The same while a deposit is written meanwhile, its legs enough to put the pools' proof off
+    // (as a day of interest written during a pass would): that proof waits, and the currencies'
+    // proof (the positions' kept totals against the reserves) still finds the moved balance.
+    await deposit(a, `test:scale:pass:defer:${a}`, 2n);
+    let deferred = false;
+    const put = await checkLedgerIncremental(db(), {
+      ...inSteps,
+      meanwhileLegs: 1,
+      onStep: async () => {
+        if (deferred || !(await walkedPast(walkedId))) return;
+        deferred = true;
+        await db().execute(sql`update ledger_accounts set balance = balance - 3 where id = ${walkedId}::bigint`);
+        await deposit(late, `test:scale:pass:defer:late:${late}`, 1n);
+      },
+    });
+    const eth = put.currencies.find((c) => c.currency === 'ETH')!;
+    expect({ deferred, ok: put.ok, drifted: put.drifted, balanced: eth.balanced }).toEqual({ deferred: true, ok: false, drifted: [], balanced: false });
+    expect(BigInt(eth.positions) + BigInt(eth.inFlight) + BigInt(eth.referralPayable) - (BigInt(eth.reserves) - BigInt(eth.house))).toBe(3n);
+    await db().execute(sql`update ledger_accounts set balance = balance + 3 where id = ${walkedId}::bigint`);
+    expect((await checkLedgerIncremental(db(), inSteps)).ok).toBe(true);
+    expect(await takenInTwice()).toEqual([]);
+
     // A position moved without a posting behind the walk (its step already passed): the pool's total names it at the end, and the check starts over.
     await deposit(b, `test:scale:pass:moved:${b}`, 6n);
     let moved = false;
