@@ -203,19 +203,21 @@ try {
 
     // The ledger checks: the first incremental run reads everything once (no checkpoint yet), then
     // one more day's worth, then nothing new; the full check reads everything.
+    // The incremental check tells each of its database transactions (a step of a pass over a large batch).
     const timed = async (f) => {
+      const steps = [];
       const t = process.hrtime.bigint();
-      const r = await f();
-      return { s: seconds(t), ok: r.ok, transactions: r.transactions };
+      const r = await f({ onStep: (step) => void steps.push(step) });
+      return { s: seconds(t), ok: r.ok, transactions: r.transactions, steps };
     };
     const checks = [];
-    checks.push({ name: 'incremental, first run (no checkpoint)', ...(await timed(() => checkLedgerIncremental(db))) });
+    checks.push({ name: 'incremental, first run (no checkpoint)', ...(await timed((o) => checkLedgerIncremental(db, o))) });
     const extra = addDays(first, DAYS);
     const te = process.hrtime.bigint();
     await accrueDay(db, 'coin', extra, '0.08');
     const extraAccrual = seconds(te);
-    checks.push({ name: `incremental after a day of ${N} positions`, ...(await timed(() => checkLedgerIncremental(db))) });
-    checks.push({ name: 'incremental, nothing new', ...(await timed(() => checkLedgerIncremental(db))) });
+    checks.push({ name: `incremental after a day of ${N} positions`, ...(await timed((o) => checkLedgerIncremental(db, o))) });
+    checks.push({ name: 'incremental, nothing new', ...(await timed((o) => checkLedgerIncremental(db, o))) });
     checks.push({ name: 'full (--full)', ...(await timed(() => checkLedger(db))) });
     const nextDayProbe = await timed(async () => {
       await one(sql`select day from interest_days where pool = 'coin' order by day desc limit 1`);
@@ -267,7 +269,9 @@ try {
     out.push(`| accrual of one day, mean of ${DAYS} (first / last) | ${mean(days.map((d) => d.accrual)).toFixed(2)} s (${days[0].accrual.toFixed(2)} / ${days.at(-1).accrual.toFixed(2)}) |`);
     out.push(`| referral step of one day (mean of ${refDay.length}) | ${mean(refDay.map((d) => d.referral)).toFixed(2)} s, ${mean(refDay.map((d) => d.referralRows)).toFixed(0)} rows per (referrer, day) + ${mean(refDay.map((d) => d.referralMemberRows)).toFixed(0)} new (member, month) rows, ${(mean(refDay.map((d) => d.referralBytes)) / 2 ** 20).toFixed(1)} MiB |`);
     out.push(`| the interest job's next-day lookup (its markers) | ${(nextDayProbe.s * 1000).toFixed(2)} ms |`);
-    for (const c of checks) out.push(`| ledger check, ${c.name} | ${c.s.toFixed(2)} s, ${c.transactions} transactions read, ${c.ok ? 'OK' : 'FAILED'} |`);
+    const stepsOf = (c) =>
+      c.steps.length > 1 ? `, in ${c.steps.length} steps (the longest ${(Math.max(...c.steps.map((x) => x.ms)) / 1000).toFixed(2)} s, the last ${(c.steps.at(-1).ms / 1000).toFixed(2)} s)` : '';
+    for (const c of checks) out.push(`| ledger check, ${c.name} | ${c.s.toFixed(2)} s${c.steps ? stepsOf(c) : ''}, ${c.transactions} transactions read, ${c.ok ? 'OK' : 'FAILED'} |`);
     out.push(`| (the day accrued before the second incremental check) | ${extraAccrual.toFixed(2)} s |`);
     console.log(`\n${out.join('\n')}`);
   } finally {

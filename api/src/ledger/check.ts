@@ -176,166 +176,392 @@ async function referralDrift(db: Pick<Db, 'execute'>) {
   );
 }
 
+/** New legs from which the incremental check goes in a pass of steps rather than one statement. */
+export const PASS_LEGS = 25_000;
+/** Accounts each step of a pass walks. */
+export const STEP_ACCOUNTS = 20_000;
+
+export type IncrementalCheckOptions = {
+  /** New legs from which one statement hashes them all rather than probe each account's keys (a test lowers it). */
+  manyLegs?: number;
+  /** New legs from which the check goes in a pass of steps (a test lowers it to walk a few accounts at a time). */
+  passLegs?: number;
+  /** Accounts each step of a pass walks. */
+  stepAccounts?: number;
+  /** Legs written while a pass ran from which its last step leaves the pools' proof to the next pass. */
+  meanwhileLegs?: number;
+  /** Told after each of the check's database transactions, with its wall time. */
+  onStep?: (step: { kind: StepKind; ms: number }) => void | Promise<void>;
+};
+type StepKind = 'whole' | 'slice' | 'finish';
+type Checkpoint = {
+  horizon: string | null;
+  pass_horizon: string | null;
+  pass_from: string | null;
+  pass_next_account: string | null;
+  pass_last_account: string | null;
+  pass_transactions: number | null;
+};
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** What the new legs add per account: all of them, and the part written below the horizon being taken in (`settled`). */
+const kinds = (where: SQL) => sql`coalesce(sum(-amount) filter (where kind = 'deposit' and ${where}), 0),
+      coalesce(sum(amount) filter (where kind in ('withdrawal_reserve', 'withdrawal_return') and ${where}), 0),
+      coalesce(sum(-amount) filter (where kind = 'interest' and ${where}), 0)`;
+const sumsOf = (unsettled: boolean) =>
+  unsettled
+    ? sql`sum(amount) as total, coalesce(sum(amount) filter (where settled), 0) as settled, ${kinds(sql`true`)}, ${kinds(sql`settled`)}`
+    : sql`sum(amount) as total, sum(amount) as settled, ${kinds(sql`true`)}, ${kinds(sql`true`)}`;
+const SUM_COLUMNS = sql`(account_id, total, settled, n_deposited, n_withdrawn, n_interest, s_deposited, s_withdrawn, s_interest)`;
+
+/** An account's balance or kept figures out of step with what it should be (`x` has `expected` and `e_*`), or a liability below zero. */
+const DRIFTED = sql`(balance <> expected or (kind = 'position' and (deposited, withdrawn, interest) <> (e_deposited, e_withdrawn, e_interest)))`;
+const NEGATIVE = sql`(kind in ${LIABILITIES} and balance > 0)`;
+
+type Found = { what: 'unbalanced' | 'account' | 'pool'; key: string; currency: string | null; balance: string; entries: string; drifted: boolean | null; negative: boolean | null };
+const unbalancedOf = (found: Found[]) => found.filter((f) => f.what === 'unbalanced').map((u) => ({ transactionId: Number(u.key), currency: u.currency!, sum: u.balance }));
+const driftedOf = (found: Found[]) => found.filter((f) => f.what === 'account' && f.drifted).map(({ key, balance, entries }) => ({ key, balance, entries }));
+const negativeOf = (found: Found[]) => found.filter((f) => f.what === 'account' && f.negative).map(({ key, balance }) => ({ key, balance: String(-BigInt(balance)) }));
+const poolsOf = (found: Found[]) => found.filter((f) => f.what === 'pool').map(({ key, balance, entries }) => ({ key, balance, entries }));
+
 /**
  * The periodic check: the same proofs over what was written since the last incremental check.
  * Each ledger transaction carries the database transaction that wrote it (`written_by`); the check
- * runs in one snapshot, reads the transactions written at or above its horizon (all of them the
- * first time), and holds each account they touched to its checked sums plus their postings, every
- * book account (a few per currency) likewise, and each pool's kept total to its checked sum plus
- * the new postings on its positions (which a balance moved without a posting, on any position old
- * or new, puts out of step). When all holds, the sums take in what every writer below the
- * snapshot's horizon wrote (anything above it is read again next time) and the horizon moves up.
- * It runs under the job's lease (one replica); a second run at the same moment waits on the
- * checkpoint's row and then fails to serialize, leaving the checkpoint to the first.
+ * reads the transactions written at or above its horizon (all of them the first time), and holds
+ * each account they touched to its checked sums plus their postings, every book account (a few
+ * per currency) likewise, and each pool's kept total to its checked sum plus the new postings on
+ * its positions (which a balance moved without a posting, on any position old or new, puts out of
+ * step). When all holds, the sums take in what every writer below a snapshot's horizon wrote
+ * (anything above it is read again next time) and the horizon moves up. It runs under the job's
+ * lease (one replica); a second run at the same moment waits on the checkpoint's row and then
+ * fails to serialize, leaving the checkpoint to the first.
  *
- * After a day of interest every position is new, so the work is per account written to: the new
- * postings are read once (one range of the postings' BRIN index), joined once to their accounts,
- * and the proofs, the checked sums' update and the pools' all come from that one pass, in one
- * statement (no temporary table to fill, analyze and read again). The checked sums are updated in
- * place (a HOT update: their table leaves room on each page, 0042, and its one index, the
- * account id, never changes), and undone to a savepoint when a proof fails.
+ * A few new legs (every few minutes) are checked in one statement, in one database transaction.
+ * A large batch (a day of interest writes a leg per position) is checked in a pass of steps, each
+ * its own short transaction, so that no step grows with the batch: see `passStep`.
  */
-export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>, opts: { manyLegs?: number } = {}): Promise<LedgerCheck> {
+export async function checkLedgerIncremental(db: Pick<Db, 'transaction'>, opts: IncrementalCheckOptions = {}): Promise<LedgerCheck> {
+  for (;;) {
+    const t0 = performance.now();
+    const step = await db.transaction((tx) => checkStep(tx, opts));
+    await opts.onStep?.({ kind: step.kind, ms: performance.now() - t0 });
+    if (step.result) return step.result;
+  }
+}
+
+async function checkStep(tx: Tx, opts: IncrementalCheckOptions): Promise<{ kind: StepKind; result?: LedgerCheck }> {
+  await tx.execute(sql`set transaction isolation level repeatable read`);
+  // A step's accounts are aggregated and joined in memory, not in temporary files (as the accrual does).
+  await tx.execute(sql`set local work_mem = '256MB'`);
+  // Its statements are costed high enough to be compiled each run, which costs more than it saves.
+  await tx.execute(sql`set local jit = off`);
+  const [cp] = await rows<Checkpoint>(
+    tx,
+    sql`select horizon::text as horizon, pass_horizon::text as pass_horizon, pass_from::text as pass_from, pass_next_account::text as pass_next_account,
+          pass_last_account::text as pass_last_account, pass_transactions
+        from ledger_checkpoint where id = 1 for update`,
+  );
+  const since = cp?.horizon ? sql`t.written_by >= ${cp.horizon}::xid8` : sql`true`;
+  if (cp?.pass_horizon) return passStep(tx, cp, since, opts);
+
+  const [snap] = await rows<{ horizon: string }>(tx, sql`select pg_snapshot_xmin(pg_current_snapshot())::text as horizon`);
+  // Written below the new horizon: every writer there has finished, so nothing more can appear under it.
+  const settled = sql`(t.written_by is null or t.written_by < ${snap!.horizon}::xid8)`;
+  const [count] = await rows<{ n: string; unsettled: boolean; from: string | null }>(
+    tx,
+    sql`select count(*)::text as n, coalesce(bool_or(not ${settled}), false) as unsettled, min(t.id)::text as from from ledger_transactions t where ${since}`,
+  );
+  // Their postings, as one range of transaction ids (the postings' BRIN index, 0041); the join keeps only theirs.
+  const sinceIds = sql`p.transaction_id >= ${count!.from ?? '9223372036854775807'}::bigint`;
+  const newLegs = sql`select p.transaction_id, p.account_id, p.amount, t.kind, ${settled} as settled
+    from ledger_transactions t join ledger_postings p on p.transaction_id = t.id
+    where ${since} and ${sinceIds}`;
+  // A bounded look at how much is new: a few legs (every few minutes) are best probed by their
+  // keys; more are best hashed in memory, which the planner, blind to how many legs come out of
+  // the statement's parts, is told here; a day of interest is taken in steps.
   const manyLegs = opts.manyLegs ?? MANY_LEGS;
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`set transaction isolation level repeatable read`);
-    // A day's accounts are aggregated and joined in memory, not in temporary files (as the accrual does).
-    await tx.execute(sql`set local work_mem = '256MB'`);
-    // Its one statement is costed high enough to be compiled each run, which costs more than it saves.
-    await tx.execute(sql`set local jit = off`);
-    const [cp] = await rows<{ horizon: string }>(tx, sql`select horizon::text as horizon from ledger_checkpoint where id = 1 for update`);
-    const [snap] = await rows<{ horizon: string }>(tx, sql`select pg_snapshot_xmin(pg_current_snapshot())::text as horizon`);
-    const since = cp ? sql`t.written_by >= ${cp.horizon}::xid8` : sql`true`;
-    // Their postings, as one range of transaction ids (the postings' BRIN index, 0041); the join keeps only theirs.
-    const sinceIds = sql`p.transaction_id >= (select coalesce(min(t.id), 9223372036854775807) from ledger_transactions t where ${since})`;
-    // Written below the new horizon: every writer there has finished, so nothing more can appear under it.
-    const settled = sql`(t.written_by is null or t.written_by < ${snap!.horizon}::xid8)`;
-    const [count] = await rows<{ n: string; unsettled: boolean }>(
-      tx,
-      sql`select count(*)::text as n, coalesce(bool_or(not ${settled}), false) as unsettled from ledger_transactions t where ${since}`,
-    );
-    const newLegs = sql`select p.transaction_id, p.account_id, p.amount, t.kind, ${settled} as settled
-      from ledger_transactions t join ledger_postings p on p.transaction_id = t.id
-      where ${since} and ${sinceIds}`;
-    // A bounded look at how much is new: a few legs (every few minutes) are best probed by their
-    // keys; a day of interest (a leg per position) best hashed in memory, which the planner, blind
-    // to how many legs come out of the statement's parts, is told here.
-    const [size] = await rows<{ n: string }>(tx, sql`select count(*)::text as n from (${newLegs} limit ${manyLegs}) l`);
-    if (Number(size!.n) >= manyLegs) await tx.execute(sql`set local enable_nestloop = off`);
-    // What the new legs add per account (narrow rows, joined to the accounts after). The sums take
-    // in the settled part only: while every writer read has finished (nearly always) it is the whole.
-    const kinds = (where: SQL) => sql`coalesce(sum(-amount) filter (where kind = 'deposit' and ${where}), 0),
-          coalesce(sum(amount) filter (where kind in ('withdrawal_reserve', 'withdrawal_return') and ${where}), 0),
-          coalesce(sum(-amount) filter (where kind = 'interest' and ${where}), 0)`;
-    const sums = count!.unsettled
-      ? sql`sum(amount) as total, coalesce(sum(amount) filter (where settled), 0) as settled, ${kinds(sql`true`)}, ${kinds(sql`settled`)}`
-      : sql`sum(amount) as total, sum(amount) as settled, ${kinds(sql`true`)}, ${kinds(sql`true`)}`;
-    const perAccount = sql`
-      select a.id, a.key, a.kind, a.pool, a.currency, a.balance, a.deposited, a.withdrawn, a.interest,
-        s.total, s.settled, s.n_deposited, s.n_withdrawn, s.n_interest, s.s_deposited, s.s_withdrawn, s.s_interest
-      from (select account_id, ${sums} from legs group by account_id) s(account_id, total, settled, n_deposited, n_withdrawn, n_interest, s_deposited, s_withdrawn, s_interest)
-      join ledger_accounts a on a.id = s.account_id`;
-    // Each account written to, and every book account (a handful), against its checked sums and what came since.
-    const expected = sql`coalesce(c.entries, 0) + n.total as expected, coalesce(c.deposited, 0) + n.n_deposited as e_deposited,
-        coalesce(c.withdrawn, 0) + n.n_withdrawn as e_withdrawn, coalesce(c.interest, 0) + n.n_interest as e_interest`;
-    const found = await (async () => {
-      await tx.execute(sql`savepoint ledger_check`);
-      return rows<{ what: 'unbalanced' | 'account' | 'pool'; key: string; currency: string | null; balance: string; entries: string; drifted: boolean | null; negative: boolean | null }>(
+  const passLegs = opts.passLegs ?? PASS_LEGS;
+  const [size] = await rows<{ n: string }>(tx, sql`select count(*)::text as n from (${newLegs} limit ${Math.max(manyLegs, passLegs)}) l`);
+  const legs = Number(size!.n);
+  if (legs >= passLegs) {
+    // The pass is fixed here: the transactions written from the horizon up to this snapshot's, and the accounts that exist now.
+    const [last] = await rows<{ id: string }>(tx, sql`select coalesce(max(id), 0)::text as id from ledger_accounts`);
+    const pass: Checkpoint = {
+      horizon: cp?.horizon ?? null,
+      pass_horizon: snap!.horizon,
+      pass_from: count!.from,
+      pass_next_account: '0',
+      pass_last_account: last!.id,
+      pass_transactions: Number(count!.n),
+    };
+    await tx.execute(sql`
+      insert into ledger_checkpoint (id, horizon, checked_at, pass_horizon, pass_from, pass_next_account, pass_last_account, pass_transactions)
+      values (1, null, now(), ${pass.pass_horizon}::xid8, ${pass.pass_from}::bigint, 0, ${pass.pass_last_account}::bigint, ${pass.pass_transactions})
+      on conflict (id) do update set pass_horizon = excluded.pass_horizon, pass_from = excluded.pass_from, pass_next_account = 0,
+        pass_last_account = excluded.pass_last_account, pass_transactions = excluded.pass_transactions`);
+    // Left by nothing but a pass that finished (which empties them): emptied again for certain.
+    await tx.execute(sql`delete from ledger_check_pass_transactions`);
+    await tx.execute(sql`delete from ledger_check_pass_pools`);
+    return passStep(tx, pass, since, opts);
+  }
+  if (legs >= manyLegs) await tx.execute(sql`set local enable_nestloop = off`);
+  const perAccount = sql`
+    select a.id, a.key, a.kind, a.pool, a.currency, a.balance, a.deposited, a.withdrawn, a.interest,
+      s.total, s.settled, s.n_deposited, s.n_withdrawn, s.n_interest, s.s_deposited, s.s_withdrawn, s.s_interest
+    from (select account_id, ${sumsOf(count!.unsettled)} from legs group by account_id) s${SUM_COLUMNS}
+    join ledger_accounts a on a.id = s.account_id`;
+  // Each account written to, and every book account (a handful), against its checked sums and what came since.
+  const expected = sql`coalesce(c.entries, 0) + n.total as expected, coalesce(c.deposited, 0) + n.n_deposited as e_deposited,
+      coalesce(c.withdrawn, 0) + n.n_withdrawn as e_withdrawn, coalesce(c.interest, 0) + n.n_interest as e_interest`;
+  await tx.execute(sql`savepoint ledger_check`);
+  const found = await rows<Found>(
+    tx,
+    sql`
+    with legs as materialized (${newLegs}),
+    n as materialized (${perAccount}),
+    x as (
+      select n.*, c.account_id is not null as checked, ${expected}
+      from n left join ledger_checked_accounts c on c.account_id = n.id
+      union all
+      select a.id, a.key, a.kind, a.pool, a.currency, a.balance, a.deposited, a.withdrawn, a.interest, 0, 0, 0, 0, 0, 0, 0, 0, true,
+        coalesce(c.entries, 0), coalesce(c.deposited, 0), coalesce(c.withdrawn, 0), coalesce(c.interest, 0)
+      from ledger_accounts a left join ledger_checked_accounts c on c.account_id = a.id
+      where a.kind <> 'position' and not exists (select 1 from n where n.id = a.id)
+    ),
+    -- One pass over them for both proofs: a balance or kept figure out of step, a liability below zero.
+    accounts as (
+      select key, balance, expected, ${DRIFTED} as drifted, ${NEGATIVE} as negative
+      from x where ${DRIFTED} or ${NEGATIVE}
+      limit ${2 * LIMIT}
+    ),
+    unbalanced as (
+      select l.transaction_id, n.currency, sum(l.amount) as sum from legs l join n on n.id = l.account_id
+      group by l.transaction_id, n.currency having sum(l.amount) <> 0 limit ${LIMIT}
+    ),
+    by_pool as (select pool, currency, sum(total) as total, sum(settled) as settled from n where kind = 'position' group by pool, currency),
+    pools as (
+      select coalesce(k.pool, m.pool, c.pool) as pool, coalesce(k.currency, m.currency, c.currency) as currency,
+        coalesce(k.balance, 0) as balance, coalesce(c.entries, 0) + coalesce(m.total, 0) as expected
+      from pool_totals k
+      full join by_pool m using (pool, currency)
+      full join ledger_checked_pools c using (pool, currency)
+      where coalesce(k.balance, 0) <> coalesce(c.entries, 0) + coalesce(m.total, 0)
+    ),
+    -- The sums take in the settled part; when a proof fails the savepoint undoes this.
+    updated as (
+      update ledger_checked_accounts c set entries = c.entries + x.settled, deposited = c.deposited + x.s_deposited,
+        withdrawn = c.withdrawn + x.s_withdrawn, interest = c.interest + x.s_interest
+      from n x where c.account_id = x.id and (x.settled, x.s_deposited, x.s_withdrawn, x.s_interest) <> (0, 0, 0, 0)
+    ),
+    inserted as (
+      insert into ledger_checked_accounts (account_id, entries, deposited, withdrawn, interest)
+      select id, settled, s_deposited, s_withdrawn, s_interest from x where not checked
+    ),
+    pooled as (
+      insert into ledger_checked_pools as c (pool, currency, entries)
+      select pool, currency, settled from by_pool
+      on conflict (pool, currency) do update set entries = c.entries + excluded.entries
+    )
+    select 'unbalanced' as what, transaction_id::text as key, currency, sum::text as balance, null as entries, null::boolean as drifted, null::boolean as negative from unbalanced
+    union all
+    select 'account', key, null, balance::text, expected::text, drifted, negative from accounts
+    union all
+    select 'pool', 'pool_totals:' || pool || ':' || currency, null, balance::text, expected::text, true, false from pools`,
+  );
+  const drifted = driftedOf(found);
+  const pools = poolsOf(found);
+  if (found.length) await tx.execute(sql`rollback to savepoint ledger_check`);
+  await tx.execute(sql`reset enable_nestloop`);
+  // A pool out of step while none of the accounts written to is: some position moved without a
+  // posting. Only then are the pool's positions read, to name it.
+  const moved = pools.length
+    ? await rows<{ key: string; balance: string; entries: string }>(
         tx,
-        sql`
-        with legs as materialized (${newLegs}),
-        n as materialized (${perAccount}),
-        x as (
-          select n.*, c.account_id is not null as checked, ${expected}
-          from n left join ledger_checked_accounts c on c.account_id = n.id
-          union all
-          select a.id, a.key, a.kind, a.pool, a.currency, a.balance, a.deposited, a.withdrawn, a.interest, 0, 0, 0, 0, 0, 0, 0, 0, true,
-            coalesce(c.entries, 0), coalesce(c.deposited, 0), coalesce(c.withdrawn, 0), coalesce(c.interest, 0)
-          from ledger_accounts a left join ledger_checked_accounts c on c.account_id = a.id
-          where a.kind <> 'position' and not exists (select 1 from n where n.id = a.id)
-        ),
-        -- One pass over them for both proofs: a balance or kept figure out of step, a liability below zero.
-        accounts as (
-          select key, balance, expected,
-            (balance <> expected or (kind = 'position' and (deposited, withdrawn, interest) <> (e_deposited, e_withdrawn, e_interest))) as drifted,
-            (kind in ${LIABILITIES} and balance > 0) as negative
-          from x
-          where balance <> expected or (kind = 'position' and (deposited, withdrawn, interest) <> (e_deposited, e_withdrawn, e_interest)) or (kind in ${LIABILITIES} and balance > 0)
-          limit ${2 * LIMIT}
-        ),
-        unbalanced as (
-          select l.transaction_id, n.currency, sum(l.amount) as sum from legs l join n on n.id = l.account_id
-          group by l.transaction_id, n.currency having sum(l.amount) <> 0 limit ${LIMIT}
-        ),
-        by_pool as (select pool, currency, sum(total) as total, sum(settled) as settled from n where kind = 'position' group by pool, currency),
-        pools as (
-          select coalesce(k.pool, m.pool, c.pool) as pool, coalesce(k.currency, m.currency, c.currency) as currency,
-            coalesce(k.balance, 0) as balance, coalesce(c.entries, 0) + coalesce(m.total, 0) as expected
-          from pool_totals k
-          full join by_pool m using (pool, currency)
-          full join ledger_checked_pools c using (pool, currency)
-          where coalesce(k.balance, 0) <> coalesce(c.entries, 0) + coalesce(m.total, 0)
-        ),
-        -- The sums take in the settled part; when a proof fails the savepoint undoes this.
-        updated as (
-          update ledger_checked_accounts c set entries = c.entries + x.settled, deposited = c.deposited + x.s_deposited,
-            withdrawn = c.withdrawn + x.s_withdrawn, interest = c.interest + x.s_interest
-          from n x where c.account_id = x.id and (x.settled, x.s_deposited, x.s_withdrawn, x.s_interest) <> (0, 0, 0, 0)
-        ),
-        inserted as (
-          insert into ledger_checked_accounts (account_id, entries, deposited, withdrawn, interest)
-          select id, settled, s_deposited, s_withdrawn, s_interest from x where not checked
-        ),
-        pooled as (
-          insert into ledger_checked_pools as c (pool, currency, entries)
-          select pool, currency, settled from by_pool
-          on conflict (pool, currency) do update set entries = c.entries + excluded.entries
-        )
-        select 'unbalanced' as what, transaction_id::text as key, currency, sum::text as balance, null as entries, null::boolean as drifted, null::boolean as negative from unbalanced
-        union all
-        select 'account', key, null, balance::text, expected::text, drifted, negative from accounts
-        union all
-        select 'pool', 'pool_totals:' || pool || ':' || currency, null, balance::text, expected::text, true, false from pools`,
-      );
-    })();
-    const unbalanced = found.filter((f) => f.what === 'unbalanced').map((u) => ({ transactionId: Number(u.key), currency: u.currency!, sum: u.balance }));
-    const drifted = found.filter((f) => f.what === 'account' && f.drifted).map(({ key, balance, entries }) => ({ key, balance, entries }));
-    const negative = found.filter((f) => f.what === 'account' && f.negative).map(({ key, balance }) => ({ key, balance: String(-BigInt(balance)) }));
-    const pools = found.filter((f) => f.what === 'pool').map(({ key, balance, entries }) => ({ key, balance, entries }));
-    if (found.length) await tx.execute(sql`rollback to savepoint ledger_check`);
-    await tx.execute(sql`reset enable_nestloop`);
-    // A pool out of step while none of the accounts written to is: some position moved without a
-    // posting. Only then are the pool's positions read, to name it.
-    const moved = pools.length
-      ? await rows<{ key: string; balance: string; entries: string }>(
-          tx,
-          sql`select a.key, a.balance::text as balance, (coalesce(c.entries, 0) + coalesce(n.total, 0))::text as entries
-              from ledger_accounts a
-              left join ledger_checked_accounts c on c.account_id = a.id
-              left join (
-                select p.account_id, sum(p.amount) as total from ledger_transactions t join ledger_postings p on p.transaction_id = t.id
-                where ${since} and ${sinceIds} group by p.account_id
-              ) n on n.account_id = a.id
-              where a.kind = 'position' and (a.pool, a.currency) in (${sql.join(pools.map((p) => sql`(${p.key.split(':')[1]!}, ${p.key.split(':')[2]!})`), sql`, `)})
-                and a.balance <> coalesce(c.entries, 0) + coalesce(n.total, 0)
-              limit ${LIMIT}`,
-        )
-      : [];
-    const currencies = await currencyTotals(tx, sql`select currency, balance from pool_totals`);
-    const result = finish({
-      mode: 'incremental',
-      transactions: Number(count?.n ?? 0),
-      unbalanced,
-      negative,
-      drifted: [...drifted, ...moved.filter((m) => !drifted.some((d) => d.key === m.key)), ...pools].slice(0, LIMIT),
-      currencies,
-    });
-    // A failure keeps the checkpoint (and the sums) where they were: the next run finds the same difference again.
-    if (result.ok) {
-      await tx.execute(sql`
-        insert into ledger_checkpoint (id, horizon, checked_at) values (1, ${snap!.horizon}::xid8, now())
-        on conflict (id) do update set horizon = excluded.horizon, checked_at = excluded.checked_at`);
-    } else if (!found.length) await tx.execute(sql`rollback to savepoint ledger_check`);
-    return result;
+        sql`select a.key, a.balance::text as balance, (coalesce(c.entries, 0) + coalesce(n.total, 0))::text as entries
+            from ledger_accounts a
+            left join ledger_checked_accounts c on c.account_id = a.id
+            left join (
+              select p.account_id, sum(p.amount) as total from ledger_transactions t join ledger_postings p on p.transaction_id = t.id
+              where ${since} and ${sinceIds} group by p.account_id
+            ) n on n.account_id = a.id
+            where a.kind = 'position' and (a.pool, a.currency) in (${sql.join(pools.map((p) => sql`(${p.key.split(':')[1]!}, ${p.key.split(':')[2]!})`), sql`, `)})
+              and a.balance <> coalesce(c.entries, 0) + coalesce(n.total, 0)
+            limit ${LIMIT}`,
+      )
+    : [];
+  const result = finish({
+    mode: 'incremental',
+    transactions: Number(count?.n ?? 0),
+    unbalanced: unbalancedOf(found),
+    negative: negativeOf(found),
+    drifted: [...drifted, ...moved.filter((m) => !drifted.some((d) => d.key === m.key)), ...pools].slice(0, LIMIT),
+    currencies: await currencyTotals(tx, sql`select currency, balance from pool_totals`),
   });
+  // A failure keeps the checkpoint (and the sums) where they were: the next run finds the same difference again.
+  if (result.ok) {
+    await tx.execute(sql`
+      insert into ledger_checkpoint (id, horizon, checked_at) values (1, ${snap!.horizon}::xid8, now())
+      on conflict (id) do update set horizon = excluded.horizon, checked_at = excluded.checked_at`);
+  } else if (!found.length) await tx.execute(sql`rollback to savepoint ledger_check`);
+  return { kind: 'whole', result };
+}
+
+/**
+ * One step of a pass. The pass was fixed when it started: the transactions written from the
+ * checkpoint's horizon up to the pass's own (all finished then, so the set cannot grow), and the
+ * accounts that existed then. Each step walks the next `stepAccounts` of those accounts by id,
+ * reading each one's postings since the pass's first transaction by the postings' key (so a step
+ * reads those accounts' recent legs, whatever the history or the batch), and holds every one of
+ * them, written to or not, to its checked sums plus all its legs since the horizon (the pass's and
+ * any written since it began); it takes the pass's legs into the account's sums, and adds what they
+ * come to per transaction and per pool to the pass's tables. The last step holds each of the
+ * pass's transactions to a sum of zero per currency, and each pool's kept total to its checked
+ * sum, plus what the steps added, plus its positions' legs written since the pass began; then the
+ * pool sums take in the pass and the horizon moves up to the pass's. A walking step that finds a
+ * difference changes nothing, so the next run finds it again; a last step that finds one starts the
+ * check over from nothing.
+ */
+async function passStep(tx: Tx, pass: Checkpoint, since: SQL, opts: IncrementalCheckOptions): Promise<{ kind: StepKind; result?: LedgerCheck }> {
+  const passHorizon = pass.pass_horizon!;
+  const from = pass.pass_from ?? '9223372036854775807';
+  const next = pass.pass_next_account!;
+  const last = pass.pass_last_account!;
+  const inPass = sql`(t.written_by is null or t.written_by < ${passHorizon}::xid8)`;
+  if (BigInt(next) <= BigInt(last)) {
+    const [bound] = await rows<{ id: string | null }>(
+      tx,
+      sql`select (select id::text from ledger_accounts where id >= ${next}::bigint and id <= ${last}::bigint order by id offset ${opts.stepAccounts ?? STEP_ACCOUNTS} limit 1) as id`,
+    );
+    const until = bound?.id ?? String(BigInt(last) + 1n);
+    await tx.execute(sql`savepoint ledger_check`);
+    const found = await rows<Found>(
+      tx,
+      sql`
+      with acc as materialized (
+        select id, key, kind, pool, currency, balance, deposited, withdrawn, interest from ledger_accounts where id >= ${next}::bigint and id < ${until}::bigint
+      ),
+      news as materialized (select t.id, t.kind, ${inPass} as settled from ledger_transactions t where ${since} and t.id >= ${from}::bigint),
+      legs as materialized (
+        select p.transaction_id, p.account_id, p.amount, news.kind, news.settled
+        from acc join ledger_postings p on p.account_id = acc.id and p.transaction_id >= ${from}::bigint
+        join news on news.id = p.transaction_id
+      ),
+      n${SUM_COLUMNS} as (select account_id, ${sumsOf(true)} from legs group by account_id),
+      x as materialized (
+        select acc.*, n.account_id is not null as written, c.account_id is not null as checked,
+          coalesce(n.settled, 0) as settled, coalesce(n.s_deposited, 0) as s_deposited, coalesce(n.s_withdrawn, 0) as s_withdrawn, coalesce(n.s_interest, 0) as s_interest,
+          coalesce(c.entries, 0) + coalesce(n.total, 0) as expected, coalesce(c.deposited, 0) + coalesce(n.n_deposited, 0) as e_deposited,
+          coalesce(c.withdrawn, 0) + coalesce(n.n_withdrawn, 0) as e_withdrawn, coalesce(c.interest, 0) + coalesce(n.n_interest, 0) as e_interest
+        from acc left join n on n.account_id = acc.id
+        left join ledger_checked_accounts c on c.account_id = acc.id
+      ),
+      accounts as (
+        select key, balance, expected, ${DRIFTED} as drifted, ${NEGATIVE} as negative
+        from x where ${DRIFTED} or ${NEGATIVE}
+        limit ${2 * LIMIT}
+      ),
+      -- What the pass's legs read here add to each of its transactions and each pool; the last step proves them.
+      to_transactions as (
+        insert into ledger_check_pass_transactions as c (transaction_id, currency, sum)
+        select l.transaction_id, acc.currency, sum(l.amount) from legs l join acc on acc.id = l.account_id where l.settled
+        group by l.transaction_id, acc.currency
+        on conflict (transaction_id, currency) do update set sum = c.sum + excluded.sum
+      ),
+      to_pools as (
+        insert into ledger_check_pass_pools as c (pool, currency, entries)
+        select pool, currency, sum(settled) from x where kind = 'position' and written group by pool, currency
+        on conflict (pool, currency) do update set entries = c.entries + excluded.entries
+      ),
+      updated as (
+        update ledger_checked_accounts c set entries = c.entries + x.settled, deposited = c.deposited + x.s_deposited,
+          withdrawn = c.withdrawn + x.s_withdrawn, interest = c.interest + x.s_interest
+        from x where c.account_id = x.id and x.checked and (x.settled, x.s_deposited, x.s_withdrawn, x.s_interest) <> (0, 0, 0, 0)
+      ),
+      inserted as (
+        insert into ledger_checked_accounts (account_id, entries, deposited, withdrawn, interest)
+        select id, settled, s_deposited, s_withdrawn, s_interest from x where written and not checked
+      )
+      select 'account' as what, key, null as currency, balance::text as balance, expected::text as entries, drifted, negative from accounts`,
+    );
+    if (!found.length) {
+      await tx.execute(sql`update ledger_checkpoint set pass_next_account = ${until}::bigint where id = 1`);
+      return { kind: 'slice' };
+    }
+    await tx.execute(sql`rollback to savepoint ledger_check`);
+    return {
+      kind: 'slice',
+      result: finish({
+        mode: 'incremental',
+        transactions: pass.pass_transactions ?? 0,
+        unbalanced: [],
+        negative: negativeOf(found),
+        drifted: driftedOf(found).slice(0, LIMIT),
+        currencies: await currencyTotals(tx, sql`select currency, balance from pool_totals`),
+      }),
+    };
+  }
+
+  // The last step. The legs written since the pass began (what was written meanwhile).
+  const laterLegs = sql`select p.account_id, p.amount
+    from ledger_transactions t join ledger_postings p on p.transaction_id = t.id
+    where t.written_by >= ${passHorizon}::xid8
+      and p.transaction_id >= (select coalesce(min(t.id), 9223372036854775807) from ledger_transactions t where t.written_by >= ${passHorizon}::xid8)`;
+  const later = sql`select a.pool, a.currency, sum(l.amount) as total from (${laterLegs}) l join ledger_accounts a on a.id = l.account_id
+    where a.kind = 'position' group by a.pool, a.currency`;
+  // A day of interest written meanwhile would make this step a pass of its own: the pools' proof
+  // then waits for the next pass, whose proof holds the same kept totals to the same checked sums
+  // plus everything since, so a total out of step is still found, one pass later.
+  const meanwhileLegs = opts.meanwhileLegs ?? PASS_LEGS;
+  const [meanwhile] = await rows<{ n: string }>(tx, sql`select count(*)::text as n from (${laterLegs} limit ${meanwhileLegs}) l`);
+  const poolsNow = Number(meanwhile!.n) < meanwhileLegs;
+  const poolsProof = sql`
+      select coalesce(k.pool, c.pool, m.pool, l.pool) as pool, coalesce(k.currency, c.currency, m.currency, l.currency) as currency,
+        coalesce(k.balance, 0) as balance, coalesce(c.entries, 0) + coalesce(m.entries, 0) + coalesce(l.total, 0) as expected
+      from pool_totals k
+      full join ledger_checked_pools c using (pool, currency)
+      full join ledger_check_pass_pools m using (pool, currency)
+      full join (${later}) l using (pool, currency)
+      where coalesce(k.balance, 0) <> coalesce(c.entries, 0) + coalesce(m.entries, 0) + coalesce(l.total, 0)`;
+  const found = await rows<Found>(
+    tx,
+    sql`
+    with unbalanced as (
+      select transaction_id, currency, sum from ledger_check_pass_transactions where sum <> 0 order by transaction_id limit ${LIMIT}
+    ),
+    pools as (${poolsNow ? poolsProof : sql`select null::text as pool, null::text as currency, 0 as balance, 0 as expected where false`})
+    select 'unbalanced' as what, transaction_id::text as key, currency, sum::text as balance, null as entries, null::boolean as drifted, null::boolean as negative from unbalanced
+    union all
+    select 'pool', 'pool_totals:' || pool || ':' || currency, null, balance::text, expected::text, true, false from pools`,
+  );
+  const result = finish({
+    mode: 'incremental',
+    transactions: pass.pass_transactions ?? 0,
+    unbalanced: unbalancedOf(found),
+    negative: [],
+    drifted: poolsOf(found),
+    currencies: await currencyTotals(tx, sql`select currency, balance from pool_totals`),
+  });
+  if (result.ok) {
+    await tx.execute(sql`
+      insert into ledger_checked_pools as c (pool, currency, entries)
+      select pool, currency, entries from ledger_check_pass_pools
+      on conflict (pool, currency) do update set entries = c.entries + excluded.entries`);
+    await tx.execute(sql`
+      update ledger_checkpoint set horizon = pass_horizon, checked_at = now(),
+        pass_horizon = null, pass_from = null, pass_next_account = null, pass_last_account = null, pass_transactions = null
+      where id = 1`);
+  } else {
+    // The account sums have taken in the pass step by step, and the books changed under it (a
+    // transaction read in part, a position moved behind the walk): no step can be undone alone, so
+    // the check starts over from nothing, as its first run does, and proves everything again.
+    await tx.execute(sql`delete from ledger_checked_accounts`);
+    await tx.execute(sql`delete from ledger_checked_pools`);
+    await tx.execute(sql`
+      update ledger_checkpoint set horizon = null, checked_at = now(),
+        pass_horizon = null, pass_from = null, pass_next_account = null, pass_last_account = null, pass_transactions = null
+      where id = 1`);
+  }
+  await tx.execute(sql`delete from ledger_check_pass_transactions`);
+  await tx.execute(sql`delete from ledger_check_pass_pools`);
+  return { kind: 'finish', result };
 }

@@ -1,5 +1,5 @@
 export { accountKey, naturalBalance, type AccountKind, type AccountRef } from './accounts';
-export { FULL_CHECK_BATCH, checkLedger, checkLedgerIncremental, type CurrencyTotals, type LedgerCheck } from './check';
+export { FULL_CHECK_BATCH, PASS_LEGS, STEP_ACCOUNTS, checkLedger, checkLedgerIncremental, type CurrencyTotals, type IncrementalCheckOptions, type LedgerCheck } from './check';
 export { liabilities, movedToCustody, reconcile, type ReconcileRow } from './reconcile';
 export {
   InsufficientBalance,

@@ -90,8 +90,16 @@ export const ledgerCheckpoint = pgTable(
   'ledger_checkpoint',
   {
     id: integer('id').primaryKey().default(1),
-    horizon: xid8('horizon').notNull(),
+    /** Empty until a first pass has finished. */
+    horizon: xid8('horizon'),
     checkedAt: ts('checked_at').notNull().defaultNow(),
+    // A pass in steps (0044): its own horizon, the first transaction id it reads from, the next and
+    // the last account id of its walk, and how many transactions it takes in.
+    passHorizon: xid8('pass_horizon'),
+    passFrom: bigint('pass_from', { mode: 'number' }),
+    passNextAccount: bigint('pass_next_account', { mode: 'number' }),
+    passLastAccount: bigint('pass_last_account', { mode: 'number' }),
+    passTransactions: integer('pass_transactions'),
   },
   (t) => [check('ledger_checkpoint_id_check', sql`${t.id} = 1`)],
 );
@@ -114,4 +122,26 @@ export const ledgerCheckedPools = pgTable(
     entries: baseUnits('entries').notNull(),
   },
   (t) => [primaryKey({ name: 'ledger_checked_pools_pk', columns: [t.pool, t.currency] })],
+);
+
+/** A pass in steps (0044): what its steps so far add to each transaction, per currency (zero once all its legs are read). */
+export const ledgerCheckPassTransactions = pgTable(
+  'ledger_check_pass_transactions',
+  {
+    transactionId: bigint('transaction_id', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    sum: baseUnits('sum').notNull(),
+  },
+  (t) => [primaryKey({ name: 'ledger_check_pass_transactions_pk', columns: [t.transactionId, t.currency] })],
+);
+
+/** A pass in steps (0044): what its steps so far add to each pool's positions. */
+export const ledgerCheckPassPools = pgTable(
+  'ledger_check_pass_pools',
+  {
+    pool: text('pool').notNull(),
+    currency: text('currency').notNull(),
+    entries: baseUnits('entries').notNull(),
+  },
+  (t) => [primaryKey({ name: 'ledger_check_pass_pools_pk', columns: [t.pool, t.currency] })],
 );
