@@ -79,12 +79,16 @@ export function splitVector(vector: readonly bigint[], k: number, rng = new Rand
  * How many parts each user's vector is split into: two, or three while there is room. The tree is
  * padded to a power of two anyway; a third part drawn for any user at all would often double it,
  * and the hashing with it. So third parts take only the leaves that two parts each leave free below
- * the power of two, each user drawn with an equal chance (at most one half) among those still to
- * come. `users` bounds the users with liabilities (every user counts), so the parts never pass it.
+ * the power of two. When that room is at most half the users, exactly that many users are drawn,
+ * each set of them as likely as any other (selection sampling: a user is drawn with the chance of
+ * the room left among the users left, so the last ones take what room remains). When there is
+ * more room, each user is drawn with a chance of one half, so that a third part stays a draw.
+ * `users` bounds the users with liabilities (every user counts), so the parts never pass it.
  */
 export class PartBudget {
   private left: number;
   private room: number;
+  private readonly fill: boolean;
 
   constructor(
     users: number,
@@ -92,10 +96,11 @@ export class PartBudget {
   ) {
     this.left = users;
     this.room = paddedLeafCount(2 * users) - 2 * users;
+    this.fill = this.room <= Math.floor(users / 2);
   }
 
   next(): number {
-    const chances = Math.min(this.room, Math.floor(this.left / 2));
+    const chances = this.fill ? this.room : Math.min(this.room, Math.floor(this.left / 2));
     const three = chances > 0 && this.rng.below(this.left) < chances;
     this.left--;
     if (!three) return 2;
