@@ -9,9 +9,9 @@
 // referral rows and bytes of a day (per referrer and day, and the members' monthly shares it
 // added); the incremental and the full ledger check.
 // Env: BENCH_USERS (1000000), BENCH_DAYS (30), BENCH_DURATION (s per route, 5), BENCH_CONNECTIONS (10),
-// BENCH_REFERRAL_DAYS (1: the referral step runs for the last so many days).
+// BENCH_REFERRAL_DAYS (1: the referral step runs for the last so many days), BENCH_EXPLAIN_MS (unset).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -60,6 +60,12 @@ try {
   asPg(`${bin}/initdb`, ['-D', `${dir}/data`, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const pgPort = await freePort();
   const pgArgs = ['-D', `${dir}/data`, '-p', String(pgPort), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'shared_buffers=256MB', '-c', 'max_wal_size=4GB'];
+  // BENCH_EXPLAIN_MS: the plan (rows and buffers, no timing) of every statement slower than that, kept in bench-scale-explain.log.
+  const explainMs = process.env.BENCH_EXPLAIN_MS;
+  if (explainMs) {
+    pgArgs.push('-c', 'shared_preload_libraries=auto_explain', '-c', `auto_explain.log_min_duration=${Number(explainMs)}`, '-c', 'auto_explain.log_analyze=on', '-c', 'auto_explain.log_timing=off');
+    pgArgs.push('-c', 'auto_explain.log_buffers=on', '-c', 'auto_explain.log_nested_statements=on', '-c', 'logging_collector=on', '-c', `log_directory=${dir}/log`, '-c', 'log_filename=postgres.log');
+  }
   const pg = startProcess(asRoot ? 'runuser' : `${bin}/postgres`, asRoot ? ['-u', 'postgres', '--', `${bin}/postgres`, ...pgArgs] : pgArgs, { stdio: 'ignore' });
   children.push(pg);
   const url = `postgres://postgres@127.0.0.1:${pgPort}/postgres`;
@@ -219,10 +225,13 @@ try {
     checks.push({ name: `incremental after a day of ${N} positions`, ...(await timed((o) => checkLedgerIncremental(db, o))) });
     checks.push({ name: 'incremental, nothing new', ...(await timed((o) => checkLedgerIncremental(db, o))) });
     checks.push({ name: 'full (--full)', ...(await timed(() => checkLedger(db))) });
+    // The job's own statement (accrual.ts, nextDay): the round trip, and the database's execution time.
+    const nextDayQuery = sql`select day::text as day from interest_days where pool = 'coin' order by interest_days.day desc limit 1`;
     const nextDayProbe = await timed(async () => {
-      await one(sql`select day from interest_days where pool = 'coin' order by day desc limit 1`);
+      await one(nextDayQuery);
       return { ok: true, transactions: 0 };
     });
+    const nextDayPlan = (await one(sql`explain (analyze, format json) ${nextDayQuery}`))['QUERY PLAN'][0];
 
     // The reads, 10 connections, /profile first and last (its mean is the reference).
     const run = (opts) => new Promise((resolve, reject) => autocannon({ duration, connections, ...opts }, (err, r) => (err ? reject(err) : resolve(r))));
@@ -268,7 +277,7 @@ try {
     out.push(`| interest postings, heap and indexes (ledger_postings + ledger_transactions), per position-day | ${bytesPerPositionDay.toFixed(0)} B |`);
     out.push(`| accrual of one day, mean of ${DAYS} (first / last) | ${mean(days.map((d) => d.accrual)).toFixed(2)} s (${days[0].accrual.toFixed(2)} / ${days.at(-1).accrual.toFixed(2)}) |`);
     out.push(`| referral step of one day (mean of ${refDay.length}) | ${mean(refDay.map((d) => d.referral)).toFixed(2)} s, ${mean(refDay.map((d) => d.referralRows)).toFixed(0)} rows per (referrer, day) + ${mean(refDay.map((d) => d.referralMemberRows)).toFixed(0)} new (member, month) rows, ${(mean(refDay.map((d) => d.referralBytes)) / 2 ** 20).toFixed(1)} MiB |`);
-    out.push(`| the interest job's next-day lookup (its markers) | ${(nextDayProbe.s * 1000).toFixed(2)} ms |`);
+    out.push(`| the interest job's next-day lookup (its markers): round trip, of which the database | ${(nextDayProbe.s * 1000).toFixed(2)} ms, ${nextDayPlan['Execution Time'].toFixed(3)} ms |`);
     const stepsOf = (c) =>
       c.steps.length > 1 ? `, in ${c.steps.length} steps (the longest ${(Math.max(...c.steps.map((x) => x.ms)) / 1000).toFixed(2)} s, the last ${(c.steps.at(-1).ms / 1000).toFixed(2)} s)` : '';
     for (const c of checks) out.push(`| ledger check, ${c.name} | ${c.s.toFixed(2)} s${c.steps ? stepsOf(c) : ''}, ${c.transactions} transactions read, ${c.ok ? 'OK' : 'FAILED'} |`);
@@ -279,5 +288,12 @@ try {
   }
 } finally {
   for (const c of children.reverse()) await c.stop();
+  if (process.env.BENCH_EXPLAIN_MS) {
+    try {
+      copyFileSync(`${dir}/log/postgres.log`, path.join(os.tmpdir(), 'bench-scale-explain.log'));
+    } catch {
+      /* no statement was slow enough */
+    }
+  }
   rmSync(dir, { recursive: true, force: true });
 }

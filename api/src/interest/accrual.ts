@@ -150,7 +150,7 @@ async function accruePart(db: Db, p: Part): Promise<number> {
  * key), or, before its first day, the day of its first position posting.
  */
 async function nextDay(db: Db, pool: string): Promise<string | null> {
-  const [marker] = await rows<{ day: string }>(db, sql`select day::text as day from interest_days where pool = ${pool} order by day desc limit 1`);
+  const [marker] = await rows<{ day: string }>(db, sql`select day::text as day from interest_days where pool = ${pool} order by interest_days.day desc limit 1`);
   if (marker) return dayAfter(marker.day);
   const [r] = await rows<{ first: string | null }>(
     db,

@@ -41,7 +41,7 @@ export async function writeApy(tx: Pick<Db, 'select' | 'insert' | 'execute'>, ac
 export async function apyEntryOn(db: Pick<Db, 'execute'>, pool: string, day: string): Promise<{ apy: string; effectiveFrom: string } | null> {
   const [r] = await rows<{ apy: string; effective_from: string }>(
     db,
-    sql`select apy::text as apy, effective_from::text as effective_from from pool_apy where pool = ${pool} and effective_from <= ${day}::date order by effective_from desc limit 1`,
+    sql`select apy::text as apy, effective_from::text as effective_from from pool_apy where pool = ${pool} and effective_from <= ${day}::date order by pool_apy.effective_from desc limit 1`,
   );
   return r ? { apy: trimApy(r.apy), effectiveFrom: r.effective_from } : null;
 }

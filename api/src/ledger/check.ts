@@ -430,7 +430,8 @@ async function passStep(tx: Tx, pass: Checkpoint, since: SQL, opts: IncrementalC
   if (BigInt(next) <= BigInt(last)) {
     const [bound] = await rows<{ id: string | null }>(
       tx,
-      sql`select (select id::text from ledger_accounts where id >= ${next}::bigint and id <= ${last}::bigint order by id offset ${opts.stepAccounts ?? STEP_ACCOUNTS} limit 1) as id`,
+      // Cast outside: inside, "order by id" would name the text column and sort every account as text.
+      sql`select (select id from ledger_accounts where id >= ${next}::bigint and id <= ${last}::bigint order by id offset ${opts.stepAccounts ?? STEP_ACCOUNTS} limit 1)::text as id`,
     );
     const until = bound?.id ?? String(BigInt(last) + 1n);
     await tx.execute(sql`savepoint ledger_check`);
@@ -442,8 +443,12 @@ async function passStep(tx: Tx, pass: Checkpoint, since: SQL, opts: IncrementalC
       ),
       news as materialized (select t.id, t.kind, ${inPass} as settled from ledger_transactions t where ${since} and t.id >= ${from}::bigint),
       legs as materialized (
-        select p.transaction_id, p.account_id, p.amount, news.kind, news.settled
-        from acc join ledger_postings p on p.account_id = acc.id and p.transaction_id >= ${from}::bigint
+        -- Each account's new legs probed by the postings' key: a join would hash every leg since the pass began, in every step.
+        -- (offset 0 keeps the subquery a probe per account: the planner may not fold it into a join.)
+        select p.transaction_id, acc.id as account_id, p.amount, news.kind, news.settled
+        from acc cross join lateral (
+          select p.transaction_id, p.amount from ledger_postings p where p.account_id = acc.id and p.transaction_id >= ${from}::bigint offset 0
+        ) p
         join news on news.id = p.transaction_id
       ),
       n${SUM_COLUMNS} as (select account_id, ${sumsOf(true)} from legs group by account_id),
@@ -453,7 +458,8 @@ async function passStep(tx: Tx, pass: Checkpoint, since: SQL, opts: IncrementalC
           coalesce(c.entries, 0) + coalesce(n.total, 0) as expected, coalesce(c.deposited, 0) + coalesce(n.n_deposited, 0) as e_deposited,
           coalesce(c.withdrawn, 0) + coalesce(n.n_withdrawn, 0) as e_withdrawn, coalesce(c.interest, 0) + coalesce(n.n_interest, 0) as e_interest
         from acc left join n on n.account_id = acc.id
-        left join ledger_checked_accounts c on c.account_id = acc.id
+        -- The step's range stated on the checked sums too, so they are read by key, not hashed whole.
+        left join ledger_checked_accounts c on c.account_id = acc.id and c.account_id >= ${next}::bigint and c.account_id < ${until}::bigint
       ),
       accounts as (
         select key, balance, expected, ${DRIFTED} as drifted, ${NEGATIVE} as negative
@@ -475,7 +481,7 @@ async function passStep(tx: Tx, pass: Checkpoint, since: SQL, opts: IncrementalC
       updated as (
         update ledger_checked_accounts c set entries = c.entries + x.settled, deposited = c.deposited + x.s_deposited,
           withdrawn = c.withdrawn + x.s_withdrawn, interest = c.interest + x.s_interest
-        from x where c.account_id = x.id and x.checked and (x.settled, x.s_deposited, x.s_withdrawn, x.s_interest) <> (0, 0, 0, 0)
+        from x where c.account_id = x.id and c.account_id >= ${next}::bigint and c.account_id < ${until}::bigint and x.checked and (x.settled, x.s_deposited, x.s_withdrawn, x.s_interest) <> (0, 0, 0, 0)
       ),
       inserted as (
         insert into ledger_checked_accounts (account_id, entries, deposited, withdrawn, interest)
