@@ -60,10 +60,10 @@ try {
   asPg(`${bin}/initdb`, ['-D', `${dir}/data`, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const pgPort = await freePort();
   const pgArgs = ['-D', `${dir}/data`, '-p', String(pgPort), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'shared_buffers=256MB', '-c', 'max_wal_size=4GB'];
-  // BENCH_EXPLAIN_MS: the plan (rows and buffers, no timing) of every statement slower than that, kept in bench-scale-explain.log.
+  // BENCH_EXPLAIN_MS: the plan (with each node's rows, buffers and time, which slow the run) of every statement slower than that, kept in bench-scale-explain.log.
   const explainMs = process.env.BENCH_EXPLAIN_MS;
   if (explainMs) {
-    pgArgs.push('-c', 'shared_preload_libraries=auto_explain', '-c', `auto_explain.log_min_duration=${Number(explainMs)}`, '-c', 'auto_explain.log_analyze=on', '-c', 'auto_explain.log_timing=off');
+    pgArgs.push('-c', 'shared_preload_libraries=auto_explain', '-c', `auto_explain.log_min_duration=${Number(explainMs)}`, '-c', 'auto_explain.log_analyze=on');
     pgArgs.push('-c', 'auto_explain.log_buffers=on', '-c', 'auto_explain.log_nested_statements=on', '-c', 'logging_collector=on', '-c', `log_directory=${dir}/log`, '-c', 'log_filename=postgres.log');
   }
   const pg = startProcess(asRoot ? 'runuser' : `${bin}/postgres`, asRoot ? ['-u', 'postgres', '--', `${bin}/postgres`, ...pgArgs] : pgArgs, { stdio: 'ignore' });
