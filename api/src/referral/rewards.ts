@@ -116,7 +116,7 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
   if (marked) return notCreated;
   // Another pool's day already vested (a pool first funded on a day the others have decided): this pool day still pays the referrers
   // without a decided row of the day, and is refused whole if it would pay one with one. It runs in one part, which is all or nothing.
-  const [decided] = await rows<{ pool: string }>(db, sql`select pool from referral_reward_days where day = ${day}::date and decided limit 1`);
+  const [decided] = await rows<{ one: number }>(db, sql`select 1 as one from referral_reward_days where day = ${day}::date and decided limit 1`);
   const prices = await pricesOn(db, source, day);
   // The pool day's interest transactions (one per part), by their index: not a scan of every interest posting.
   const interest = sql`(select id from ledger_transactions where kind = 'interest' and detail->>'pool' = ${pool} and detail->>'day' = ${day})`;
