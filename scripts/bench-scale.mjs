@@ -9,7 +9,8 @@
 // referral rows and bytes of a day (per referrer and day, and the members' monthly shares it
 // added); the incremental and the full ledger check.
 // Env: BENCH_USERS (1000000), BENCH_DAYS (30), BENCH_DURATION (s per route, 5), BENCH_CONNECTIONS (10),
-// BENCH_REFERRAL_DAYS (1: the referral step runs for the last so many days), BENCH_EXPLAIN_MS (unset).
+// BENCH_REFERRAL_DAYS (1: the referral step runs for the last so many days), BENCH_EXPLAIN_MS (unset),
+// BENCH_SNAPSHOT (1: the last day's solvency snapshot, timed; 0 leaves it out).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -127,6 +128,10 @@ try {
   const { rewardDay } = await import('../api/src/referral/rewards.ts');
   const { tablePriceSource } = await import('../api/src/pricing/prices.ts');
   const { checkLedger, checkLedgerIncremental } = await import('../api/src/ledger/index.ts');
+  const { takeSnapshot } = await import('../api/src/solvency/index.ts');
+  // A chain that answers at once (block 100, no balances): the snapshot's own work, not an RPC's.
+  const { instantChain } = await import('../api/test/solvency-seed.ts');
+  const { Wallet } = await import('ethers');
   const database = await openDatabase({ kind: 'postgres', url });
   const db = database.db;
   const one = async (q) => (await db.execute(q)).rows[0];
@@ -174,8 +179,19 @@ try {
     const days = [];
     const prices = tablePriceSource(db, 'local');
     const postingsBefore = await size();
+    // The day's proof of solvency (issue 24) after its referral step, as the job runs it. A user's
+    // first snapshot makes their nonce, once in their life: that one is taken before the last day, apart.
+    const snapshotSettings = { chainId: 1, confirmations: 12, solvency: new Wallet(`0x${'11'.repeat(32)}`), brandTitle: 'Bench', custody: null };
+    const withSnapshot = process.env.BENCH_SNAPSHOT !== '0';
+    let firstSnapshot = null;
     for (let d = 0; d < DAYS; d++) {
       const day = addDays(first, d);
+      if (withSnapshot && d === DAYS - 1) {
+        const tf = process.hrtime.bigint();
+        await takeSnapshot(db, instantChain, snapshotSettings, { actor: 'bench' });
+        firstSnapshot = seconds(tf);
+        log(`the users' first snapshot (their nonces made): ${firstSnapshot.toFixed(2)} s`);
+      }
       const sizeBefore = await size();
       const ta = process.hrtime.bigint();
       const r = await accrueDay(db, 'coin', day, '0.08');
@@ -200,7 +216,14 @@ try {
         referralMemberRows = Number(after.m) - Number(before.m);
         referralBytes = Number(after.b) - Number(before.b);
       }
-      days.push({ day, positions: r.positions, accrual, bytesPerPosition: (sizeAfter - sizeBefore) / Math.max(1, r.positions), referral, referralRows, referralMemberRows, referralBytes });
+      let snapshot = null;
+      if (withSnapshot && d === DAYS - 1) {
+        const ts = process.hrtime.bigint();
+        await takeSnapshot(db, instantChain, snapshotSettings, { actor: 'bench', day });
+        snapshot = seconds(ts);
+        log(`${day}: snapshot ${snapshot.toFixed(2)} s`);
+      }
+      days.push({ day, positions: r.positions, accrual, bytesPerPosition: (sizeAfter - sizeBefore) / Math.max(1, r.positions), referral, referralRows, referralMemberRows, referralBytes, snapshot });
       log(`${day}: accrual ${accrual.toFixed(2)} s${referral === null ? '' : `, referral ${referral.toFixed(2)} s, ${referralRows} day rows, ${referralMemberRows} new (member, month) rows, ${(referralBytes / 2 ** 20).toFixed(1)} MiB`}`);
     }
     const positionDays = days.reduce((n, d) => n + d.positions, 0);
@@ -277,6 +300,12 @@ try {
     out.push(`| interest postings, heap and indexes (ledger_postings + ledger_transactions), per position-day | ${bytesPerPositionDay.toFixed(0)} B |`);
     out.push(`| accrual of one day, mean of ${DAYS} (first / last) | ${mean(days.map((d) => d.accrual)).toFixed(2)} s (${days[0].accrual.toFixed(2)} / ${days.at(-1).accrual.toFixed(2)}) |`);
     out.push(`| referral step of one day (mean of ${refDay.length}) | ${mean(refDay.map((d) => d.referral)).toFixed(2)} s, ${mean(refDay.map((d) => d.referralRows)).toFixed(0)} rows per (referrer, day) + ${mean(refDay.map((d) => d.referralMemberRows)).toFixed(0)} new (member, month) rows, ${(mean(refDay.map((d) => d.referralBytes)) / 2 ** 20).toFixed(1)} MiB |`);
+    const lastDay = days.at(-1);
+    if (lastDay.snapshot !== null && lastDay.referral !== null) {
+      const whole = lastDay.accrual + lastDay.referral + lastDay.snapshot;
+      out.push(`| the last day's jobs: accrual + referral step + solvency snapshot | ${lastDay.accrual.toFixed(2)} + ${lastDay.referral.toFixed(2)} + ${lastDay.snapshot.toFixed(2)} = **${whole.toFixed(2)} s** |`);
+      out.push(`| (the users' first snapshot, which makes every nonce, once) | ${firstSnapshot.toFixed(2)} s |`);
+    }
     out.push(`| the interest job's next-day lookup (its markers): round trip, of which the database | ${(nextDayProbe.s * 1000).toFixed(2)} ms, ${nextDayPlan['Execution Time'].toFixed(3)} ms |`);
     const stepsOf = (c) =>
       c.steps.length > 1 ? `, in ${c.steps.length} steps (the longest ${(Math.max(...c.steps.map((x) => x.ms)) / 1000).toFixed(2)} s, the last ${(c.steps.at(-1).ms / 1000).toFixed(2)} s)` : '';
