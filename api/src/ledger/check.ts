@@ -428,10 +428,21 @@ async function passStep(tx: Tx, pass: Checkpoint, since: SQL, opts: IncrementalC
   const last = pass.pass_last_account!;
   const inPass = sql`(t.written_by is null or t.written_by < ${passHorizon}::xid8)`;
   if (BigInt(next) <= BigInt(last)) {
+    let stepAccounts = opts.stepAccounts ?? STEP_ACCOUNTS;
+    if (!pass.horizon) {
+      // The first pass (or one after a reset) reads every account's whole history, not a day of it:
+      // fewer accounts a step, by the tables' legs per account as the planner's statistics have them.
+      const [stats] = await rows<{ legs: string }>(
+        tx,
+        sql`select ceil(greatest(1, (select reltuples from pg_class where oid = 'ledger_postings'::regclass)
+          / greatest(1, (select reltuples from pg_class where oid = 'ledger_accounts'::regclass))))::text as legs`,
+      );
+      stepAccounts = Math.max(1, Math.floor(stepAccounts / Number(stats!.legs)));
+    }
     const [bound] = await rows<{ id: string | null }>(
       tx,
       // Cast outside: inside, "order by id" would name the text column and sort every account as text.
-      sql`select (select id from ledger_accounts where id >= ${next}::bigint and id <= ${last}::bigint order by id offset ${opts.stepAccounts ?? STEP_ACCOUNTS} limit 1)::text as id`,
+      sql`select (select id from ledger_accounts where id >= ${next}::bigint and id <= ${last}::bigint order by id offset ${stepAccounts} limit 1)::text as id`,
     );
     const until = bound?.id ?? String(BigInt(last) + 1n);
     await tx.execute(sql`savepoint ledger_check`);
