@@ -406,7 +406,7 @@ async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number,
   hasher.begin(id, leafCount, partCount, dealt.width);
   // Where each part sits is known bucket by bucket, in a random order of users; written so into the
   // parts' primary key, each row would land on a page of its own. They wait in a table without an
-  // index, and go into solvency_parts sorted by user once the tree is built.
+  // index, and go into solvency_parts sorted by user once the last bucket is read.
   await tx.execute(sql`create temp table solvency_placed (user_id uuid not null, part int not null, leaf_index bigint not null) on commit drop`);
   const store = async (p: PackedBlocks) => {
     if (p.counts.length) await writes.send(() => tx.execute(blockRows(id, p, dealt.width)));
@@ -427,16 +427,17 @@ async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number,
       );
       for (; atThread > 1; atThread--) await store((await hasher.next()).packed);
     }
-    for (; atThread > 0; atThread--) await store((await hasher.next()).packed);
+    // While the thread hashes the last buckets and the tree's top.
+    await writes.send(() =>
+      tx.execute(sql`insert into solvency_parts (snapshot_id, user_id, part, leaf_index)
+        select ${id}, user_id, part, leaf_index from solvency_placed order by user_id, part`),
+    );
     hasher.finish();
+    for (; atThread > 0; atThread--) await store((await hasher.next()).packed);
     for (;;) {
       const { packed, root } = await hasher.next();
       await store(packed);
       if (root) {
-        await writes.send(() =>
-          tx.execute(sql`insert into solvency_parts (snapshot_id, user_id, part, leaf_index)
-            select ${id}, user_id, part, leaf_index from solvency_placed order by user_id, part`),
-        );
         await writes.drain();
         return root;
       }
