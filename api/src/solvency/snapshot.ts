@@ -14,8 +14,11 @@ import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { ApiError } from '../http/errors';
 import type { PayoutSigner } from '../payouts';
-import { Randomness, subKey, sumsOf, writeU256, type Node } from './tree';
-import { RECORD, TreeWorker, recordSize, type PackedBlocks } from './tree-worker';
+import { RECORD, recordSize, type DealtPage, type OwedPage } from './deal';
+import { Randomness, sumsOf, type Node } from './tree';
+import { TreeWorker, type PackedBlocks } from './tree-worker';
+
+export { PartBudget, splitVector } from './deal';
 
 export type SnapshotSettings = {
   chainId: number;
@@ -56,57 +59,6 @@ export async function balanceAt(chain: ChainReader, address: string, currency: s
   if (!token) return 0n;
   const data = erc20.encodeFunctionData('balanceOf', [address]);
   return BigInt(await chain.call<string>('eth_call', [{ to: token.address, data }, hexBlock(block)]));
-}
-
-/** Splits a vector into k parts of random non-negative amounts per currency that add up to it exactly. */
-export function splitVector(vector: readonly bigint[], k: number, rng = new Randomness()): bigint[][] {
-  const parts = Array.from({ length: k }, () => vector.map(() => 0n));
-  const cuts: bigint[] = new Array<bigint>(k - 1);
-  vector.forEach((v, c) => {
-    for (let i = 0; i < k - 1; i++) cuts[i] = rng.belowBig(v + 1n);
-    if (k > 2) cuts.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    let prev = 0n;
-    for (let i = 0; i < k - 1; i++) {
-      parts[i]![c] = cuts[i]! - prev;
-      prev = cuts[i]!;
-    }
-    parts[k - 1]![c] = v - prev;
-  });
-  return parts;
-}
-
-/**
- * How many parts each user's vector is split into: two, or three while there is room. The tree is
- * padded to a power of two anyway; a third part drawn for any user at all would often double it,
- * and the hashing with it. So third parts take only the leaves that two parts each leave free below
- * the power of two. When that room is at most half the users, exactly that many users are drawn,
- * each set of them as likely as any other (selection sampling: a user is drawn with the chance of
- * the room left among the users left, so the last ones take what room remains). When there is
- * more room, each user is drawn with a chance of one half, so that a third part stays a draw.
- * `users` bounds the users with liabilities (every user counts), so the parts never pass it.
- */
-export class PartBudget {
-  private left: number;
-  private room: number;
-  private readonly fill: boolean;
-
-  constructor(
-    users: number,
-    private readonly rng: Randomness,
-  ) {
-    this.left = users;
-    this.room = paddedLeafCount(2 * users) - 2 * users;
-    this.fill = this.room <= Math.floor(users / 2);
-  }
-
-  next(): number {
-    const chances = this.fill ? this.room : Math.min(this.room, Math.floor(this.left / 2));
-    const three = chances > 0 && this.rng.below(this.left) < chances;
-    this.left--;
-    if (!three) return 2;
-    this.room--;
-    return 3;
-  }
 }
 
 /** `awaitsProof`: its key is offline, so its message is signed later (attest.ts) and its balances wait for it. */
@@ -196,15 +148,14 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
         const ledger = await ledgerLiabilities(tx);
         const currencies = ledger.map((l) => l.currency);
         const column = new Map(currencies.map((c, i) => [c, i]));
-        const totals = currencies.map(() => 0n);
-        let users = 0;
-        let partCount = 0;
+        const width = currencies.length;
 
-        // 1. Liabilities per user, streamed in user order by one query; each part is dealt into a random bucket.
+        // 1. Liabilities per user, streamed in user order by one query; the tree's thread splits each
+        // user's vector and deals the parts into random buckets, a page at a time, while the next is read.
         const [counted] = await rows<{ n: number }>(tx, sql`select count(*)::int as n from users`);
         const buckets = Math.max(1, Math.ceil(paddedLeafCount(2 * counted!.n) / (s.shuffleBucket ?? 16_384)));
-        const dealt = new Deal(buckets, currencies.length);
-        const partsOf = new PartBudget(counted!.n, dealt.rng);
+        const dealt = new Deal(buckets, width);
+        hasher.deal({ snapshotId: id, buckets, width, users: counted!.n });
         await tx.execute(sql`create temp table solvency_deal (bucket int not null, records bytea not null) on commit drop`);
         // Random bytes do not compress: trying to would cost more than the rest of the write.
         await tx.execute(sql`alter table solvency_deal alter column records set storage external`);
@@ -220,48 +171,52 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
             ) x group by user_id, currency
           ) o left join solvency_nonces n on n.user_id = o.u order by o.u`);
         type Owed = { u: string; c: string; v: string; n: string | null };
-        const fetchSize = page * Math.max(1, currencies.length);
+        const fetchSize = page * Math.max(1, width);
         const fetchNext = () => rows<Owed>(tx, sql`fetch forward ${sql.raw(String(Math.trunc(fetchSize)))} from solvency_owed`);
         let ahead = fetchNext();
         let carried: Owed[] = [];
+        // Pages at the thread: one dealt while the next waits, so neither thread waits for the other.
+        let atThread = 0;
         for (let done = false; !done; ) {
           const fetched = await ahead;
           done = fetched.length < fetchSize;
-          // The next rows are read while these are hashed.
+          // The next rows are read while these are dealt.
           if (!done) ahead = fetchNext();
           const owed = carried.concat(fetched);
           // The last user's amounts may go on in the next fetch: they wait for it.
           let cut = owed.length;
           while (!done && cut > 0 && owed[cut - 1]!.u === owed[owed.length - 1]!.u) cut--;
           carried = owed.slice(cut);
-          const vectors = new Map<string, bigint[]>();
-          const nonces = new Map<string, Buffer>();
-          for (const o of owed.slice(0, cut)) {
-            const v = BigInt(o.v);
-            if (v < 0n) throw new ApiError(409, `a negative liability (${o.c}) aborts the snapshot: run ledger check`, 'SOLVENCY_NEGATIVE');
+          const batch: OwedPage = { users: [], amounts: [], nonces: [] };
+          const missing: number[] = [];
+          let last: string | null = null;
+          for (let i = 0; i < cut; i++) {
+            const o = owed[i]!;
+            // Integers' text (the sum of numeric amounts): a sign, or the one zero, is all there is to check here.
+            if (o.v.startsWith('-')) throw new ApiError(409, `a negative liability (${o.c}) aborts the snapshot: run ledger check`, 'SOLVENCY_NEGATIVE');
             const c = column.get(o.c);
-            if (v === 0n) continue;
+            if (o.v === '0') continue;
             if (c === undefined) throw new ApiError(409, `a user is owed ${o.c}, which the ledger's totals do not hold`, 'SOLVENCY_UNBALANCED');
-            const vector = vectors.get(o.u) ?? currencies.map(() => 0n);
-            vector[c] = v;
-            vectors.set(o.u, vector);
-            if (o.n) nonces.set(o.u, Buffer.from(o.n, 'hex'));
+            if (o.u !== last) {
+              last = o.u;
+              if (!o.n) missing.push(batch.users.length);
+              batch.users.push(o.u);
+              batch.nonces.push(o.n ?? '');
+              for (let k = 0; k < width; k++) batch.amounts.push('0');
+            }
+            batch.amounts[(batch.users.length - 1) * width + c] = o.v;
           }
-          if (!vectors.size) continue;
-          const missing = [...vectors.keys()].filter((u) => !nonces.has(u));
-          if (missing.length) for (const [u, n] of await makeNonces(tx, missing)) nonces.set(u, n);
-          for (const [userId, vector] of vectors) {
-            const sub = subKey(nonces.get(userId)!, id, userId);
-            const parts = splitVector(vector, partsOf.next(), dealt.rng);
-            const user = Buffer.from(userId.replace(/-/g, ''), 'hex');
-            // The leaves' HMACs are made by the tree's thread, when the parts come back shuffled.
-            parts.forEach((sums, part) => dealt.add(user, part, sub, sums));
-            vector.forEach((v, i) => (totals[i]! += v));
-            users++;
-            partCount += parts.length;
+          if (!batch.users.length) continue;
+          if (missing.length) {
+            const made = await makeNonces(tx, missing.map((i) => batch.users[i]!));
+            for (const i of missing) batch.nonces[i] = made.get(batch.users[i]!)!;
           }
-          await dealt.flush(tx);
+          hasher.owe(batch);
+          for (atThread++; atThread > 1; atThread--) await dealt.flush(tx, await hasher.dealt());
         }
+        for (; atThread > 0; atThread--) await dealt.flush(tx, await hasher.dealt());
+        const { users, parts: partCount, sums } = await hasher.dealTotals();
+        const totals = sums.map(BigInt);
         await dealt.drain();
         await tx.execute(sql`close solvency_owed`);
 
@@ -333,8 +288,8 @@ async function readReserves(chain: ChainReader, state: ChainState, currencies: s
   return out;
 }
 
-/** Nonces for life for users who have none yet. */
-async function makeNonces(tx: Pick<Db, 'execute'>, userIds: string[]): Promise<Map<string, Buffer>> {
+/** Nonces for life for users who have none yet, in hex. */
+async function makeNonces(tx: Pick<Db, 'execute'>, userIds: string[]): Promise<Map<string, string>> {
   const fresh = randomBytes(32 * userIds.length).toString('hex');
   const made = await rows<{ u: string; n: string }>(
     tx,
@@ -344,7 +299,7 @@ async function makeNonces(tx: Pick<Db, 'execute'>, userIds: string[]): Promise<M
   );
   // Made by a concurrent call after this transaction's snapshot: it cannot be read here; the next run will.
   if (made.length < userIds.length) throw new Error('a nonce was made concurrently; take the snapshot again');
-  return new Map(made.map((m) => [m.u, Buffer.from(m.n, 'hex')]));
+  return new Map(made.map((m) => [m.u, m.n]));
 }
 
 /**
@@ -371,14 +326,13 @@ const arrayLiteral = (items: readonly (string | number)[]) => `{${items.map((i) 
 
 /**
  * The shuffle's first half: each part, as the bytes of one record (user, part, sub, sums: `RECORD`),
- * goes to a bucket drawn at random, written a batch of users at a time. Reading the buckets in
- * order and each one's parts in a random order is a uniform shuffle of all the parts, with one
- * bucket in memory at a time.
+ * goes to a bucket drawn at random (by the tree's thread: deal.ts), written a page of users at a
+ * time. Reading the buckets in order and each one's parts in a random order is a uniform shuffle of
+ * all the parts, with one bucket in memory at a time.
  */
 class Deal extends Pipeline {
   readonly rng = new Randomness();
   readonly recordSize: number;
-  private pending: Buffer[][];
 
   constructor(
     readonly buckets: number,
@@ -386,37 +340,16 @@ class Deal extends Pipeline {
   ) {
     super();
     this.recordSize = recordSize(width);
-    this.pending = Array.from({ length: buckets }, () => []);
   }
 
-  /** `user`: the 16 bytes of the user's id; `sub`: their key for this snapshot. */
-  add(user: Buffer, part: number, sub: Buffer, sums: readonly bigint[]): void {
-    const record = Buffer.allocUnsafe(this.recordSize);
-    user.copy(record, RECORD.user);
-    record[RECORD.part] = part;
-    sub.copy(record, RECORD.sub);
-    sums.forEach((v, i) => writeU256(record, v, RECORD.sums + 32 * i));
-    this.pending[this.rng.below(this.buckets)]!.push(record);
-  }
-
-  async flush(tx: Pick<Db, 'execute'>): Promise<void> {
+  async flush(tx: Pick<Db, 'execute'>, page: DealtPage): Promise<void> {
+    if (!page.buckets.length) return;
     // One binary parameter, cut into a row per bucket: no hex, which would double what is sent.
-    const buckets: number[] = [];
-    const lengths: number[] = [];
-    const blob: Buffer[] = [];
-    this.pending.forEach((p, b) => {
-      if (!p.length) return;
-      buckets.push(b);
-      lengths.push(p.length);
-      blob.push(...p);
-      this.pending[b] = [];
-    });
-    if (!buckets.length) return;
-    const records = Buffer.concat(blob);
+    const records = Buffer.from(page.records.buffer, page.records.byteOffset, page.records.byteLength);
     await this.send(() =>
       tx.execute(sql`insert into solvency_deal (bucket, records)
         select b, substring(${records}::bytea from ((sum(n) over (order by i) - n) * ${this.recordSize} + 1)::int for n * ${this.recordSize})
-        from unnest(${arrayLiteral(buckets)}::int[], ${arrayLiteral(lengths)}::int[]) with ordinality as x(b, n, i)`),
+        from unnest(${arrayLiteral(page.buckets)}::int[], ${arrayLiteral(page.lengths)}::int[]) with ordinality as x(b, n, i)`),
     );
   }
 
@@ -471,6 +404,10 @@ function blockRows(id: number, p: PackedBlocks, width: number) {
 async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number, partCount: number, dealt: Deal, hasher: TreeWorker): Promise<Node> {
   const writes = new Pipeline();
   hasher.begin(id, leafCount, partCount, dealt.width);
+  // Where each part sits is known bucket by bucket, in a random order of users; written so into the
+  // parts' primary key, each row would land on a page of its own. They wait in a table without an
+  // index, and go into solvency_parts sorted by user once the last bucket is read.
+  await tx.execute(sql`create temp table solvency_placed (user_id uuid not null, part int not null, leaf_index bigint not null) on commit drop`);
   const store = async (p: PackedBlocks) => {
     if (p.counts.length) await writes.send(() => tx.execute(blockRows(id, p, dealt.width)));
   };
@@ -484,14 +421,19 @@ async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number,
       hasher.push(bucket.records);
       atThread++;
       await writes.send(() =>
-        tx.execute(sql`insert into solvency_parts (snapshot_id, user_id, part, leaf_index)
-          select ${id}, u, p, ${first}::bigint + i - 1
+        tx.execute(sql`insert into solvency_placed (user_id, part, leaf_index)
+          select u, p, ${first}::bigint + i - 1
           from unnest(${arrayLiteral(bucket.userIds)}::uuid[], ${arrayLiteral(bucket.parts)}::int[]) with ordinality as x(u, p, i)`),
       );
       for (; atThread > 1; atThread--) await store((await hasher.next()).packed);
     }
-    for (; atThread > 0; atThread--) await store((await hasher.next()).packed);
+    // While the thread hashes the last buckets and the tree's top.
+    await writes.send(() =>
+      tx.execute(sql`insert into solvency_parts (snapshot_id, user_id, part, leaf_index)
+        select ${id}, user_id, part, leaf_index from solvency_placed order by user_id, part`),
+    );
     hasher.finish();
+    for (; atThread > 0; atThread--) await store((await hasher.next()).packed);
     for (;;) {
       const { packed, root } = await hasher.next();
       await store(packed);

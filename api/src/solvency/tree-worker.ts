@@ -1,18 +1,16 @@
 // The tree's hashing on a thread of its own (node:worker_threads): while this thread makes the
 // leaves' HMACs and folds them, the snapshot's thread reads the next bucket of parts from the
-// database and writes the blocks already folded. This one file is both sides: the snapshot imports
-// `TreeWorker`, and the thread it starts runs this file again, which then serves.
+// database and writes the blocks already folded. Before the tree, the same thread does the deal's
+// per-user work (deal.ts) while the snapshot's thread reads the next page of liabilities. This one
+// file is both sides: the snapshot imports `TreeWorker`, and the thread it starts runs this file
+// again, which then serves.
 import path from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { FormatError } from '@app/solvency';
+import { Dealer, RECORD, recordSize, type DealSetup, type DealTotals, type DealtPage, type OwedPage } from './deal';
 import { BlockTree, leafOfSub, paddingNode, type Node } from './tree';
 
-/**
- * A part as the deal stores it and the thread reads it: the user's 16 id bytes, the part number,
- * the user's sub for this snapshot (the leaf's HMAC key), and the part's sums as u256be.
- */
-export const RECORD = { user: 0, part: 16, sub: 17, sums: 49 } as const;
-export const recordSize = (width: number) => RECORD.sums + 32 * width;
+export { RECORD, recordSize };
 
 type Setup = { snapshotId: number; leafCount: number; realLeaves: number; width: number };
 
@@ -21,8 +19,8 @@ type Setup = { snapshotId: number; leafCount: number; realLeaves: number; width:
  * nodes' sums, in `bytes` one block after another.
  */
 export type PackedBlocks = { levels: number[]; blocks: number[]; counts: number[]; bytes: Uint8Array };
-type Reply = { packed: PackedBlocks; root?: { hash: string; encoded: Uint8Array } } | { error: string };
-type Request = { setup: Setup } | { records: Uint8Array } | { finish: true };
+type Reply = { packed: PackedBlocks; root?: { hash: string; encoded: Uint8Array } } | { dealt: DealtPage } | { totals: DealTotals } | { error: string };
+type Request = { deal: DealSetup } | { owed: OwedPage } | { dealEnd: true } | { setup: Setup } | { records: Uint8Array } | { finish: true };
 
 /** How many blocks the padding's folding hands back at once, so the thread holds no more than that. */
 const PADDING_BATCH = 512;
@@ -51,9 +49,31 @@ export class TreeWorker {
     this.worker.on('exit', (code) => this.fail(new Error(`the tree's thread exited (${code})`)));
   }
 
+  /** The deal's setup; then pages of liabilities go in (`owe`) and come back dealt (`dealt`), in order. */
+  deal(setup: DealSetup): void {
+    this.post({ deal: setup });
+  }
+
+  owe(page: OwedPage): void {
+    this.post({ owed: page });
+  }
+
+  async dealt(): Promise<DealtPage> {
+    const reply = await this.reply();
+    if (!('dealt' in reply)) throw new Error('the tree\'s thread answered out of turn');
+    return reply.dealt;
+  }
+
+  /** Asked once every page's records are back: what the deal held in all. */
+  async dealTotals(): Promise<DealTotals> {
+    this.post({ dealEnd: true });
+    const reply = await this.reply();
+    if (!('totals' in reply)) throw new Error('the tree\'s thread answered out of turn');
+    return reply.totals;
+  }
+
   begin(snapshotId: number, leafCount: number, realLeaves: number, width: number): void {
-    if (this.failure) throw this.failure;
-    this.worker.postMessage({ setup: { snapshotId, leafCount, realLeaves, width } } satisfies Request);
+    this.post({ setup: { snapshotId, leafCount, realLeaves, width } });
   }
 
   /** A bucket's records in leaf order; a buffer of its own is handed over (unusable here after), not copied. */
@@ -66,20 +86,30 @@ export class TreeWorker {
 
   /** The next reply: one per bucket pushed, then after `finish` the padding's blocks and the last with the root. */
   async next(): Promise<{ packed: PackedBlocks; root?: Node }> {
+    const reply = await this.reply();
+    if (!('packed' in reply)) throw new Error('the tree\'s thread answered out of turn');
+    return { packed: reply.packed, ...(reply.root ? { root: { hash: reply.root.hash, encoded: Buffer.from(reply.root.encoded) } } : {}) };
+  }
+
+  finish(): void {
+    this.post({ finish: true });
+  }
+
+  private post(m: Request): void {
+    if (this.failure) throw this.failure;
+    this.worker.postMessage(m);
+  }
+
+  private async reply(): Promise<Exclude<Reply, { error: string }>> {
     for (;;) {
       const reply = this.replies.shift();
       if (reply) {
         if ('error' in reply) throw new Error(reply.error);
-        return { packed: reply.packed, ...(reply.root ? { root: { hash: reply.root.hash, encoded: Buffer.from(reply.root.encoded) } } : {}) };
+        return reply;
       }
       if (this.failure) throw this.failure;
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
-  }
-
-  finish(): void {
-    if (this.failure) throw this.failure;
-    this.worker.postMessage({ finish: true } satisfies Request);
   }
 
   async close(): Promise<void> {
@@ -106,6 +136,7 @@ function serve(): void {
   const done: { level: number; block: number; nodes: Node[] }[] = [];
   let setup: Setup | null = null;
   let tree: BlockTree | null = null;
+  let dealer: Dealer | null = null;
 
   const pack = (): PackedBlocks => {
     const nodeSums = 32 * setup!.width;
@@ -121,12 +152,22 @@ function serve(): void {
     return packed;
   };
   const send = (reply: Reply) => {
-    const transfer = 'packed' in reply && reply.packed.bytes.byteLength === reply.packed.bytes.buffer.byteLength ? [reply.packed.bytes.buffer as ArrayBuffer] : [];
+    const bytes = 'packed' in reply ? reply.packed.bytes : 'dealt' in reply ? reply.dealt.records : null;
+    const transfer = bytes && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer as ArrayBuffer] : [];
     port.postMessage(reply, transfer);
   };
 
   port.on('message', (m: Request) => {
     try {
+      if ('deal' in m) {
+        dealer = new Dealer(m.deal);
+        return;
+      }
+      if ('owed' in m || 'dealEnd' in m) {
+        if (!dealer) throw new FormatError('the deal was not set up');
+        send('owed' in m ? { dealt: dealer.deal(m.owed) } : { totals: dealer.totals() });
+        return;
+      }
       if ('setup' in m) {
         setup = m.setup;
         tree = new BlockTree(setup.leafCount, setup.realLeaves, (level, block, nodes) => done.push({ level, block, nodes }));

@@ -83,7 +83,7 @@ function addSums(a: Buffer, b: Buffer): Buffer {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A UUID's 16 bytes at `at` (userIdBytes), written as hex: no array per user. */
-function writeUuid(out: Buffer, uuid: string, at: number): void {
+export function writeUuid(out: Buffer, uuid: string, at: number): void {
   if (!UUID.test(uuid)) throw new FormatError(`not a UUID: ${uuid}`);
   out.write(uuid.slice(0, 8), at, 4, 'hex');
   out.write(uuid.slice(9, 13), at + 4, 2, 'hex');
@@ -94,12 +94,19 @@ function writeUuid(out: Buffer, uuid: string, at: number): void {
 
 /** sub = SHA256("pol-v1/sub" ‖ nonce ‖ u64be(snapshotId) ‖ userIdBytes) */
 export function subKey(nonce: Buffer, snapshotId: number, userId: string): Buffer {
+  const user = room(TAG_SUB.length + 56).subarray(TAG_SUB.length + 40, TAG_SUB.length + 56);
+  writeUuid(user, userId, 0);
+  return subKeyOf(nonce, snapshotId, user);
+}
+
+/** The same from the user id's 16 bytes (`user` may be a view of the scratch buffer, where it already sits). */
+export function subKeyOf(nonce: Buffer, snapshotId: number, user: Buffer, from = 0): Buffer {
   if (nonce.length !== 32) throw new FormatError('the nonce is 32 bytes');
   const data = room(TAG_SUB.length + 56);
+  user.copy(data, TAG_SUB.length + 40, from, from + 16);
   TAG_SUB.copy(data, 0);
   nonce.copy(data, TAG_SUB.length);
   writeU64(data, snapshotId, TAG_SUB.length + 32);
-  writeUuid(data, userId, TAG_SUB.length + 40);
   return sha256(data.subarray(0, TAG_SUB.length + 56));
 }
 
@@ -258,12 +265,18 @@ export class Randomness {
   private at = 0;
 
   bytes(n: number): Buffer {
+    const at = this.take(n);
+    return this.pool.subarray(at, at + n);
+  }
+
+  /** Where `n` fresh bytes start in the pool: read in place, with no view made per draw. */
+  private take(n: number): number {
     if (this.at + n > this.pool.length) {
       this.pool = randomBytes(Math.max(1 << 16, n));
       this.at = 0;
     }
     this.at += n;
-    return this.pool.subarray(this.at - n, this.at);
+    return this.at - n;
   }
 
   /** Uniform in [0, bound) for bound ≤ 2^32, by rejection: no modulo bias. */
@@ -271,7 +284,9 @@ export class Randomness {
     if (bound <= 1) return 0;
     const limit = Math.floor(0x1_0000_0000 / bound) * bound;
     for (;;) {
-      const v = this.bytes(4).readUInt32BE(0);
+      // Taken first: a draw may replace the pool.
+      const at = this.take(4);
+      const v = this.pool.readUInt32BE(at);
       if (v < limit) return v % bound;
     }
   }
@@ -281,8 +296,8 @@ export class Randomness {
     if (bound <= 1n) return 0n;
     // The common case, amounts under 2^64: 128 random bits as two words, no hex text.
     if (bound <= 1n << 64n) {
-      const b = this.bytes(16);
-      return ((b.readBigUInt64BE(0) << 64n) | b.readBigUInt64BE(8)) % bound;
+      const at = this.take(16);
+      return ((this.pool.readBigUInt64BE(at) << 64n) | this.pool.readBigUInt64BE(at + 8)) % bound;
     }
     const n = Math.ceil(bound.toString(16).length / 2) + 8;
     return BigInt(`0x${this.bytes(n).toString('hex')}`) % bound;
