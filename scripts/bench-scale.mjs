@@ -184,12 +184,15 @@ try {
     const snapshotSettings = { chainId: 1, confirmations: 12, solvency: new Wallet(`0x${'11'.repeat(32)}`), brandTitle: 'Bench', custody: null };
     const withSnapshot = process.env.BENCH_SNAPSHOT !== '0';
     let firstSnapshot = null;
+    const snapshotSeconds = async (by) => {
+      const t = process.hrtime.bigint();
+      await takeSnapshot(db, instantChain, snapshotSettings, by);
+      return seconds(t);
+    };
     for (let d = 0; d < DAYS; d++) {
       const day = addDays(first, d);
       if (withSnapshot && d === DAYS - 1) {
-        const tf = process.hrtime.bigint();
-        await takeSnapshot(db, instantChain, snapshotSettings, { actor: 'bench' });
-        firstSnapshot = seconds(tf);
+        firstSnapshot = await snapshotSeconds({ actor: 'bench' });
         log(`the users' first snapshot (their nonces made): ${firstSnapshot.toFixed(2)} s`);
       }
       const sizeBefore = await size();
@@ -218,9 +221,7 @@ try {
       }
       let snapshot = null;
       if (withSnapshot && d === DAYS - 1) {
-        const ts = process.hrtime.bigint();
-        await takeSnapshot(db, instantChain, snapshotSettings, { actor: 'bench', day });
-        snapshot = seconds(ts);
+        snapshot = await snapshotSeconds({ actor: 'bench', day });
         log(`${day}: snapshot ${snapshot.toFixed(2)} s`);
       }
       days.push({ day, positions: r.positions, accrual, bytesPerPosition: (sizeAfter - sizeBefore) / Math.max(1, r.positions), referral, referralRows, referralMemberRows, referralBytes, snapshot });

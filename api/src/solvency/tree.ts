@@ -94,12 +94,12 @@ export function writeUuid(out: Buffer, uuid: string, at: number): void {
 
 /** sub = SHA256("pol-v1/sub" ‖ nonce ‖ u64be(snapshotId) ‖ userIdBytes) */
 export function subKey(nonce: Buffer, snapshotId: number, userId: string): Buffer {
-  const user = room(TAG_SUB.length + 56).subarray(TAG_SUB.length + 40, TAG_SUB.length + 56);
+  const user = Buffer.allocUnsafe(16);
   writeUuid(user, userId, 0);
   return subKeyOf(nonce, snapshotId, user);
 }
 
-/** The same from the user id's 16 bytes (`user` may be a view of the scratch buffer, where it already sits). */
+/** The same from the user id's 16 bytes, at `from` in `user` (the deal's record, where they already sit). */
 export function subKeyOf(nonce: Buffer, snapshotId: number, user: Buffer, from = 0): Buffer {
   if (nonce.length !== 32) throw new FormatError('the nonce is 32 bytes');
   const data = room(TAG_SUB.length + 56);
