@@ -325,5 +325,7 @@ try {
       /* no statement was slow enough */
     }
   }
-  rmSync(dir, { recursive: true, force: true });
+  // BENCH_KEEP: the cluster's files stay (for trying a statement on the bench's book afterwards).
+  if (process.env.BENCH_KEEP) log(`kept ${dir} (postgres -D ${dir}/data -k ${dir})`);
+  else rmSync(dir, { recursive: true, force: true });
 }

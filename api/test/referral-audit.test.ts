@@ -66,9 +66,8 @@ type Pool = 'coin' | 'stable' | 'dex';
 type Currency = 'ETH' | 'USDT';
 const held: [Person, Pool, Currency, bigint][] = [];
 
-/** A deposit credited the day before `day`, from an address no one else uses. */
-async function fund(p: Person, pool: Pool, currency: Currency, amount: bigint, day: string) {
-  const at = new Date(`${addDays(day, -1)}T00:00:00Z`);
+/** A deposit credited the day before `day` (or at `at`), from an address no one else uses. */
+async function fund(p: Person, pool: Pool, currency: Currency, amount: bigint, day: string, at = new Date(`${addDays(day, -1)}T00:00:00Z`)) {
   const txHash = `0xd${(++serial).toString(16).padStart(63, '0')}`;
   const toAddress = '0x8c3229ec621644789d7f61faa82c6d0e5f97d43d';
   const from = `0xc${(++serial).toString(16).padStart(39, '0')}`;
@@ -317,6 +316,32 @@ describe('issue 23, goal 4: the day split into parts by referee', () => {
     expect(await rows(db(), sql`select pool from referral_reward_days where pool = 'stable' and day = ${day}::date`)).toEqual([]);
     expect(await rows(db(), sql`select id from ledger_transactions where reference like ${`referral:stable:${day}%`}`)).toEqual([]);
     expect(await rowOf(R)).toEqual(rBefore);
+    expect((await checkLedger(db())).ok).toBe(true);
+  });
+
+  it('the rank is the one at the close: money the downline deposits after the close does not lift it', async () => {
+    const day = '2025-11-10';
+    const X = await person(null);
+    const M = await person(X);
+    const N = await person(X);
+    await fund(M, 'stable', 'USDT', 900n * USDT, day);
+    expect((await accrueDay(db(), 'stable', day, '0.12')).created).toBe(true);
+    // 500 USDT more under X, credited after the close and before the day is rewarded: X's downline holds above Bronze now.
+    await fund(N, 'stable', 'USDT', 500n * USDT, day, new Date(`${addDays(day, 1)}T06:00:00Z`));
+    const [now] = await rows<{ held: string }>(db(), sql`select sum(-balance)::text as held from referral_capital where ancestor_id = ${X.id} and currency = 'USDT'`);
+    expect(BigInt(now!.held)).toBeGreaterThan(BRONZE.capitalUsd * USDT);
+    expect((await rewardDay(db(), source(), 'stable', day, 2)).created).toBe(true);
+    // At the close X's downline held 900 USDT and the day's interest: no bonus.
+    const interest = await rows<{ id: string }>(
+      db(),
+      sql`select id::text from ledger_transactions where kind = 'interest' and (reference = ${`interest:stable:${day}`} or reference like ${`interest:stable:${day}:%`}) order by id`,
+    );
+    // The recomputation's ranks are from what was held at the close: N's deposit came after it.
+    held.pop();
+    const fromDownline = (await recompute('stable', day, interest.map((i) => i.id))).shares.filter((s) => s.referrer === X);
+    expect(fromDownline.map((s) => s.member)).toEqual([M]);
+    const [row] = await rows<{ bonus_bps: number; amount: string }>(db(), sql`select bonus_bps, amount::text from referral_day_rewards where user_id = ${X.id} and day = ${day}::date`);
+    expect(row).toEqual({ bonus_bps: 0, amount: String(fromDownline[0]!.amount) });
     expect((await checkLedger(db())).ok).toBe(true);
   });
 });

@@ -13,6 +13,9 @@ import { configOn } from './config';
 /** 10^18: interest values are scaled to 18 decimals whatever the currency's own, so sums stay exact. */
 const SCALE_DIGITS = 18;
 
+/** About how many position accounts a large book's split into parts is estimated from. */
+const PART_SAMPLE = 20_000;
+
 /** A non-negative decimal times 10^k (k ≥ 0, or negative for a currency of more than 18 decimals), exactly, as a decimal string. */
 function scaledBy(decimal: string, k: number): string {
   const [whole, fraction = ''] = decimal.split('.');
@@ -84,7 +87,8 @@ export type RewardDay = { pool: string; day: string; created: boolean; rewards: 
  * member's shares, one per level, into the member's row of the month (`referral_member_rewards`).
  *
  * The referees are split by user id into parts (`referral_day_parts`, quantiles of the pool's
- * position holders fixed by the first run of the day), as the accrual splits positions. A reward
+ * position holders, from a sample of a large book, fixed by the first run of the day), as the
+ * accrual splits positions. A reward
  * depends on its referee alone (the floor is per referee and ancestor), so the parts' rewards are
  * exactly the one-part day's. Each part is one set-based statement in its own session and its own
  * ledger transaction (`referral:<pool>:<day>`, or `…:<k>/<n>` for part k of n; house → referral
@@ -120,11 +124,11 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
   const prices = await pricesOn(db, source, day);
   // The pool day's interest transactions (one per part), by their index: not a scan of every interest posting.
   const interest = sql`(select id from ledger_transactions where kind = 'interest' and detail->>'pool' = ${pool} and detail->>'day' = ${day})`;
+  // The currencies positions earned in: the house's legs of the day's interest (it pays each currency's sum), a probe per house account rather than a read of every position's leg.
   const earnedIn = await rows<{ currency: string }>(
     db,
-    sql`select distinct a.currency from ledger_postings p join ledger_accounts a on a.id = p.account_id
-        where p.transaction_id in ${interest} and p.transaction_id between (select min(id) from ${interest} i) and (select max(id) from ${interest} i)
-          and a.kind = 'position' and p.amount < 0`,
+    sql`select a.currency from ledger_accounts a
+        where a.kind = 'house' and exists (select 1 from ledger_postings p where p.account_id = a.id and p.transaction_id in ${interest} and p.amount > 0)`,
   );
   const unpriced = [payout, ...earnedIn.map((r) => r.currency)].filter((c) => !prices.has(c));
   // Without a price the conversion cannot be exact: the day waits (and the job says why) rather than rewarding nothing.
@@ -134,12 +138,15 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
   await db.execute(sql`
     insert into ledger_accounts (key, kind, currency) values ('house:' || ${payout}, 'house', ${payout}), ('referral_rewards_payable:' || ${payout}, 'referral_rewards_payable', ${payout})
     on conflict (key) do nothing`);
-  // As many of the pool's position holders in each part (quantiles of their user ids): holders who came later fall in the last part.
+  // About as many of the pool's position holders in each part (quantiles of their user ids): holders who came later fall in the last part.
+  // Any bounds give the same rewards, so a large book's are taken from a sample of its pages (about PART_SAMPLE accounts) rather than
+  // a sort of every holder; a small one's from all of them.
   await db.execute(sql`
     insert into referral_day_parts (pool, day, bounds)
-    select ${pool}, ${day}::date, ${decided ? sql`'{}'::uuid[]` : sql`coalesce(
+    select ${pool}, ${day}::date, ${decided || parts === 1 ? sql`'{}'::uuid[]` : sql`coalesce(
       (select percentile_disc(array(select g::float8 / ${parts} from generate_series(1, ${parts - 1}) g)) within group (order by user_id)
-       from ledger_accounts where kind = 'position' and pool = ${pool}),
+       from ledger_accounts tablesample system ((select least(100, 100 * ${PART_SAMPLE} / greatest(reltuples, 1))::float4 from pg_class where oid = 'ledger_accounts'::regclass))
+       where kind = 'position' and pool = ${pool}),
       '{}')`}
     on conflict (pool, day) do nothing`);
   const [plan] = await rows<{ bounds: string[] }>(db, sql`select bounds::text[] as bounds from referral_day_parts where pool = ${pool} and day = ${day}::date`);
@@ -236,12 +243,9 @@ async function rewardPart(db: Db, q: Part): Promise<void> {
             from referral_capital c join ${dayPrices} pr on pr.currency = c.currency
             where c.level <= ${depth} and c.ancestor_id in (select ancestor_id from linked)
             union all
-            select t.ancestor_id, af.amount * pr.usd / power(10::numeric, pr.decimals)
-            from after_close af
-            join ledger_accounts a on a.id = af.account_id and a.kind = 'position'
-            join referral_tree t on t.user_id = a.user_id and t.level <= ${depth}
-            join ${dayPrices} pr on pr.currency = a.currency
-            where t.ancestor_id in (select ancestor_id from linked)
+            select af.ancestor_id, af.amount * pr.usd / power(10::numeric, pr.decimals)
+            from after_close af join ${dayPrices} pr on pr.currency = af.currency
+            where af.ancestor_id in (select ancestor_id from linked)
           ) x
           group by x.ancestor_id
         ) cap
@@ -275,12 +279,16 @@ async function rewardPart(db: Db, q: Part): Promise<void> {
       ),
       unproved as materialized (select id from users where not ${provedEmail(sql`users`)}),
       shared as (${sharingAncestorAddress(sql`select user_id from earners`)}),
-      after_close as (
-        -- Postings dated after the close of the day (its own interest is dated at the close).
-        select pl.account_id, sum(pl.amount) as amount
-        from ledger_transactions t join ledger_postings pl on pl.transaction_id = t.id
-        where t.at > ${end}::timestamptz and pl.transaction_id >= ${firstTransactionAt(sql`${end}::timestamptz`, true)}
-        group by pl.account_id
+      after_close as materialized (
+        -- What each referrer's downline moved after the close of the day (its own interest is dated at the close), per currency:
+        -- from those postings up to their ancestors, so its cost is what moved, not the referrers' whole downlines.
+        select t.ancestor_id, a.currency, sum(pl.amount) as amount
+        from ledger_transactions tr
+        join ledger_postings pl on pl.transaction_id = tr.id
+        join ledger_accounts a on a.id = pl.account_id and a.kind = 'position'
+        join referral_tree t on t.user_id = a.user_id and t.level <= ${depth}
+        where tr.at > ${end}::timestamptz and pl.transaction_id >= ${firstTransactionAt(sql`${end}::timestamptz`, true)}
+        group by t.ancestor_id, a.currency
       ),
       linked as materialized (
         -- Each referee and their ancestors within the levels: both with a proved e-mail, the referee sharing no address with any ancestor.
