@@ -10,7 +10,8 @@
 // added); the incremental and the full ledger check.
 // Env: BENCH_USERS (1000000), BENCH_DAYS (30), BENCH_DURATION (s per route, 5), BENCH_CONNECTIONS (10),
 // BENCH_REFERRAL_DAYS (1: the referral step runs for the last so many days), BENCH_EXPLAIN_MS (unset),
-// BENCH_SNAPSHOT (1: the last day's solvency snapshot, timed; 0 leaves it out).
+// BENCH_SNAPSHOT (1: the last day's solvency snapshot, timed; 0 leaves it out), BENCH_KEEP (unset; set: the
+// cluster's files stay, to run a statement again on the same book).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
