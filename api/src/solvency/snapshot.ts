@@ -326,6 +326,9 @@ class Pipeline {
 /** A text literal of a PostgreSQL array: one parameter for a whole batch of rows. */
 const arrayLiteral = (items: readonly (string | number)[]) => `{${items.map((i) => `"${i}"`).join(',')}}`;
 
+/** A part's place, as the snapshot sends it: the user id's 16 bytes and the part. */
+const PLACED = 17;
+
 /** Bytes of one bucket held before they go to the file: enough that a bucket is read back in a few long reads. */
 const HELD_PER_BUCKET = 1 << 17;
 
@@ -429,8 +432,11 @@ class Deal extends Pipeline {
     return bytes;
   }
 
-  /** One bucket's records, in a random order: the records end to end, and each one's user and part. */
-  async *shuffled(): AsyncGenerator<{ records: Buffer; userIds: string[]; parts: number[] }> {
+  /**
+   * One bucket's records, in a random order: the records end to end, and `placed`, each one's user
+   * id bytes and part (`PLACED` bytes a part) in the same order.
+   */
+  async *shuffled(): AsyncGenerator<{ records: Buffer; placed: Buffer; count: number }> {
     await this.finish();
     const size = this.recordSize;
     let next = this.read(0);
@@ -441,16 +447,16 @@ class Deal extends Pipeline {
       const count = bytes.length / size;
       // A buffer of its own (not a view of the shared pool): it is handed to the tree's thread whole.
       const records = Buffer.allocUnsafeSlow(bytes.length);
-      const userIds: string[] = [];
-      const parts: number[] = [];
+      const placed = Buffer.allocUnsafe(count * PLACED);
       let to = 0;
+      let k = 0;
       for (const i of this.rng.permutation(count)) {
         const at = i * size;
         to += bytes.copy(records, to, at, at + size);
-        userIds.push(bytes.toString('hex', at + RECORD.user, at + RECORD.user + 16));
-        parts.push(bytes[at + RECORD.part]!);
+        // The user's 16 bytes and the part that follows them in the record.
+        k += bytes.copy(placed, k, at + RECORD.user, at + RECORD.part + 1);
       }
-      yield { records, userIds, parts };
+      yield { records, placed, count };
     }
   }
 }
@@ -489,15 +495,16 @@ async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number,
     let placed = 0;
     let atThread = 0;
     for await (const bucket of dealt.shuffled()) {
-      if (!bucket.userIds.length) continue;
+      if (!bucket.count) continue;
       const first = placed;
-      placed += bucket.userIds.length;
+      placed += bucket.count;
       hasher.push(bucket.records);
       atThread++;
+      // One binary parameter, cut into rows here: an array of ids as text costs more to parse than the rest of the insert.
       await writes.send(() =>
         tx.execute(sql`insert into solvency_placed (user_id, part, leaf_index)
-          select u, p, ${first}::bigint + i - 1
-          from unnest(${arrayLiteral(bucket.userIds)}::uuid[], ${arrayLiteral(bucket.parts)}::int[]) with ordinality as x(u, p, i)`),
+          select encode(substring(d.v from i * ${PLACED}::int + 1 for 16), 'hex')::uuid, get_byte(d.v, i * ${PLACED}::int + 16), ${first}::bigint + i
+          from (select ${bucket.placed}::bytea as v) d, generate_series(0, ${bucket.count - 1}::int) as i`),
       );
       for (; atThread > 1; atThread--) await store((await hasher.next()).packed);
     }
