@@ -326,7 +326,7 @@ class Pipeline {
 /** A text literal of a PostgreSQL array: one parameter for a whole batch of rows. */
 const arrayLiteral = (items: readonly (string | number)[]) => `{${items.map((i) => `"${i}"`).join(',')}}`;
 
-/** A part's place, as the snapshot sends it: the user id's 16 bytes and the part. */
+/** A part's place, as the snapshot sends it: the user id's 16 bytes and the part, as they lie in a record. */
 const PLACED = 17;
 
 /** Bytes of one bucket held before they go to the file: enough that a bucket is read back in a few long reads. */
@@ -433,30 +433,28 @@ class Deal extends Pipeline {
   }
 
   /**
-   * One bucket's records, in a random order: the records end to end, and `placed`, each one's user
-   * id bytes and part (`PLACED` bytes a part) in the same order.
+   * One bucket's records as read, and the random order of them that is the shuffle's (`order[i]`:
+   * the record that comes i-th); `placed`, each one's user id bytes and part (`PLACED` bytes a part)
+   * in that order.
    */
-  async *shuffled(): AsyncGenerator<{ records: Buffer; placed: Buffer; count: number }> {
+  async *shuffled(): AsyncGenerator<{ records: Buffer; order: Uint32Array; placed: Buffer; count: number }> {
     await this.finish();
     const size = this.recordSize;
     let next = this.read(0);
     for (let b = 0; b < this.buckets; b++) {
-      const bytes = await next;
+      // A buffer of its own (not a view of the shared pool): it is handed to the tree's thread whole.
+      const records = await next;
       // The next bucket is read while this one is folded.
       if (b + 1 < this.buckets) next = this.read(b + 1);
-      const count = bytes.length / size;
-      // A buffer of its own (not a view of the shared pool): it is handed to the tree's thread whole.
-      const records = Buffer.allocUnsafeSlow(bytes.length);
-      const placed = Buffer.allocUnsafe(count * PLACED);
-      let to = 0;
-      let k = 0;
-      for (const i of this.rng.permutation(count)) {
-        const at = i * size;
-        to += bytes.copy(records, to, at, at + size);
+      const count = records.length / size;
+      const order = this.rng.permutation(count);
+      const placed = Buffer.allocUnsafeSlow(count * PLACED);
+      for (let k = 0, to = 0; k < count; k++) {
         // The user's 16 bytes and the part that follows them in the record.
-        k += bytes.copy(placed, k, at + RECORD.user, at + RECORD.part + 1);
+        const at = order[k]! * size + RECORD.user;
+        for (let j = 0; j < PLACED; j++) placed[to++] = records[at + j]!;
       }
-      yield { records, placed, count };
+      yield { records, order, placed, count };
     }
   }
 }
@@ -498,7 +496,7 @@ async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number,
       if (!bucket.count) continue;
       const first = placed;
       placed += bucket.count;
-      hasher.push(bucket.records);
+      hasher.push(bucket.records, bucket.order);
       atThread++;
       // One binary parameter, cut into rows here: an array of ids as text costs more to parse than the rest of the insert.
       await writes.send(() =>
