@@ -162,6 +162,10 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
         hasher.deal({ snapshotId: id, buckets, width, users: counted!.n });
         await dealt.open();
         // Each user's nonce comes with their amounts; one made the first time they are in a snapshot.
+        // Groups by sorting rather than hashing: the planner expects far fewer groups than one per
+        // user and currency, and the hash table would spill to disk in batches before the sort by user.
+        const [planner] = await rows<{ hashagg: string }>(tx, sql`select current_setting('enable_hashagg') as hashagg`);
+        await tx.execute(sql`select set_config('enable_hashagg', 'off', true)`);
         await tx.execute(sql`declare solvency_owed no scroll cursor for
           select o.u::text as u, o.c, o.v::text as v, encode(n.nonce, 'hex') as n from (
             select user_id as u, currency as c, sum(owed) as v from (
@@ -172,6 +176,7 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
               select user_id, currency, amount from referral_day_rewards where status in ${REWARDS_OWED}
             ) x group by user_id, currency
           ) o left join solvency_nonces n on n.user_id = o.u order by o.u`);
+        await tx.execute(sql`select set_config('enable_hashagg', ${planner!.hashagg}, true)`);
         type Owed = { u: string; c: string; v: string; n: string | null };
         const fetchSize = page * Math.max(1, width);
         const fetchNext = () => rows<Owed>(tx, sql`fetch forward ${sql.raw(String(Math.trunc(fetchSize)))} from solvency_owed`);
