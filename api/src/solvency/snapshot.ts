@@ -334,8 +334,12 @@ const arrayLiteral = (items: readonly (string | number)[]) => `{${items.map((i) 
 /** A part's place, as the snapshot sends it: the user id's 16 bytes and the part, as they lie in a record. */
 const PLACED = 17;
 
-/** Bytes of one bucket held before they go to the file: enough that a bucket is read back in a few long reads. */
+/**
+ * Bytes of one bucket held before they go to the file, enough that a bucket is read back in a few
+ * long reads; and of all buckets at once, so that more buckets (more users) hold no more memory.
+ */
 const HELD_PER_BUCKET = 1 << 17;
+const HELD = 1 << 24;
 
 /**
  * The shuffle's first half: each part, as the bytes of one record (user, part, sub, sums: `RECORD`),
@@ -343,7 +347,7 @@ const HELD_PER_BUCKET = 1 << 17;
  * Reading the buckets in order and each one's parts in a random order is a uniform shuffle of all
  * the parts, with one bucket in memory at a time. The buckets wait in a file of this process's own,
  * not in the database, which would take them in and give them back as text: each bucket gathers in
- * memory up to `HELD_PER_BUCKET` bytes, which then go to the file's end in one write, and where each
+ * memory up to its share of `HELD`, which then goes to the file's end in one write, and where each
  * run lies is kept. The file is unlinked once opened: nothing of it outlives the process.
  */
 class Deal extends Pipeline {
@@ -366,7 +370,7 @@ class Deal extends Pipeline {
     this.runs = Array.from({ length: buckets }, () => []);
     this.held = new Array<Buffer | null>(buckets).fill(null);
     this.filled = new Uint32Array(buckets);
-    this.room = Math.max(1, Math.floor(HELD_PER_BUCKET / this.recordSize)) * this.recordSize;
+    this.room = Math.max(1, Math.floor(Math.min(HELD_PER_BUCKET, HELD / buckets) / this.recordSize)) * this.recordSize;
   }
 
   async open(): Promise<void> {
