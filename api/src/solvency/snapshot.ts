@@ -3,6 +3,9 @@
 // splits, shuffles, builds and stores the tree and the signed header. Memory stays flat: users are
 // read a page at a time, the parts wait in a table, and the tree folds as they stream back.
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { Interface, getAddress } from 'ethers';
 import { apiMessages as M, type DeclaredAddress } from '@app/contracts';
@@ -139,6 +142,7 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
   const page = s.pageSize ?? 2000;
   // The tree's thread loads while the liabilities are read.
   const hasher = new TreeWorker();
+  let deal = null as Deal | null;
   try {
     return await db.transaction(
       async (tx) => {
@@ -154,12 +158,14 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
         // user's vector and deals the parts into random buckets, a page at a time, while the next is read.
         const [counted] = await rows<{ n: number }>(tx, sql`select count(*)::int as n from users`);
         const buckets = Math.max(1, Math.ceil(paddedLeafCount(2 * counted!.n) / (s.shuffleBucket ?? 16_384)));
-        const dealt = new Deal(buckets, width);
+        const dealt = (deal = new Deal(buckets, width));
         hasher.deal({ snapshotId: id, buckets, width, users: counted!.n });
-        await tx.execute(sql`create temp table solvency_deal (bucket int not null, records bytea not null) on commit drop`);
-        // Random bytes do not compress: trying to would cost more than the rest of the write.
-        await tx.execute(sql`alter table solvency_deal alter column records set storage external`);
+        await dealt.open();
         // Each user's nonce comes with their amounts; one made the first time they are in a snapshot.
+        // Groups by sorting rather than hashing: the planner expects far fewer groups than one per
+        // user and currency, and the hash table would spill to disk in batches before the sort by user.
+        const [planner] = await rows<{ hashagg: string }>(tx, sql`select current_setting('enable_hashagg') as hashagg`);
+        await tx.execute(sql`select set_config('enable_hashagg', 'off', true)`);
         await tx.execute(sql`declare solvency_owed no scroll cursor for
           select o.u::text as u, o.c, o.v::text as v, encode(n.nonce, 'hex') as n from (
             select user_id as u, currency as c, sum(owed) as v from (
@@ -170,6 +176,7 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
               select user_id, currency, amount from referral_day_rewards where status in ${REWARDS_OWED}
             ) x group by user_id, currency
           ) o left join solvency_nonces n on n.user_id = o.u order by o.u`);
+        await tx.execute(sql`select set_config('enable_hashagg', ${planner!.hashagg}, true)`);
         type Owed = { u: string; c: string; v: string; n: string | null };
         const fetchSize = page * Math.max(1, width);
         const fetchNext = () => rows<Owed>(tx, sql`fetch forward ${sql.raw(String(Math.trunc(fetchSize)))} from solvency_owed`);
@@ -212,12 +219,11 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
             for (const i of missing) batch.nonces[i] = made.get(batch.users[i]!)!;
           }
           hasher.owe(batch);
-          for (atThread++; atThread > 1; atThread--) await dealt.flush(tx, await hasher.dealt());
+          for (atThread++; atThread > 1; atThread--) await dealt.flush(await hasher.dealt());
         }
-        for (; atThread > 0; atThread--) await dealt.flush(tx, await hasher.dealt());
+        for (; atThread > 0; atThread--) await dealt.flush(await hasher.dealt());
         const { users, parts: partCount, sums } = await hasher.dealTotals();
         const totals = sums.map(BigInt);
-        await dealt.drain();
         await tx.execute(sql`close solvency_owed`);
 
         // The users' vectors add up to the ledger's liabilities, or the snapshot would publish another book.
@@ -273,6 +279,7 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
     await refuse(reason, answer instanceof ApiError ? answer : new ApiError(500, reason));
     throw answer;
   } finally {
+    await deal?.close();
     await hasher.close();
   }
 }
@@ -324,15 +331,35 @@ class Pipeline {
 /** A text literal of a PostgreSQL array: one parameter for a whole batch of rows. */
 const arrayLiteral = (items: readonly (string | number)[]) => `{${items.map((i) => `"${i}"`).join(',')}}`;
 
+/** A part's place, as the snapshot sends it: the user id's 16 bytes and the part, as they lie in a record. */
+const PLACED = 17;
+
+/**
+ * Bytes of one bucket held before they go to the file, enough that a bucket is read back in a few
+ * long reads; and of all buckets at once, so that more buckets (more users) hold no more memory.
+ */
+const HELD_PER_BUCKET = 1 << 17;
+const HELD = 1 << 24;
+
 /**
  * The shuffle's first half: each part, as the bytes of one record (user, part, sub, sums: `RECORD`),
- * goes to a bucket drawn at random (by the tree's thread: deal.ts), written a page of users at a
- * time. Reading the buckets in order and each one's parts in a random order is a uniform shuffle of
- * all the parts, with one bucket in memory at a time.
+ * goes to a bucket drawn at random (by the tree's thread: deal.ts), a page of users at a time.
+ * Reading the buckets in order and each one's parts in a random order is a uniform shuffle of all
+ * the parts, with one bucket in memory at a time. The buckets wait in a file of this process's own,
+ * not in the database, which would take them in and give them back as text: each bucket gathers in
+ * memory up to its share of `HELD`, which then goes to the file's end in one write, and where each
+ * run lies is kept. The file is unlinked once opened: nothing of it outlives the process.
  */
 class Deal extends Pipeline {
   readonly rng = new Randomness();
   readonly recordSize: number;
+  private file: FileHandle | null = null;
+  private end = 0;
+  /** Each bucket's runs in the file, as offset and length one after the other. */
+  private readonly runs: number[][];
+  private readonly held: (Buffer | null)[];
+  private readonly filled: Uint32Array;
+  private readonly room: number;
 
   constructor(
     readonly buckets: number,
@@ -340,43 +367,103 @@ class Deal extends Pipeline {
   ) {
     super();
     this.recordSize = recordSize(width);
+    this.runs = Array.from({ length: buckets }, () => []);
+    this.held = new Array<Buffer | null>(buckets).fill(null);
+    this.filled = new Uint32Array(buckets);
+    this.room = Math.max(1, Math.floor(Math.min(HELD_PER_BUCKET, HELD / buckets) / this.recordSize)) * this.recordSize;
   }
 
-  async flush(tx: Pick<Db, 'execute'>, page: DealtPage): Promise<void> {
-    if (!page.buckets.length) return;
-    // One binary parameter, cut into a row per bucket: no hex, which would double what is sent.
+  async open(): Promise<void> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'solvency-deal-'));
+    try {
+      this.file = await open(path.join(dir, 'buckets'), 'w+', 0o600);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.drain().catch(() => undefined);
+    await this.file?.close();
+    this.file = null;
+  }
+
+  /** A page's records, each bucket's added to what it holds; a bucket full goes to the file. */
+  async flush(page: DealtPage): Promise<void> {
     const records = Buffer.from(page.records.buffer, page.records.byteOffset, page.records.byteLength);
-    await this.send(() =>
-      tx.execute(sql`insert into solvency_deal (bucket, records)
-        select b, substring(${records}::bytea from ((sum(n) over (order by i) - n) * ${this.recordSize} + 1)::int for n * ${this.recordSize})
-        from unnest(${arrayLiteral(page.buckets)}::int[], ${arrayLiteral(page.lengths)}::int[]) with ordinality as x(b, n, i)`),
-    );
+    for (let i = 0, from = 0; i < page.buckets.length; i++) {
+      const b = page.buckets[i]!;
+      const to = from + page.lengths[i]! * this.recordSize;
+      while (from < to) {
+        const held = (this.held[b] ??= Buffer.allocUnsafeSlow(this.room));
+        const n = records.copy(held, this.filled[b]!, from, to);
+        from += n;
+        this.filled[b]! += n;
+        if (this.filled[b] === held.length) await this.spill(b);
+      }
+    }
   }
 
-  /** One bucket's records, in a random order: the records end to end, and each one's user and part. */
-  async *shuffled(tx: Pick<Db, 'execute'>): AsyncGenerator<{ records: Buffer; userIds: string[]; parts: number[] }> {
-    await tx.execute(sql`create index on solvency_deal (bucket)`);
-    const read = (b: number) => rows<{ r: string }>(tx, sql`select encode(records, 'hex') as r from solvency_deal where bucket = ${b}`);
-    const size = this.recordSize;
-    let next = read(0);
-    for (let b = 0; b < this.buckets; b++) {
-      const found = await next;
-      // The next bucket is read while this one is folded.
-      if (b + 1 < this.buckets) next = read(b + 1);
-      const bytes = Buffer.from(found.map((f) => f.r).join(''), 'hex');
-      const count = bytes.length / size;
-      // A buffer of its own (not a view of the shared pool): it is handed to the tree's thread whole.
-      const records = Buffer.allocUnsafeSlow(bytes.length);
-      const userIds: string[] = [];
-      const parts: number[] = [];
-      let to = 0;
-      for (const i of this.rng.permutation(count)) {
-        const at = i * size;
-        to += bytes.copy(records, to, at, at + size);
-        userIds.push(bytes.toString('hex', at + RECORD.user, at + RECORD.user + 16));
-        parts.push(bytes[at + RECORD.part]!);
+  /** What every bucket still holds, to the file. */
+  async finish(): Promise<void> {
+    for (let b = 0; b < this.buckets; b++) if (this.filled[b]) await this.spill(b);
+    await this.drain();
+  }
+
+  private async spill(b: number): Promise<void> {
+    const bytes = this.held[b]!;
+    const length = this.filled[b]!;
+    const at = this.end;
+    this.end += length;
+    this.runs[b]!.push(at, length);
+    // A buffer written is the write's until it is done: the bucket starts a new one.
+    this.held[b] = null;
+    this.filled[b] = 0;
+    const file = this.file!;
+    await this.send(async () => {
+      for (let done = 0; done < length; ) done += (await file.write(bytes, done, length - done, at + done)).bytesWritten;
+    });
+  }
+
+  private async read(b: number): Promise<Buffer> {
+    const runs = this.runs[b]!;
+    let total = 0;
+    for (let i = 1; i < runs.length; i += 2) total += runs[i]!;
+    const bytes = Buffer.allocUnsafeSlow(total);
+    for (let i = 0, to = 0; i < runs.length; i += 2) {
+      for (let done = 0; done < runs[i + 1]!; ) {
+        const { bytesRead } = await this.file!.read(bytes, to + done, runs[i + 1]! - done, runs[i]! + done);
+        if (!bytesRead) throw new Error('the deal\'s file ended early');
+        done += bytesRead;
       }
-      yield { records, userIds, parts };
+      to += runs[i + 1]!;
+    }
+    return bytes;
+  }
+
+  /**
+   * One bucket's records as read, and the random order of them that is the shuffle's (`order[i]`:
+   * the record that comes i-th); `placed`, each one's user id bytes and part (`PLACED` bytes a part)
+   * in that order.
+   */
+  async *shuffled(): AsyncGenerator<{ records: Buffer; order: Uint32Array; placed: Buffer; count: number }> {
+    await this.finish();
+    const size = this.recordSize;
+    let next = this.read(0);
+    for (let b = 0; b < this.buckets; b++) {
+      // A buffer of its own (not a view of the shared pool): it is handed to the tree's thread whole.
+      const records = await next;
+      // The next bucket is read while this one is folded.
+      if (b + 1 < this.buckets) next = this.read(b + 1);
+      const count = records.length / size;
+      const order = this.rng.permutation(count);
+      const placed = Buffer.allocUnsafeSlow(count * PLACED);
+      for (let k = 0, to = 0; k < count; k++) {
+        // The user's 16 bytes and the part that follows them in the record.
+        const at = order[k]! * size + RECORD.user;
+        for (let j = 0; j < PLACED; j++) placed[to++] = records[at + j]!;
+      }
+      yield { records, order, placed, count };
     }
   }
 }
@@ -414,16 +501,17 @@ async function buildTree(tx: Pick<Db, 'execute'>, id: number, leafCount: number,
   try {
     let placed = 0;
     let atThread = 0;
-    for await (const bucket of dealt.shuffled(tx)) {
-      if (!bucket.userIds.length) continue;
+    for await (const bucket of dealt.shuffled()) {
+      if (!bucket.count) continue;
       const first = placed;
-      placed += bucket.userIds.length;
-      hasher.push(bucket.records);
+      placed += bucket.count;
+      hasher.push(bucket.records, bucket.order);
       atThread++;
+      // One binary parameter, cut into rows here: an array of ids as text costs more to parse than the rest of the insert.
       await writes.send(() =>
         tx.execute(sql`insert into solvency_placed (user_id, part, leaf_index)
-          select u, p, ${first}::bigint + i - 1
-          from unnest(${arrayLiteral(bucket.userIds)}::uuid[], ${arrayLiteral(bucket.parts)}::int[]) with ordinality as x(u, p, i)`),
+          select encode(substring(d.v from i * ${PLACED}::int + 1 for 16), 'hex')::uuid, get_byte(d.v, i * ${PLACED}::int + 16), ${first}::bigint + i
+          from (select ${bucket.placed}::bytea as v) d, generate_series(0, ${bucket.count - 1}::int) as i`),
       );
       for (; atThread > 1; atThread--) await store((await hasher.next()).packed);
     }

@@ -20,7 +20,7 @@ type Setup = { snapshotId: number; leafCount: number; realLeaves: number; width:
  */
 export type PackedBlocks = { levels: number[]; blocks: number[]; counts: number[]; bytes: Uint8Array };
 type Reply = { packed: PackedBlocks; root?: { hash: string; encoded: Uint8Array } } | { dealt: DealtPage } | { totals: DealTotals } | { error: string };
-type Request = { deal: DealSetup } | { owed: OwedPage } | { dealEnd: true } | { setup: Setup } | { records: Uint8Array } | { finish: true };
+type Request = { deal: DealSetup } | { owed: OwedPage } | { dealEnd: true } | { setup: Setup } | { records: Uint8Array; order: Uint32Array } | { finish: true };
 
 /** How many blocks the padding's folding hands back at once, so the thread holds no more than that. */
 const PADDING_BATCH = 512;
@@ -76,12 +76,17 @@ export class TreeWorker {
     this.post({ setup: { snapshotId, leafCount, realLeaves, width } });
   }
 
-  /** A bucket's records in leaf order; a buffer of its own is handed over (unusable here after), not copied. */
-  push(records: Buffer): void {
+  /**
+   * A bucket's records, and the order they go into the tree in (`order[i]`: the record that is the
+   * bucket's i-th leaf); buffers of their own are handed over (unusable here after), not copied.
+   */
+  push(records: Buffer, order: Uint32Array): void {
     if (this.failure) throw this.failure;
     // A view of a shared pool is copied into a buffer of its own: only a whole buffer can be handed over.
     const bytes = records.byteOffset === 0 && records.byteLength === records.buffer.byteLength ? new Uint8Array(records.buffer, 0, records.byteLength) : new Uint8Array(records);
-    this.worker.postMessage({ records: bytes } satisfies Request, [bytes.buffer as ArrayBuffer]);
+    const transfer = [bytes.buffer as ArrayBuffer];
+    if (order.byteOffset === 0 && order.byteLength === order.buffer.byteLength) transfer.push(order.buffer as ArrayBuffer);
+    this.worker.postMessage({ records: bytes, order } satisfies Request, transfer);
   }
 
   /** The next reply: one per bucket pushed, then after `finish` the padding's blocks and the last with the root. */
@@ -177,8 +182,9 @@ function serve(): void {
       if ('records' in m) {
         const size = recordSize(setup.width);
         const bytes = Buffer.from(m.records.buffer, m.records.byteOffset, m.records.byteLength);
-        if (bytes.length % size) throw new FormatError('a bucket of records cut short');
-        for (let at = 0; at < bytes.length; at += size) {
+        if (bytes.length % size || m.order.length * size !== bytes.length) throw new FormatError('a bucket of records cut short');
+        for (const i of m.order) {
+          const at = i * size;
           tree.push(leafOfSub(bytes.subarray(at + RECORD.sub, at + RECORD.sums), bytes[at + RECORD.part]!, bytes.subarray(at + RECORD.sums, at + size)));
         }
         send({ packed: pack() });
