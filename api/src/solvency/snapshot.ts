@@ -1,7 +1,7 @@
 // Taking a proof-of-solvency snapshot (docs/proof-of-solvency.md): the chain first (the block and
 // the reserves at it), then one REPEATABLE READ transaction that reads every user's liabilities,
 // splits, shuffles, builds and stores the tree and the signed header. Memory stays flat: users are
-// read a page at a time, the parts wait in a table, and the tree folds as they stream back.
+// read a page at a time, the parts wait in a file of the process's own, and the tree folds as they stream back.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
