@@ -7,13 +7,14 @@
 // DAO read for an ordinary user (and the top referrer, whose downline is everyone), and the ratio
 // to GET /profile's req/s in the same run; bytes per position-day of the interest postings; the
 // referral rows and bytes of a day (per referrer and day, and the members' monthly shares it
-// added); the incremental and the full ledger check.
+// added); the last day's jobs' wall and CPU seconds (this process and the cluster); the incremental
+// and the full ledger check.
 // Env: BENCH_USERS (1000000), BENCH_DAYS (30), BENCH_DURATION (s per route, 5), BENCH_CONNECTIONS (10),
 // BENCH_REFERRAL_DAYS (1: the referral step runs for the last so many days), BENCH_EXPLAIN_MS (unset),
 // BENCH_SNAPSHOT (1: the last day's solvency snapshot, timed; 0 leaves it out), BENCH_KEEP (unset; set: the
 // cluster's files stay, to run a statement again on the same book).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -50,6 +51,31 @@ const freePort = () =>
 const seconds = (t0) => Number(process.hrtime.bigint() - t0) / 1e9;
 const log = (m) => console.error(`[bench:scale ${new Date().toISOString().slice(11, 19)}] ${m}`);
 const addDays = (day, n) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+// CPU seconds of the cluster: every live child of the postmaster, and what its children that have
+// exited (parallel workers, a part's session) left in its cutime and cstime. Two cores give at most
+// twice the wall time, so a job's CPU over two is the least wall time it can take here.
+const ticksOf = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return { ppid: Number(f[1]), own: Number(f[11]) + Number(f[12]), reaped: Number(f[13]) + Number(f[14]) };
+};
+const clusterCpu = (postmaster) => {
+  let ticks = ticksOf(postmaster).reaped;
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const t = ticksOf(e);
+      if (t.ppid === postmaster) ticks += t.own;
+    } catch {
+      /* gone meanwhile: its time is in the postmaster's reaped */
+    }
+  }
+  return (ticks + ticksOf(postmaster).own) / 100;
+};
+const nodeCpu = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1e6;
+};
 
 const children = [];
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-scale-'));
@@ -185,26 +211,30 @@ try {
     const snapshotSettings = { chainId: 1, confirmations: 12, solvency: new Wallet(`0x${'11'.repeat(32)}`), brandTitle: 'Bench', custody: null };
     const withSnapshot = process.env.BENCH_SNAPSHOT !== '0';
     let firstSnapshot = null;
-    const snapshotSeconds = async (by) => {
-      const t = process.hrtime.bigint();
-      await takeSnapshot(db, instantChain, snapshotSettings, by);
-      return seconds(t);
+    // A job's wall time and CPU seconds, the bench's own process (node) and the cluster's apart.
+    const postmaster = Number(readFileSync(`${dir}/data/postmaster.pid`, 'utf8').split('\n')[0]);
+    const timedJob = async (job) => {
+      const [t, n, p] = [process.hrtime.bigint(), nodeCpu(), clusterCpu(postmaster)];
+      const result = await job();
+      return { result, s: seconds(t), node: nodeCpu() - n, pg: clusterCpu(postmaster) - p };
     };
+    const cpuOf = (m) => `${m.s.toFixed(2)} s (CPU ${m.node.toFixed(1)} + ${m.pg.toFixed(1)} s)`;
+    const snapshotSeconds = async (by) => timedJob(() => takeSnapshot(db, instantChain, snapshotSettings, by));
     for (let d = 0; d < DAYS; d++) {
       const day = addDays(first, d);
       if (withSnapshot && d === DAYS - 1) {
         firstSnapshot = await snapshotSeconds({ actor: 'bench' });
-        log(`the users' first snapshot (their nonces made): ${firstSnapshot.toFixed(2)} s`);
+        log(`the users' first snapshot (their nonces made): ${cpuOf(firstSnapshot)}`);
       }
       const sizeBefore = await size();
-      const ta = process.hrtime.bigint();
-      const r = await accrueDay(db, 'coin', day, '0.08');
-      const accrual = seconds(ta);
+      const accrued = await timedJob(() => accrueDay(db, 'coin', day, '0.08'));
+      const [r, accrual] = [accrued.result, accrued.s];
       const sizeAfter = await size();
       let referral = null;
       let referralRows = null;
       let referralBytes = null;
       let referralMemberRows = null;
+      let rewarded = null;
       if (d >= DAYS - REFERRAL_DAYS) {
         // The referral rows (0035): one per referrer and day, and each member's share per month (new rows
         // the first day of a month, updated in place after). Bytes of both tables, heap and indexes.
@@ -212,21 +242,22 @@ try {
           one(sql`select pg_total_relation_size('referral_day_rewards') + pg_total_relation_size('referral_member_rewards') as b,
                          (select count(*) from referral_day_rewards) as d, (select count(*) from referral_member_rewards) as m`);
         const before = await referralSize();
-        const tr = process.hrtime.bigint();
-        await rewardDay(db, prices, 'coin', day);
-        referral = seconds(tr);
+        rewarded = await timedJob(() => rewardDay(db, prices, 'coin', day));
+        referral = rewarded.s;
         const after = await referralSize();
         referralRows = Number(after.d) - Number(before.d);
         referralMemberRows = Number(after.m) - Number(before.m);
         referralBytes = Number(after.b) - Number(before.b);
       }
       let snapshot = null;
+      let snapped = null;
       if (withSnapshot && d === DAYS - 1) {
-        snapshot = await snapshotSeconds({ actor: 'bench', day });
-        log(`${day}: snapshot ${snapshot.toFixed(2)} s`);
+        snapped = await snapshotSeconds({ actor: 'bench', day });
+        snapshot = snapped.s;
+        log(`${day}: snapshot ${cpuOf(snapped)}`);
       }
-      days.push({ day, positions: r.positions, accrual, bytesPerPosition: (sizeAfter - sizeBefore) / Math.max(1, r.positions), referral, referralRows, referralMemberRows, referralBytes, snapshot });
-      log(`${day}: accrual ${accrual.toFixed(2)} s${referral === null ? '' : `, referral ${referral.toFixed(2)} s, ${referralRows} day rows, ${referralMemberRows} new (member, month) rows, ${(referralBytes / 2 ** 20).toFixed(1)} MiB`}`);
+      days.push({ day, positions: r.positions, accrual, accrued, bytesPerPosition: (sizeAfter - sizeBefore) / Math.max(1, r.positions), referral, rewarded, referralRows, referralMemberRows, referralBytes, snapshot, snapped });
+      log(`${day}: accrual ${cpuOf(accrued)}${referral === null ? '' : `, referral ${cpuOf(rewarded)}, ${referralRows} day rows, ${referralMemberRows} new (member, month) rows, ${(referralBytes / 2 ** 20).toFixed(1)} MiB`}`);
     }
     const positionDays = days.reduce((n, d) => n + d.positions, 0);
     const bytesPerPositionDay = ((await size()) - postingsBefore) / Math.max(1, positionDays);
@@ -306,8 +337,13 @@ try {
     if (lastDay.snapshot !== null && lastDay.referral !== null) {
       const whole = lastDay.accrual + lastDay.referral + lastDay.snapshot;
       out.push(`| the last day's jobs: accrual + referral step + solvency snapshot | ${lastDay.accrual.toFixed(2)} + ${lastDay.referral.toFixed(2)} + ${lastDay.snapshot.toFixed(2)} = **${whole.toFixed(2)} s** |`);
-      out.push(`| (the users' first snapshot, which makes every nonce, once) | ${firstSnapshot.toFixed(2)} s |`);
+      out.push(`| (the users' first snapshot, which makes every nonce, once) | ${cpuOf(firstSnapshot)} |`);
     }
+    // What the cores could do at best: every job's CPU (this process's and the cluster's) spread over all of them, all the time.
+    const jobs = [['accrual', lastDay.accrued], ['referral step', lastDay.rewarded], ['snapshot', lastDay.snapped]].filter(([, m]) => m);
+    const cpu = jobs.reduce((a, [, m]) => a + m.node + m.pg, 0);
+    out.push(`| the last day's CPU, node + PostgreSQL: ${jobs.map(([name]) => name).join('; ')} | ${jobs.map(([, m]) => `${m.node.toFixed(1)} + ${m.pg.toFixed(1)} s`).join('; ')} |`);
+    out.push(`| that CPU in all, and over ${os.cpus().length} cores (the least wall time it allows) | ${cpu.toFixed(1)} s, ${(cpu / os.cpus().length).toFixed(1)} s |`);
     out.push(`| the interest job's next-day lookup (its markers): round trip, of which the database | ${(nextDayProbe.s * 1000).toFixed(2)} ms, ${nextDayPlan['Execution Time'].toFixed(3)} ms |`);
     const stepsOf = (c) =>
       c.steps.length > 1 ? `, in ${c.steps.length} steps (the longest ${(Math.max(...c.steps.map((x) => x.ms)) / 1000).toFixed(2)} s, the last ${(c.steps.at(-1).ms / 1000).toFixed(2)} s)` : '';
