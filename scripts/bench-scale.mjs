@@ -60,7 +60,8 @@ const ticksOf = (pid) => {
   return { ppid: Number(f[1]), own: Number(f[11]) + Number(f[12]), reaped: Number(f[13]) + Number(f[14]) };
 };
 const clusterCpu = (postmaster) => {
-  let ticks = ticksOf(postmaster).reaped;
+  const self = ticksOf(postmaster);
+  let ticks = self.own + self.reaped;
   for (const e of readdirSync('/proc')) {
     if (!/^\d+$/.test(e)) continue;
     try {
@@ -70,7 +71,7 @@ const clusterCpu = (postmaster) => {
       /* gone meanwhile: its time is in the postmaster's reaped */
     }
   }
-  return (ticks + ticksOf(postmaster).own) / 100;
+  return ticks / 100;
 };
 const nodeCpu = () => {
   const c = process.cpuUsage();
@@ -219,18 +220,16 @@ try {
       return { result, s: seconds(t), node: nodeCpu() - n, pg: clusterCpu(postmaster) - p };
     };
     const cpuOf = (m) => `${m.s.toFixed(2)} s (CPU ${m.node.toFixed(1)} + ${m.pg.toFixed(1)} s)`;
-    const snapshotSeconds = async (by) => timedJob(() => takeSnapshot(db, instantChain, snapshotSettings, by));
+    const timedSnapshot = (by) => timedJob(() => takeSnapshot(db, instantChain, snapshotSettings, by));
     for (let d = 0; d < DAYS; d++) {
       const day = addDays(first, d);
       if (withSnapshot && d === DAYS - 1) {
-        firstSnapshot = await snapshotSeconds({ actor: 'bench' });
+        firstSnapshot = await timedSnapshot({ actor: 'bench' });
         log(`the users' first snapshot (their nonces made): ${cpuOf(firstSnapshot)}`);
       }
       const sizeBefore = await size();
       const accrued = await timedJob(() => accrueDay(db, 'coin', day, '0.08'));
-      const [r, accrual] = [accrued.result, accrued.s];
       const sizeAfter = await size();
-      let referral = null;
       let referralRows = null;
       let referralBytes = null;
       let referralMemberRows = null;
@@ -243,21 +242,19 @@ try {
                          (select count(*) from referral_day_rewards) as d, (select count(*) from referral_member_rewards) as m`);
         const before = await referralSize();
         rewarded = await timedJob(() => rewardDay(db, prices, 'coin', day));
-        referral = rewarded.s;
         const after = await referralSize();
         referralRows = Number(after.d) - Number(before.d);
         referralMemberRows = Number(after.m) - Number(before.m);
         referralBytes = Number(after.b) - Number(before.b);
       }
-      let snapshot = null;
       let snapped = null;
       if (withSnapshot && d === DAYS - 1) {
-        snapped = await snapshotSeconds({ actor: 'bench', day });
-        snapshot = snapped.s;
+        snapped = await timedSnapshot({ actor: 'bench', day });
         log(`${day}: snapshot ${cpuOf(snapped)}`);
       }
-      days.push({ day, positions: r.positions, accrual, accrued, bytesPerPosition: (sizeAfter - sizeBefore) / Math.max(1, r.positions), referral, rewarded, referralRows, referralMemberRows, referralBytes, snapshot, snapped });
-      log(`${day}: accrual ${cpuOf(accrued)}${referral === null ? '' : `, referral ${cpuOf(rewarded)}, ${referralRows} day rows, ${referralMemberRows} new (member, month) rows, ${(referralBytes / 2 ** 20).toFixed(1)} MiB`}`);
+      const positions = accrued.result.positions;
+      days.push({ day, positions, accrued, bytesPerPosition: (sizeAfter - sizeBefore) / Math.max(1, positions), rewarded, referralRows, referralMemberRows, referralBytes, snapped });
+      log(`${day}: accrual ${cpuOf(accrued)}${rewarded === null ? '' : `, referral ${cpuOf(rewarded)}, ${referralRows} day rows, ${referralMemberRows} new (member, month) rows, ${(referralBytes / 2 ** 20).toFixed(1)} MiB`}`);
     }
     const positionDays = days.reduce((n, d) => n + d.positions, 0);
     const bytesPerPositionDay = ((await size()) - postingsBefore) / Math.max(1, positionDays);
@@ -317,7 +314,7 @@ try {
     const rows = [{ ...profiles[0], rps: profile, p50: (profiles[0].p50 + profiles[1].p50) / 2, p99: (profiles[0].p99 + profiles[1].p99) / 2, bad: profiles[0].bad + profiles[1].bad }, ...measured.filter((m) => m.name !== 'GET /profile')];
 
     const totalSize = Number((await one(sql`select pg_database_size(current_database()) as b`)).b);
-    const refDay = days.filter((d) => d.referral !== null);
+    const refDay = days.filter((d) => d.rewarded !== null);
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
     const out = [];
     out.push(`npm run bench:scale — ${N} users × ${DAYS} days on PostgreSQL 15, ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(1)}, ${new Date().toISOString().slice(0, 10)}`);
@@ -331,12 +328,12 @@ try {
     out.push('| storage and the day\'s jobs | measured |');
     out.push('|---|---|');
     out.push(`| interest postings, heap and indexes (ledger_postings + ledger_transactions), per position-day | ${bytesPerPositionDay.toFixed(0)} B |`);
-    out.push(`| accrual of one day, mean of ${DAYS} (first / last) | ${mean(days.map((d) => d.accrual)).toFixed(2)} s (${days[0].accrual.toFixed(2)} / ${days.at(-1).accrual.toFixed(2)}) |`);
-    out.push(`| referral step of one day (mean of ${refDay.length}) | ${mean(refDay.map((d) => d.referral)).toFixed(2)} s, ${mean(refDay.map((d) => d.referralRows)).toFixed(0)} rows per (referrer, day) + ${mean(refDay.map((d) => d.referralMemberRows)).toFixed(0)} new (member, month) rows, ${(mean(refDay.map((d) => d.referralBytes)) / 2 ** 20).toFixed(1)} MiB |`);
+    out.push(`| accrual of one day, mean of ${DAYS} (first / last) | ${mean(days.map((d) => d.accrued.s)).toFixed(2)} s (${days[0].accrued.s.toFixed(2)} / ${days.at(-1).accrued.s.toFixed(2)}) |`);
+    out.push(`| referral step of one day (mean of ${refDay.length}) | ${mean(refDay.map((d) => d.rewarded.s)).toFixed(2)} s, ${mean(refDay.map((d) => d.referralRows)).toFixed(0)} rows per (referrer, day) + ${mean(refDay.map((d) => d.referralMemberRows)).toFixed(0)} new (member, month) rows, ${(mean(refDay.map((d) => d.referralBytes)) / 2 ** 20).toFixed(1)} MiB |`);
     const lastDay = days.at(-1);
-    if (lastDay.snapshot !== null && lastDay.referral !== null) {
-      const whole = lastDay.accrual + lastDay.referral + lastDay.snapshot;
-      out.push(`| the last day's jobs: accrual + referral step + solvency snapshot | ${lastDay.accrual.toFixed(2)} + ${lastDay.referral.toFixed(2)} + ${lastDay.snapshot.toFixed(2)} = **${whole.toFixed(2)} s** |`);
+    if (lastDay.snapped !== null && lastDay.rewarded !== null) {
+      const [a, r, sn] = [lastDay.accrued.s, lastDay.rewarded.s, lastDay.snapped.s];
+      out.push(`| the last day's jobs: accrual + referral step + solvency snapshot | ${a.toFixed(2)} + ${r.toFixed(2)} + ${sn.toFixed(2)} = **${(a + r + sn).toFixed(2)} s** |`);
       out.push(`| (the users' first snapshot, which makes every nonce, once) | ${cpuOf(firstSnapshot)} |`);
     }
     // What the cores could do at best: every job's CPU (this process's and the cluster's) spread over all of them, all the time.
