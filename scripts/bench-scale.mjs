@@ -197,9 +197,12 @@ try {
       from (select id, 1000000000000000000::numeric + (row_number() over ())::numeric * 1000003 as d from users where email like 'bench%' or email = 'ordinary@example.com') u`);
     await db.execute(sql`insert into ledger_accounts (key, kind, currency, pool, address, balance)
       select 'reserves:1:0x9586a4833970847aef259ad5bfb7aa8901ddf746:ETH', 'reserves', 'ETH', 'coin', '0x9586a4833970847aef259ad5bfb7aa8901ddf746', -sum(balance) from ledger_accounts where kind = 'position'`);
-    await db.execute(sql`insert into ledger_transactions (reference, kind, at) values ('bench:deposits', 'deposit', ${`${first}T00:00:00Z`}::timestamptz)`);
-    await db.execute(sql`insert into ledger_postings (transaction_id, account_id, amount)
-      select (select id from ledger_transactions where reference = 'bench:deposits'), id, balance from ledger_accounts`);
+    // A transaction's legs are written with it, in one database transaction (the postings' trigger, 0045).
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`insert into ledger_transactions (reference, kind, at) values ('bench:deposits', 'deposit', ${`${first}T00:00:00Z`}::timestamptz)`);
+      await tx.execute(sql`insert into ledger_postings (transaction_id, account_id, amount)
+        select (select id from ledger_transactions where reference = 'bench:deposits'), id, balance from ledger_accounts`);
+    });
     await db.execute(sql`vacuum analyze`);
     const seedSeconds = seconds(t0);
     log(`seeded in ${seedSeconds.toFixed(1)} s; accruing ${DAYS} days`);

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
+import { legsFrom } from './window';
 
 export type CurrencyTotals = {
   currency: string;
@@ -458,7 +459,7 @@ async function passStep(tx: Tx, pass: Checkpoint, since: SQL, opts: IncrementalC
         -- (offset 0 keeps the subquery a probe per account: the planner may not fold it into a join.)
         select p.transaction_id, acc.id as account_id, p.amount, news.kind, news.settled
         from acc cross join lateral (
-          select p.transaction_id, p.amount from ledger_postings p where p.account_id = acc.id and p.transaction_id >= ${from}::bigint offset 0
+          select p.transaction_id, p.amount from ledger_postings p where p.account_id = acc.id and ${legsFrom('p', sql`${from}::bigint`)} offset 0
         ) p
         join news on news.id = p.transaction_id
       ),
