@@ -261,23 +261,23 @@ try {
     }
     const positionDays = days.reduce((n, d) => n + d.positions, 0);
     const bytesPerPositionDay = ((await size()) - postingsBefore) / Math.max(1, positionDays);
-    // A leg's written month is its database transaction's (0045), and the bench writes every day
-    // within minutes, so here an account's legs share one month and its index entry: longer than
-    // real months make them. The same legs replayed into a table of the same shape, a day at a
-    // time, each with its day's month, show what a history written over real months costs.
+    // A leg's written week is its database transaction's (0045), and the bench writes every day
+    // within minutes, so here an account's legs share one week and its index entry: longer than
+    // real weeks make them. The same legs replayed into a table of the same shape, a day at a
+    // time, each with its day's week, show what a history written over real weeks costs.
     const t0m = process.hrtime.bigint();
-    await db.execute(sql`create table months_probe (like ledger_postings)`);
-    await db.execute(sql`create index on months_probe (account_id, written_month)`);
-    await db.execute(sql`create index on months_probe using brin (transaction_id) with (pages_per_range = 16, autosummarize = on)`);
+    await db.execute(sql`create table weeks_probe (like ledger_postings)`);
+    await db.execute(sql`create index on weeks_probe (account_id, written_week)`);
+    await db.execute(sql`create index on weeks_probe using brin (transaction_id) with (pages_per_range = 16, autosummarize = on)`);
     await db.execute(sql`do $$ declare t record; begin
         for t in select id, at from ledger_transactions where id > (select id from ledger_transactions where reference = 'bench:deposits') order by id loop
-          insert into months_probe select p.transaction_id, p.account_id, p.amount, ledger_month(t.at) from ledger_postings p where p.transaction_id = t.id;
+          insert into weeks_probe select p.transaction_id, p.account_id, p.amount, ledger_week(t.at) from ledger_postings p where p.transaction_id = t.id;
         end loop;
       end $$`);
-    const probe = await one(sql`select pg_total_relation_size('months_probe') as b, (select count(distinct written_month) from months_probe) as months`);
-    const bytesPerPositionDayMonths = Number(probe.b) / Math.max(1, positionDays);
-    await db.execute(sql`drop table months_probe`);
-    log(`the days' legs replayed over ${probe.months} real months in ${seconds(t0m).toFixed(1)} s: ${bytesPerPositionDayMonths.toFixed(0)} B per position-day`);
+    const probe = await one(sql`select pg_total_relation_size('weeks_probe') as b, (select count(distinct written_week) from weeks_probe) as weeks`);
+    const bytesPerPositionDayWeeks = Number(probe.b) / Math.max(1, positionDays);
+    await db.execute(sql`drop table weeks_probe`);
+    log(`the days' legs replayed over ${probe.weeks} real weeks in ${seconds(t0m).toFixed(1)} s: ${bytesPerPositionDayWeeks.toFixed(0)} B per position-day`);
     await db.execute(sql`vacuum analyze`);
 
     // The ledger checks: the first incremental run reads everything once (no checkpoint yet), then
@@ -348,7 +348,7 @@ try {
     out.push('| storage and the day\'s jobs | measured |');
     out.push('|---|---|');
     out.push(`| interest postings, heap and indexes (ledger_postings + ledger_transactions), per position-day | ${bytesPerPositionDay.toFixed(0)} B |`);
-    out.push(`| the same legs (postings alone) written over their days' months (${probe.months}; replayed a day at a time into a copy of ledger_postings), per position-day | ${bytesPerPositionDayMonths.toFixed(0)} B |`);
+    out.push(`| the same legs (postings alone) written over their days' weeks (${probe.weeks}; replayed a day at a time into a copy of ledger_postings), per position-day | ${bytesPerPositionDayWeeks.toFixed(0)} B |`);
     out.push(`| accrual of one day, mean of ${DAYS} (first / last) | ${mean(days.map((d) => d.accrued.s)).toFixed(2)} s (${days[0].accrued.s.toFixed(2)} / ${days.at(-1).accrued.s.toFixed(2)}) |`);
     out.push(`| referral step of one day (mean of ${refDay.length}) | ${mean(refDay.map((d) => d.rewarded.s)).toFixed(2)} s, ${mean(refDay.map((d) => d.referralRows)).toFixed(0)} rows per (referrer, day) + ${mean(refDay.map((d) => d.referralMemberRows)).toFixed(0)} new (member, month) rows, ${(mean(refDay.map((d) => d.referralBytes)) / 2 ** 20).toFixed(1)} MiB |`);
     const lastDay = days.at(-1);

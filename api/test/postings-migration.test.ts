@@ -73,8 +73,8 @@ describe('issue 23: migration 0041, the narrow postings', () => {
         db,
         sql`select column_name from information_schema.columns where table_name = 'ledger_postings' order by ordinal_position`,
       );
-      // (and since 0045 the month each leg was written in)
-      expect(columns.map((c) => c.column_name)).toEqual(['transaction_id', 'account_id', 'amount', 'written_month']);
+      // (and since 0045 the week each leg was written in)
+      expect(columns.map((c) => c.column_name)).toEqual(['transaction_id', 'account_id', 'amount', 'written_week']);
       const perAccount = await rows<{ account: number; currency: string; total: string; legs: number }>(
         db,
         sql`select p.account_id::int as account, a.currency, sum(p.amount)::text as total, count(*)::int as legs

@@ -56,8 +56,8 @@ export const ledgerTransactions = pgTable(
 /**
  * One leg per account and transaction (0013, held by the statement trigger since 0045), its currency
  * its account's and its time its transaction's (0041: no copies on the leg). The reads by account go
- * by (account, written month) (0045): btree deduplication keeps a month of an account's legs as one
- * entry, and a window of history is the legs from a month on (`src/ledger/window.ts`). A BRIN index
+ * by (account, written week) (0045): btree deduplication keeps a week of an account's legs as one
+ * entry, and a window of history is the legs from a week on (`src/ledger/window.ts`). A BRIN index
  * on transaction_id serves the reads by transaction, legs being appended in transaction order. Its
  * transaction and account are checked once per inserting statement by a trigger (0010), not per row
  * by foreign keys.
@@ -69,11 +69,11 @@ export const ledgerPostings = pgTable(
     accountId: bigint('account_id', { mode: 'number' }).notNull(),
     /** Signed base units: debit positive, credit negative. */
     amount: baseUnits('amount').notNull(),
-    /** The month (since January 2000, UTC) its database transaction began in: that of its ledger transaction's `created_at`. */
-    writtenMonth: smallint('written_month').notNull().default(sql`ledger_month(now())`),
+    /** The week (since Monday 5 January 1970, UTC) its database transaction began in: that of its ledger transaction's `created_at`. */
+    writtenWeek: smallint('written_week').notNull().default(sql`ledger_week(now())`),
   },
   (t) => [
-    index('ledger_postings_account_idx').on(t.accountId, t.writtenMonth),
+    index('ledger_postings_account_idx').on(t.accountId, t.writtenWeek),
     index('ledger_postings_transaction_idx').using('brin', t.transactionId).with({ pages_per_range: 16, autosummarize: true }),
   ],
 );

@@ -7,8 +7,8 @@ import { legsFrom } from '../src/ledger/window';
 import { databaseBefore } from './migrations-before';
 
 /**
- * Issue 23, goal 3: migration 0045 gives every leg the month its transaction was written in and
- * reads an account's legs by (account, month), keeping every account's sum and count of legs
+ * Issue 23, goal 3: migration 0045 gives every leg the week its transaction was written in and
+ * reads an account's legs by (account, week), keeping every account's sum and count of legs
  * (checked against what the test wrote), and refuses to run when a leg has no transaction.
  */
 
@@ -16,18 +16,17 @@ const A = '00000000-0000-4000-8000-0000000000a1';
 const B = '00000000-0000-4000-8000-0000000000b1';
 
 type Leg = { account: number; amount: bigint };
-// Written across a year's turn and a month's, so the months differ (and one is December, one January).
+// Written a second either side of a week's turn (Sunday to Monday, UTC), and weeks later: three weeks.
 const TRANSACTIONS: { id: number; kind: string; createdAt: string; legs: Leg[] }[] = [
-  { id: 1, kind: 'deposit', createdAt: '2025-12-31T23:59:59.000Z', legs: [{ account: 3, amount: 1000n }, { account: 1, amount: -1000n }] },
-  { id: 2, kind: 'deposit', createdAt: '2026-01-01T00:00:01.000Z', legs: [{ account: 4, amount: 70n }, { account: 2, amount: -70n }] },
+  { id: 1, kind: 'deposit', createdAt: '2026-01-04T23:59:59.000Z', legs: [{ account: 3, amount: 1000n }, { account: 1, amount: -1000n }] },
+  { id: 2, kind: 'deposit', createdAt: '2026-01-05T00:00:01.000Z', legs: [{ account: 4, amount: 70n }, { account: 2, amount: -70n }] },
   { id: 3, kind: 'interest', createdAt: '2026-02-02T00:05:00.000Z', legs: [{ account: 5, amount: 3n }, { account: 1, amount: -3n }] },
 ];
 const CURRENCY: Record<number, string> = { 1: 'ETH', 2: 'USDT', 3: 'ETH', 4: 'USDT', 5: 'ETH' };
 
-/** Months since January 2000, UTC, computed here from the date itself. */
-function monthOf(iso: string): number {
-  const d = new Date(iso);
-  return (d.getUTCFullYear() - 2000) * 12 + d.getUTCMonth();
+/** Whole weeks since Monday 5 January 1970, UTC, computed here from the instant itself. */
+function weekOf(iso: string): number {
+  return Math.floor((Date.parse(iso) - Date.parse('1970-01-05T00:00:00Z')) / (7 * 24 * 3600 * 1000));
 }
 
 /** Books in the shape before 0045; `orphan` adds a leg whose transaction is missing (written past the guard, as a fault would be). */
@@ -60,21 +59,21 @@ async function oldDatabase(orphan: boolean) {
   return { db, close };
 }
 
-describe('issue 23: migration 0045, the postings by account and month', () => {
-  it('goal 3: keeps every account\'s sum and every leg, dates each leg by its transaction\'s month, and the books still check', async () => {
+describe('issue 23: migration 0045, the postings by account and week', () => {
+  it('goal 3: keeps every account\'s sum and every leg, dates each leg by its transaction\'s week, and the books still check', async () => {
     const { db, close } = await oldDatabase(false);
     try {
       await migrate(db as never, { migrationsFolder });
-      const legs = await rows<{ transaction_id: number; account_id: number; amount: string; written_month: number }>(
+      const legs = await rows<{ transaction_id: number; account_id: number; amount: string; written_week: number }>(
         db,
-        sql`select transaction_id::int, account_id::int, amount::text, written_month::int from ledger_postings order by 1, 2`,
+        sql`select transaction_id::int, account_id::int, amount::text, written_week::int from ledger_postings order by 1, 2`,
       );
       const expected = TRANSACTIONS.flatMap((t) =>
-        t.legs.map((l) => ({ transaction_id: t.id, account_id: l.account, amount: l.amount.toString(), written_month: monthOf(t.createdAt) })),
+        t.legs.map((l) => ({ transaction_id: t.id, account_id: l.account, amount: l.amount.toString(), written_week: weekOf(t.createdAt) })),
       ).sort((x, y) => x.transaction_id - y.transaction_id || x.account_id - y.account_id);
       expect(legs).toEqual(expected);
-      expect(new Set(legs.map((l) => l.written_month)).size).toBe(3);
-      // The per-leg key is gone; the month's index serves the reads by account.
+      expect(new Set(legs.map((l) => l.written_week)).size).toBe(3);
+      // The per-leg key is gone; the week's index serves the reads by account.
       const indexes = await rows<{ indexname: string }>(db, sql`select indexname from pg_indexes where tablename = 'ledger_postings' order by 1`);
       expect(indexes.map((i) => i.indexname)).toEqual(['ledger_postings_account_idx', 'ledger_postings_transaction_idx']);
       // The guards came back with the table: a leg once per account and transaction, none added to a written transaction, immutable.
@@ -88,12 +87,12 @@ describe('issue 23: migration 0045, the postings by account and month', () => {
       const check = await checkLedger(db);
       expect({ ok: check.ok, drifted: check.drifted, unbalanced: check.unbalanced }).toEqual({ ok: true, drifted: [], unbalanced: [] });
 
-      // A window from transaction 3 on reads its legs and those of a later transaction written in the month before (a long
-      // database transaction that took its id late), and not one written two months before: the month of slack, and no more.
+      // A window from transaction 3 on reads its legs and those of a later transaction written in the week before (a long
+      // database transaction that took its id late), and not one written two weeks before: the week of slack, and no more.
       await db.transaction(async (tx) => {
         await tx.execute(sql`insert into ledger_transactions (id, reference, kind) values (4, 'late', 'deposit')`);
-        await tx.execute(sql`insert into ledger_postings (transaction_id, account_id, amount, written_month)
-          values (4, 1, -5, ${monthOf(TRANSACTIONS[2]!.createdAt) - 1}), (4, 3, 5, ${monthOf(TRANSACTIONS[2]!.createdAt) - 2})`);
+        await tx.execute(sql`insert into ledger_postings (transaction_id, account_id, amount, written_week)
+          values (4, 1, -5, ${weekOf(TRANSACTIONS[2]!.createdAt) - 1}), (4, 3, 5, ${weekOf(TRANSACTIONS[2]!.createdAt) - 2})`);
       });
       const window = await rows<{ transaction_id: number; account_id: number }>(
         db,
@@ -114,7 +113,7 @@ describe('issue 23: migration 0045, the postings by account and month', () => {
       );
       const messages: string[] = [];
       for (let e = refused as { message?: string; cause?: unknown } | null; e; e = e.cause as typeof e) messages.push(String(e.message));
-      expect(messages.join(' | ')).toMatch(/a ledger posting has no transaction to take its month from: not migrated/);
+      expect(messages.join(' | ')).toMatch(/a ledger posting has no transaction to take its week from: not migrated/);
       const columns = await rows<{ column_name: string }>(
         db,
         sql`select column_name from information_schema.columns where table_name = 'ledger_postings' order by ordinal_position`,
