@@ -167,19 +167,24 @@ async function runCase({ backend, n, url }) {
       select 'position:coin:ETH:' || id, 'position', 'ETH', id, 'coin', -d, d from (select id, 1000000000000000000::numeric + (row_number() over ())::numeric * 1000003 as d from users where email like 'bench%') u`);
     await db.execute(sql`insert into ledger_accounts (key, kind, currency, pool, address, balance)
       select 'reserves:1:0x9586a4833970847aef259ad5bfb7aa8901ddf746:ETH', 'reserves', 'ETH', 'coin', '0x9586a4833970847aef259ad5bfb7aa8901ddf746', -sum(balance) from ledger_accounts where kind = 'position'`);
-    await db.execute(sql`insert into ledger_transactions (reference, kind, at) values ('bench:deposits', 'deposit', '2026-01-01T00:00:00Z')`);
-    await db.execute(sql`insert into ledger_postings (transaction_id, account_id, amount)
-      select (select id from ledger_transactions where reference = 'bench:deposits'), id, balance from ledger_accounts`);
+    // A transaction's legs are written with it, in one database transaction (the postings' trigger, 0045).
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`insert into ledger_transactions (reference, kind, at) values ('bench:deposits', 'deposit', '2026-01-01T00:00:00Z')`);
+      await tx.execute(sql`insert into ledger_postings (transaction_id, account_id, amount)
+        select (select id from ledger_transactions where reference = 'bench:deposits'), id, balance from ledger_accounts`);
+    });
     if (movedEvery > 0) {
       // Every k-th position also moves during the day (a withdrawal's reservation at noon): those
       // earn on their lowest balance, read from the day's postings (issue 21, finding 11).
       const moved = sql`(select id from ledger_accounts where kind = 'position' and id % ${movedEvery} = 0)`;
       await db.execute(sql`insert into ledger_accounts (key, kind, currency, balance) values ('withdrawals_in_flight:ETH', 'withdrawals_in_flight', 'ETH', 0) on conflict (key) do nothing`);
-      await db.execute(sql`insert into ledger_transactions (reference, kind, at) values ('bench:moves', 'withdrawal_reserve', '2026-01-01T12:00:00Z')`);
-      await db.execute(sql`insert into ledger_postings (transaction_id, account_id, amount)
-        select (select id from ledger_transactions where reference = 'bench:moves'), id, 1000000 from ${moved} m
-        union all
-        select (select id from ledger_transactions where reference = 'bench:moves'), (select id from ledger_accounts where key = 'withdrawals_in_flight:ETH'), -1000000 * count(*) from ${moved} m`);
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`insert into ledger_transactions (reference, kind, at) values ('bench:moves', 'withdrawal_reserve', '2026-01-01T12:00:00Z')`);
+        await tx.execute(sql`insert into ledger_postings (transaction_id, account_id, amount)
+          select (select id from ledger_transactions where reference = 'bench:moves'), id, 1000000 from ${moved} m
+          union all
+          select (select id from ledger_transactions where reference = 'bench:moves'), (select id from ledger_accounts where key = 'withdrawals_in_flight:ETH'), -1000000 * count(*) from ${moved} m`);
+      });
       await db.execute(sql`update ledger_accounts a set balance = a.balance + p.amount from ledger_postings p join ledger_transactions t on t.id = p.transaction_id
         where t.reference = 'bench:moves' and p.account_id = a.id`);
     }

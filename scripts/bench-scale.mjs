@@ -197,9 +197,23 @@ try {
       from (select id, 1000000000000000000::numeric + (row_number() over ())::numeric * 1000003 as d from users where email like 'bench%' or email = 'ordinary@example.com') u`);
     await db.execute(sql`insert into ledger_accounts (key, kind, currency, pool, address, balance)
       select 'reserves:1:0x9586a4833970847aef259ad5bfb7aa8901ddf746:ETH', 'reserves', 'ETH', 'coin', '0x9586a4833970847aef259ad5bfb7aa8901ddf746', -sum(balance) from ledger_accounts where kind = 'position'`);
-    await db.execute(sql`insert into ledger_transactions (reference, kind, at) values ('bench:deposits', 'deposit', ${`${first}T00:00:00Z`}::timestamptz)`);
-    await db.execute(sql`insert into ledger_postings (transaction_id, account_id, amount)
-      select (select id from ledger_transactions where reference = 'bench:deposits'), id, balance from ledger_accounts`);
+    // Each day is written as on the morning after it (five past midnight), not within the bench's
+    // minutes: a ledger transaction's created_at and its legs' written week (0045) are that time's,
+    // so the postings' index holds a week of an account's legs per entry as a real history does,
+    // and the check reads an account's legs from the week of what it checks. Only the two columns'
+    // defaults change (this cluster is the bench's own); the engine writes as in production.
+    const writtenOn = async (day) => {
+      const at = `${addDays(day, 1)}T00:05:00Z`;
+      await db.execute(sql.raw(`alter table ledger_transactions alter column created_at set default '${at}'::timestamptz`));
+      await db.execute(sql.raw(`alter table ledger_postings alter column written_week set default ledger_week('${at}'::timestamptz)`));
+    };
+    await writtenOn(addDays(first, -1));
+    // A transaction's legs are written with it, in one database transaction (the postings' trigger, 0045).
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`insert into ledger_transactions (reference, kind, at) values ('bench:deposits', 'deposit', ${`${first}T00:00:00Z`}::timestamptz)`);
+      await tx.execute(sql`insert into ledger_postings (transaction_id, account_id, amount)
+        select (select id from ledger_transactions where reference = 'bench:deposits'), id, balance from ledger_accounts`);
+    });
     await db.execute(sql`vacuum analyze`);
     const seedSeconds = seconds(t0);
     log(`seeded in ${seedSeconds.toFixed(1)} s; accruing ${DAYS} days`);
@@ -223,6 +237,7 @@ try {
     const timedSnapshot = (by) => timedJob(() => takeSnapshot(db, instantChain, snapshotSettings, by));
     for (let d = 0; d < DAYS; d++) {
       const day = addDays(first, d);
+      await writtenOn(day);
       if (withSnapshot && d === DAYS - 1) {
         firstSnapshot = await timedSnapshot({ actor: 'bench' });
         log(`the users' first snapshot (their nonces made): ${cpuOf(firstSnapshot)}`);
@@ -272,12 +287,15 @@ try {
     const checks = [];
     checks.push({ name: 'incremental, first run (no checkpoint)', ...(await timed((o) => checkLedgerIncremental(db, o))) });
     const extra = addDays(first, DAYS);
+    await writtenOn(extra);
     const te = process.hrtime.bigint();
     await accrueDay(db, 'coin', extra, '0.08');
     const extraAccrual = seconds(te);
     checks.push({ name: `incremental after a day of ${N} positions`, ...(await timed((o) => checkLedgerIncremental(db, o))) });
     checks.push({ name: 'incremental, nothing new', ...(await timed((o) => checkLedgerIncremental(db, o))) });
     checks.push({ name: 'full (--full)', ...(await timed(() => checkLedger(db))) });
+    await db.execute(sql`alter table ledger_transactions alter column created_at set default now()`);
+    await db.execute(sql`alter table ledger_postings alter column written_week set default ledger_week(now())`);
     // The job's own statement (accrual.ts, nextDay): the round trip, and the database's execution time.
     const nextDayQuery = sql`select day::text as day from interest_days where pool = 'coin' order by interest_days.day desc limit 1`;
     const nextDayProbe = await timed(async () => {

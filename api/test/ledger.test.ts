@@ -148,8 +148,18 @@ describe('the ledger', () => {
     await expect(insert('999999999', leg!.account_id)).rejects.toMatchObject(refused(/missing account or transaction/));
     await expect(db().execute(sql`delete from ledger_accounts where id = ${leg!.account_id}::bigint`)).rejects.toMatchObject(refused(/never deleted/));
     await expect(db().execute(sql`update ledger_accounts set id = id + 1000000 where id = ${leg!.account_id}::bigint`)).rejects.toMatchObject(refused(/never deleted nor renumbered/));
-    // A transaction posts to an account once (the per-position key of a day's interest).
-    await expect(insert(leg!.transaction_id, leg!.account_id)).rejects.toMatchObject(refused(/ledger_postings_once/));
+    // A transaction posts to an account once (the per-position leg of a day's interest), and takes no leg after it is written.
+    await expect(insert(leg!.transaction_id, leg!.account_id)).rejects.toMatchObject(refused(/posts to an account once, with the transaction itself/));
+    const other = await newUser();
+    await deposit(other, `test:${other}:refs`, 10n);
+    const [otherLeg] = await rows<{ account_id: string }>(db(), sql`select account_id::text from ledger_postings where transaction_id = (select id from ledger_transactions where reference = ${`test:${other}:refs`}) and amount < 0`);
+    await expect(insert(leg!.transaction_id, otherLeg!.account_id)).rejects.toMatchObject(refused(/posts to an account once, with the transaction itself/));
+    await expect(
+      db().transaction(async (tx) => {
+        const [t] = await rows<{ id: string }>(tx, sql`insert into ledger_transactions (reference, kind) values (${`test:${u}:twice`}, 'deposit') returning id::text`);
+        await tx.execute(sql`insert into ledger_postings (transaction_id, account_id, amount) values (${t!.id}::bigint, ${leg!.account_id}::bigint, 1), (${t!.id}::bigint, ${leg!.account_id}::bigint, -1)`);
+      }),
+    ).rejects.toMatchObject(refused(/posts to an account once, with the transaction itself/));
     await expect(db().delete(users).where(eq(users.id, u))).rejects.toMatchObject(refused(/with ledger accounts or referral rewards cannot be deleted/));
     expect((await checkLedger(db())).ok).toBe(true);
   });

@@ -73,7 +73,8 @@ describe('issue 23: migration 0041, the narrow postings', () => {
         db,
         sql`select column_name from information_schema.columns where table_name = 'ledger_postings' order by ordinal_position`,
       );
-      expect(columns.map((c) => c.column_name)).toEqual(['transaction_id', 'account_id', 'amount']);
+      // (and since 0045 the week each leg was written in)
+      expect(columns.map((c) => c.column_name)).toEqual(['transaction_id', 'account_id', 'amount', 'written_week']);
       const perAccount = await rows<{ account: number; currency: string; total: string; legs: number }>(
         db,
         sql`select p.account_id::int as account, a.currency, sum(p.amount)::text as total, count(*)::int as legs
@@ -86,7 +87,7 @@ describe('issue 23: migration 0041, the narrow postings', () => {
       ]);
       // The guards came back with the table: a leg once per account and transaction, immutable.
       await expect(db.execute(sql`insert into ledger_postings (transaction_id, account_id, amount) values (1, 1, 5)`)).rejects.toMatchObject({
-        cause: expect.objectContaining({ message: expect.stringMatching(/ledger_postings_once/) }),
+        cause: expect.objectContaining({ message: expect.stringMatching(/posts to an account once/) }),
       });
       await expect(db.execute(sql`update ledger_postings set amount = amount + 1`)).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/immutable/) }) });
       await expect(db.execute(sql`insert into ledger_postings (transaction_id, account_id, amount) values (99, 1, 5)`)).rejects.toMatchObject({

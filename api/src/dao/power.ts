@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rows as queryRows } from '../db/rows';
 import type { TransactionKind } from '../ledger';
-import { firstTransactionAt } from '../ledger/window';
+import { firstTransactionAt, legsFrom } from '../ledger/window';
 import type { PriceSource } from '../pricing';
 
 /** US dollars are counted in 10^-8 units (the precision of the price table), as bigints. */
@@ -49,7 +49,7 @@ export async function stakeAt(db: Db, userId: string, at: Date): Promise<Stake[]
         left join lateral (
           select sum(-p.amount) as moved, sum(-p.amount) filter (where t.kind = ${'interest' satisfies TransactionKind}) as interest
           from ledger_postings p join ledger_transactions t on t.id = p.transaction_id
-          where p.account_id = a.id and p.transaction_id >= ${firstTransactionAt(sql`${at.toISOString()}::timestamptz`, true)} and t.at > ${at.toISOString()}::timestamptz
+          where p.account_id = a.id and ${legsFrom('p', firstTransactionAt(sql`${at.toISOString()}::timestamptz`, true))} and t.at > ${at.toISOString()}::timestamptz
         ) l on true
         where a.kind = 'position' and a.user_id = ${userId}
         group by a.currency, c.decimals

@@ -452,13 +452,15 @@ async function passStep(tx: Tx, pass: Checkpoint, since: SQL, opts: IncrementalC
       with acc as materialized (
         select id, key, kind, pool, currency, balance, deposited, withdrawn, interest from ledger_accounts where id >= ${next}::bigint and id < ${until}::bigint
       ),
-      news as materialized (select t.id, t.kind, ${inPass} as settled from ledger_transactions t where ${since} and t.id >= ${from}::bigint),
+      news as materialized (select t.id, t.kind, ${inPass} as settled, ledger_week(t.created_at) as week from ledger_transactions t where ${since} and t.id >= ${from}::bigint),
       legs as materialized (
-        -- Each account's new legs probed by the postings' key: a join would hash every leg since the pass began, in every step.
-        -- (offset 0 keeps the subquery a probe per account: the planner may not fold it into a join.)
+        -- Each account's new legs probed by (account, written week), from the new transactions' first week (a leg's week is its
+        -- transaction's): a join would hash every leg since the pass began, in every step. (offset 0 keeps the subquery a probe
+        -- per account: the planner may not fold it into a join; + 0 keeps it off the BRIN range, see legsFrom.)
         select p.transaction_id, acc.id as account_id, p.amount, news.kind, news.settled
         from acc cross join lateral (
-          select p.transaction_id, p.amount from ledger_postings p where p.account_id = acc.id and p.transaction_id >= ${from}::bigint offset 0
+          select p.transaction_id, p.amount from ledger_postings p
+          where p.account_id = acc.id and p.written_week >= (select min(week) from news) and p.transaction_id + 0 >= ${from}::bigint offset 0
         ) p
         join news on news.id = p.transaction_id
       ),

@@ -86,7 +86,7 @@ export function assertBalanced(t: LedgerTransaction) {
 export async function post(conn: Conn, t: LedgerTransaction): Promise<number | null> {
   assertBalanced(t);
   const at = t.at ?? new Date();
-  // One leg per account (a transaction posts to an account at most once: `ledger_postings_once`).
+  // One leg per account (a transaction posts to an account at most once: the postings' statement trigger).
   const byKey = new Map<string, { key: string; ref: AccountRef; amount: bigint }>();
   for (const p of t.postings) {
     const key = accountKey(p.account);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
-import { firstTransactionAt } from '../ledger/window';
+import { firstTransactionAt, legsFrom } from '../ledger/window';
 
 /** The date a posting is shown with (`p` a posting, `t` its transaction): interest on the day it is for, the rest on its UTC day. */
 const creditDay = sql`case when t.kind = 'interest' then t.detail->>'day' else to_char(t.at at time zone 'UTC', 'YYYY-MM-DD') end`;
@@ -26,7 +26,7 @@ export async function balanceHistory(db: Db, userId: string, query: { pool?: str
           from ledger_accounts a
           join ledger_postings p on p.account_id = a.id
           join ledger_transactions t on t.id = p.transaction_id
-          where ${mine} ${query.from ? sql`and t.at >= ${from} and p.transaction_id >= ${firstTransactionAt(from)}` : sql``}
+          where ${mine} ${query.from ? sql`and t.at >= ${from} and ${legsFrom('p', firstTransactionAt(from))}` : sql``}
           group by 1, 2, 3
           order by 1, 2, 3`,
     ),

@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { apysOn } from '../interest';
 import type { TransactionKind } from '../ledger';
-import { firstTransactionAt } from '../ledger/window';
+import { firstTransactionAt, legsFrom } from '../ledger/window';
 import type { PriceSource } from '../pricing';
 
 export { balanceHistory } from './balance';
@@ -123,7 +123,7 @@ export async function portfolioSummary(db: Db, prices: PriceSource, userId: stri
           left join lateral (
             select sum(-p.amount) filter (where t.at = ${dayStart(asOf)}) as day, sum(-p.amount) as month
             from ledger_postings p join ledger_transactions t on t.id = p.transaction_id
-            where p.account_id = a.id and p.transaction_id >= ${firstTransactionAt(sql`${dayStart(addDays(monthFrom, 1))}`)}
+            where p.account_id = a.id and ${legsFrom('p', firstTransactionAt(sql`${dayStart(addDays(monthFrom, 1))}`))}
               and t.at >= ${dayStart(addDays(monthFrom, 1))} and t.kind = ${'interest' satisfies TransactionKind}
           ) w on true
           where a.kind = 'position' and a.user_id = ${userId}`,

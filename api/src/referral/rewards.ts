@@ -5,7 +5,7 @@ import { badRequest } from '../http/errors';
 import { accrualParts, accrueUntil, dayAfter, utcDay, type AccrualRun } from '../interest';
 import { rows } from '../db/rows';
 import { post, type TransactionKind } from '../ledger';
-import { firstTransactionAt, lastTransactionBetween } from '../ledger/window';
+import { firstTransactionAt, lastTransactionBetween, legsFrom } from '../ledger/window';
 import type { PriceSource } from '../pricing';
 import type { Services } from '../services';
 import { configOn } from './config';
@@ -128,7 +128,7 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
   const earnedIn = await rows<{ currency: string }>(
     db,
     sql`select a.currency from ledger_accounts a
-        where a.kind = 'house' and exists (select 1 from ledger_postings p where p.account_id = a.id and p.transaction_id in ${interest} and p.amount > 0)`,
+        where a.kind = 'house' and exists (select 1 from ledger_postings p where p.account_id = a.id and p.transaction_id + 0 in ${interest} and ${legsFrom('p', sql`(select min(i.id) from ${interest} i)`)} and p.amount > 0)`,
   );
   const unpriced = [payout, ...earnedIn.map((r) => r.currency)].filter((c) => !prices.has(c));
   // Without a price the conversion cannot be exact: the day waits (and the job says why) rather than rewarding nothing.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ts, created, baseUnits, xid8 } from './columns';
 
 /**
@@ -54,11 +54,13 @@ export const ledgerTransactions = pgTable(
 );
 
 /**
- * One leg per account and transaction (0013), its currency its account's and its time its
- * transaction's (0041: no copies on the leg). The key (account, transaction) serves the reads by
- * account; a BRIN index on transaction_id the reads by transaction, legs being appended in
- * transaction order. Its transaction and account are checked once per inserting statement by a
- * trigger (0010), not per row by foreign keys.
+ * One leg per account and transaction (0013, held by the statement trigger since 0045), its currency
+ * its account's and its time its transaction's (0041: no copies on the leg). The reads by account go
+ * by (account, written week) (0045): btree deduplication keeps a week of an account's legs as one
+ * entry, and a window of history is the legs from a week on (`src/ledger/window.ts`). A BRIN index
+ * on transaction_id serves the reads by transaction, legs being appended in transaction order. Its
+ * transaction and account are checked once per inserting statement by a trigger (0010), not per row
+ * by foreign keys.
  */
 export const ledgerPostings = pgTable(
   'ledger_postings',
@@ -67,9 +69,11 @@ export const ledgerPostings = pgTable(
     accountId: bigint('account_id', { mode: 'number' }).notNull(),
     /** Signed base units: debit positive, credit negative. */
     amount: baseUnits('amount').notNull(),
+    /** The week (since Monday 5 January 1970, UTC) its database transaction began in: that of its ledger transaction's `created_at`. */
+    writtenWeek: smallint('written_week').notNull().default(sql`ledger_week(now())`),
   },
   (t) => [
-    primaryKey({ name: 'ledger_postings_once', columns: [t.accountId, t.transactionId] }),
+    index('ledger_postings_account_idx').on(t.accountId, t.writtenWeek),
     index('ledger_postings_transaction_idx').using('brin', t.transactionId).with({ pages_per_range: 16, autosummarize: true }),
   ],
 );
