@@ -14,6 +14,13 @@
 -- Nothing is lost: every account's sum and count of legs, every currency's sum and the number of
 -- legs must be the same after as before, every leg must find its transaction (whose week it takes),
 -- or the migration refuses.
+--
+-- The reads by transaction (the checks, a pool day's interest legs) go by a btree on transaction_id,
+-- where the BRIN index of 0041 was: its repeated keys are deduplicated too (a transaction's legs as
+-- few entries), and a range of ids stays a range of the index, whatever the index's upkeep. The
+-- BRIN index, maintained over a year of days, came to match most of the table for one day's
+-- transaction while a fresh one matched a few pages, and without the per-leg key nothing else
+-- served those reads.
 -- Weeks since Monday 5 January 1970 (UTC): a difference of instants, the same in every time zone.
 CREATE FUNCTION "ledger_week"(at timestamptz) RETURNS smallint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 	SELECT floor(extract(epoch FROM at - '1970-01-05T00:00:00Z'::timestamptz) / 604800)::smallint
@@ -58,7 +65,7 @@ DROP VIEW "interest_accruals";--> statement-breakpoint
 DROP TABLE "ledger_postings";--> statement-breakpoint
 ALTER TABLE "ledger_postings_weekly" RENAME TO "ledger_postings";--> statement-breakpoint
 CREATE INDEX "ledger_postings_account_idx" ON "ledger_postings" USING btree ("account_id", "written_week");--> statement-breakpoint
-CREATE INDEX "ledger_postings_transaction_idx" ON "ledger_postings" USING brin ("transaction_id") WITH (pages_per_range = 16, autosummarize = on);--> statement-breakpoint
+CREATE INDEX "ledger_postings_transaction_idx" ON "ledger_postings" USING btree ("transaction_id");--> statement-breakpoint
 CREATE OR REPLACE FUNCTION "ledger_postings_references"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE missing boolean; twice boolean; many boolean; nestloop text := current_setting('enable_nestloop');
 BEGIN

@@ -73,9 +73,16 @@ describe('issue 23: migration 0045, the postings by account and week', () => {
       ).sort((x, y) => x.transaction_id - y.transaction_id || x.account_id - y.account_id);
       expect(legs).toEqual(expected);
       expect(new Set(legs.map((l) => l.written_week)).size).toBe(3);
-      // The per-leg key is gone; the week's index serves the reads by account.
-      const indexes = await rows<{ indexname: string }>(db, sql`select indexname from pg_indexes where tablename = 'ledger_postings' order by 1`);
-      expect(indexes.map((i) => i.indexname)).toEqual(['ledger_postings_account_idx', 'ledger_postings_transaction_idx']);
+      // The per-leg key is gone; the week's index serves the reads by account, a btree on the transaction those by transaction.
+      const indexes = await rows<{ indexname: string; method: string }>(
+        db,
+        sql`select i.indexname, am.amname as method from pg_indexes i join pg_class c on c.relname = i.indexname join pg_am am on am.oid = c.relam
+            where i.tablename = 'ledger_postings' order by 1`,
+      );
+      expect(indexes).toEqual([
+        { indexname: 'ledger_postings_account_idx', method: 'btree' },
+        { indexname: 'ledger_postings_transaction_idx', method: 'btree' },
+      ]);
       // The guards came back with the table: a leg once per account and transaction, none added to a written transaction, immutable.
       await expect(db.execute(sql`insert into ledger_postings (transaction_id, account_id, amount) values (3, 2, 0)`)).rejects.toMatchObject({
         cause: expect.objectContaining({ message: expect.stringMatching(/posts to an account once, with the transaction itself/) }),

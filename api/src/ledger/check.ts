@@ -271,7 +271,7 @@ async function checkStep(tx: Tx, opts: IncrementalCheckOptions): Promise<{ kind:
     tx,
     sql`select count(*)::text as n, coalesce(bool_or(not ${settled}), false) as unsettled, min(t.id)::text as from from ledger_transactions t where ${since}`,
   );
-  // Their postings, as one range of transaction ids (the postings' BRIN index, 0041); the join keeps only theirs.
+  // Their postings, as one range of transaction ids (the postings' transaction index, 0045); the join keeps only theirs.
   const sinceIds = sql`p.transaction_id >= ${count!.from ?? '9223372036854775807'}::bigint`;
   const newLegs = sql`select p.transaction_id, p.account_id, p.amount, t.kind, ${settled} as settled
     from ledger_transactions t join ledger_postings p on p.transaction_id = t.id
@@ -456,7 +456,7 @@ async function passStep(tx: Tx, pass: Checkpoint, since: SQL, opts: IncrementalC
       legs as materialized (
         -- Each account's new legs probed by (account, written week), from the new transactions' first week (a leg's week is its
         -- transaction's): a join would hash every leg since the pass began, in every step. (offset 0 keeps the subquery a probe
-        -- per account: the planner may not fold it into a join; + 0 keeps it off the BRIN range, see legsFrom.)
+        -- per account: the planner may not fold it into a join; + 0 keeps it off the transaction index, see legsFrom.)
         select p.transaction_id, acc.id as account_id, p.amount, news.kind, news.settled
         from acc cross join lateral (
           select p.transaction_id, p.amount from ledger_postings p

@@ -3,7 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 /**
  * Bounds on the transaction ids of the transactions dated in a window, from `ledger_transactions_at_idx`
  * (0041): a posting carries no time of its own, so a read of a window of postings is a range of
- * transaction ids, which their BRIN index on transaction_id reads as a range, and an account's legs
+ * transaction ids, which their index on transaction_id reads as a range, and an account's legs
  * from a written week on (`legsFrom`). A window with no transaction gives an empty range.
  */
 const NONE = sql`9223372036854775807::bigint`;
@@ -23,8 +23,9 @@ export function lastTransactionBetween(after: SQL, before: SQL, strict = true): 
  * (0045): from the week the first such transaction was written in, less one, then by id. A leg's
  * week is its transaction's `created_at`'s, and a transaction with a higher id began before that
  * one at most by its own length (its id is drawn inside it), which the week of slack covers. The id
- * is compared as `+ 0`, which no index reads: as a BRIN range it looks like a handful of legs
- * whenever the statistics lag the newest ids, and the planner would scan the range once per account.
+ * is compared as `+ 0`, which no index reads: as a range of the transaction index it looks like a
+ * handful of legs whenever the statistics lag the newest ids, and the planner would read the range
+ * once per account.
  */
 export function legsFrom(p: string, from: SQL): SQL {
   const leg = sql.raw(p);

@@ -57,8 +57,8 @@ export const ledgerTransactions = pgTable(
  * One leg per account and transaction (0013, held by the statement trigger since 0045), its currency
  * its account's and its time its transaction's (0041: no copies on the leg). The reads by account go
  * by (account, written week) (0045): btree deduplication keeps a week of an account's legs as one
- * entry, and a window of history is the legs from a week on (`src/ledger/window.ts`). A BRIN index
- * on transaction_id serves the reads by transaction, legs being appended in transaction order. Its
+ * entry, and a window of history is the legs from a week on (`src/ledger/window.ts`). A btree on
+ * transaction_id, deduplicated the same way, serves the reads by transaction. Its
  * transaction and account are checked once per inserting statement by a trigger (0010), not per row
  * by foreign keys.
  */
@@ -74,7 +74,7 @@ export const ledgerPostings = pgTable(
   },
   (t) => [
     index('ledger_postings_account_idx').on(t.accountId, t.writtenWeek),
-    index('ledger_postings_transaction_idx').using('brin', t.transactionId).with({ pages_per_range: 16, autosummarize: true }),
+    index('ledger_postings_transaction_idx').on(t.transactionId),
   ],
 );
 
