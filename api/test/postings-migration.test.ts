@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { migrationsFolder } from '../src/db/client';
 import { rows } from '../src/db/rows';
 import { checkLedger } from '../src/ledger';
-import { databaseBefore } from './migrations-before';
+import { databaseBefore, seedTwoInvestors } from './migrations-before';
 
 /**
  * Issue 23, goal 3: migration 0041 moves the postings into their narrow shape (no currency, no
@@ -28,17 +28,7 @@ const CURRENCY: Record<number, string> = { 1: 'ETH', 2: 'USDT', 3: 'ETH', 4: 'US
 /** Books written in the shape before 0041 (each leg with its currency and time); `skew` dates one leg off its transaction, or names another currency. */
 async function oldDatabase(skew: 'at' | 'currency' | null) {
   const { db, close } = await databaseBefore('0041');
-  for (const [id, email] of [[A, 'a'], [B, 'b']] as const) {
-    await db.execute(sql`insert into users (id, email, role, referral_code) values (${id}::uuid, ${`${email}@example.com`}, 'user', ${`code${email}`})`);
-  }
-  const account = (id: number, key: string, kind: string, userId: string | null, pool: string | null, balance: bigint, deposited = 0n, interest = 0n) =>
-    db.execute(sql`insert into ledger_accounts (id, key, kind, currency, user_id, pool, balance, deposited, interest)
-      values (${id}, ${key}, ${kind}, ${CURRENCY[id]!}, ${userId}::uuid, ${pool}, ${balance.toString()}::numeric, ${deposited.toString()}::numeric, ${interest.toString()}::numeric)`);
-  await account(1, `position:coin:ETH:${A}`, 'position', A, 'coin', -1003n, 1000n, 3n);
-  await account(2, `position:dex:USDT:${B}`, 'position', B, 'dex', -70n, 70n);
-  await account(3, 'reserves:1:0xaa:ETH', 'reserves', null, 'coin', 1000n);
-  await account(4, 'reserves:1:0xbb:USDT', 'reserves', null, 'dex', 70n);
-  await account(5, 'house:ETH', 'house', null, null, 3n);
+  await seedTwoInvestors(db, { a: A, b: B }, CURRENCY);
   for (const t of TRANSACTIONS) {
     await db.execute(sql`insert into ledger_transactions (id, reference, kind, at, detail) values (${t.id}, ${`old:${t.id}`}, ${t.kind}, ${t.at}::timestamptz, ${t.detail ? JSON.stringify(t.detail) : null}::jsonb)`);
     for (const [i, leg] of t.legs.entries()) {

@@ -4,7 +4,7 @@ import { migrationsFolder } from '../src/db/client';
 import { rows } from '../src/db/rows';
 import { checkLedger } from '../src/ledger';
 import { legsFrom } from '../src/ledger/window';
-import { databaseBefore } from './migrations-before';
+import { databaseBefore, seedTwoInvestors } from './migrations-before';
 
 /**
  * Issue 23, goal 3: migration 0045 gives every leg the week its transaction was written in and
@@ -32,17 +32,7 @@ function weekOf(iso: string): number {
 /** Books in the shape before 0045; `orphan` adds a leg whose transaction is missing (written past the guard, as a fault would be). */
 async function oldDatabase(orphan: boolean) {
   const { db, close } = await databaseBefore('0045');
-  for (const [id, email] of [[A, 'a'], [B, 'b']] as const) {
-    await db.execute(sql`insert into users (id, email, role, referral_code) values (${id}::uuid, ${`${email}@example.com`}, 'user', ${`code${email}`})`);
-  }
-  const account = (id: number, key: string, kind: string, userId: string | null, pool: string | null, balance: bigint, deposited = 0n, interest = 0n) =>
-    db.execute(sql`insert into ledger_accounts (id, key, kind, currency, user_id, pool, balance, deposited, interest)
-      values (${id}, ${key}, ${kind}, ${CURRENCY[id]!}, ${userId}::uuid, ${pool}, ${balance.toString()}::numeric, ${deposited.toString()}::numeric, ${interest.toString()}::numeric)`);
-  await account(1, `position:coin:ETH:${A}`, 'position', A, 'coin', -1003n, 1000n, 3n);
-  await account(2, `position:dex:USDT:${B}`, 'position', B, 'dex', -70n, 70n);
-  await account(3, 'reserves:1:0xaa:ETH', 'reserves', null, 'coin', 1000n);
-  await account(4, 'reserves:1:0xbb:USDT', 'reserves', null, 'dex', 70n);
-  await account(5, 'house:ETH', 'house', null, null, 3n);
+  await seedTwoInvestors(db, { a: A, b: B }, CURRENCY);
   for (const t of TRANSACTIONS) {
     const detail = t.kind === 'interest' ? JSON.stringify({ pool: 'coin', day: '2026-02-01', apy: '0.08' }) : null;
     await db.execute(sql`insert into ledger_transactions (id, reference, kind, at, detail, created_at)
