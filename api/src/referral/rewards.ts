@@ -297,7 +297,8 @@ async function rewardPart(db: Db, q: Part): Promise<void> {
         -- Each referee and their ancestors within the levels: both with a proved e-mail, the referee sharing no address with any ancestor.
         select t.user_id, t.level, t.ancestor_id, lv.reward_bps, e.value
         from earners e
-        join referral_tree t on t.user_id = e.user_id and t.level <= ${depth}
+        -- The part's range said again of the tree: only the part's referees' ancestors are read and hashed, not the whole network's.
+        join referral_tree t on t.user_id = e.user_id and t.level <= ${depth} and ${inPart(sql`t.user_id`)}
         join referral_config_levels lv on lv.config_id = ${config.id} and lv.level = t.level
         where not exists (select 1 from unproved x where x.id = e.user_id)
           and not exists (select 1 from unproved x where x.id = t.ancestor_id)
@@ -333,8 +334,10 @@ async function rewardPart(db: Db, q: Part): Promise<void> {
       members as (
         -- Each member's shares of the day, one per level, into the member's row of the month (the parts' members are apart).
         insert into referral_member_rewards as m (member_id, month, currency, amounts)
+        -- A member has one share per level (one ancestor each): max() picks it, with a state far lighter than sum()'s, so the
+        -- grouping of a large part stays in memory.
         select p.user_id, ${month}::date, ${payout}, array[${sql.join(
-          config.levels.map((_, i) => sql`coalesce(sum(p.amount) filter (where p.level = ${i + 1}), 0)`),
+          config.levels.map((_, i) => sql`coalesce(max(p.amount) filter (where p.level = ${i + 1}), 0)`),
           sql`, `,
         )}]
         from paid p, tx
