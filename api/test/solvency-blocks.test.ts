@@ -32,7 +32,7 @@ import { createTestDatabase } from './helpers';
 import { instantChain as chain, seedPositions } from './solvency-seed';
 import { proofOf, takeSnapshot } from '../src/solvency';
 import { PartBudget } from '../src/solvency/snapshot';
-import { BLOCK, BlockTree, Randomness, leafKey, leafNode, paddingNode, parentOf, subKey, sumsOf, type Node } from '../src/solvency/tree';
+import { BLOCK, BlockTree, Randomness, blockNodes, leafNode, paddingNode, parentOf, subKey, sumsOf, type Node } from '../src/solvency/tree';
 
 jest.setTimeout(120_000);
 
@@ -54,12 +54,12 @@ describe('the server\'s tree builder', () => {
     const sums = randomSums();
     const sub = subKey(nonce, 41, id);
     expect(hex(sub)).toBe(hex(nobleSubKey(nonce, 41, id)));
-    const leaf = leafNode(leafKey(sub), 2, sums);
+    const leaf = leafNode(sub, 2, sums);
     expect(leaf.hash).toBe(hex(leafHash(sub, 2, sums)));
     // HMAC written out on one-shot SHA-256: every width of message, and a sum at each end of the range.
     for (const width of [1, 2, 3, 5]) {
       const wide = [...Array(width).keys()].map((i) => (i === 0 ? (1n << 256n) - 1n : i === 1 ? 0n : BigInt(`0x${randomBytes(31).toString('hex')}`)));
-      for (const part of [0, 1, 7]) expect(leafNode(leafKey(sub), part, wide).hash).toBe(hex(leafHash(sub, part, wide)));
+      for (const part of [0, 1, 7]) expect(leafNode(sub, part, wide).hash).toBe(hex(leafHash(sub, part, wide)));
     }
     const pad = paddingNode(41, 77, 2);
     expect(pad.hash).toBe(hex(paddingLeafHash(41, 77)));
@@ -69,10 +69,10 @@ describe('the server\'s tree builder', () => {
     expect(parent.hash).toBe(hex(expected.hash));
     expect(sumsOf(parent)).toEqual(expected.sums);
     // A total that would reach 2^256 is refused, as the shared format refuses it.
-    expect(() => parentOf(leafNode(leafKey(sub), 0, [(1n << 256n) - 1n, 0n]), leafNode(leafKey(sub), 1, [1n, 0n]))).toThrow();
-    expect(() => parentOf(leafNode(leafKey(sub), 0, [0n, (1n << 256n) - 1n]), leafNode(leafKey(sub), 1, [0n, 1n]))).toThrow();
+    expect(() => parentOf(leafNode(sub, 0, [(1n << 256n) - 1n, 0n]), leafNode(sub, 1, [1n, 0n]))).toThrow();
+    expect(() => parentOf(leafNode(sub, 0, [0n, (1n << 256n) - 1n]), leafNode(sub, 1, [0n, 1n]))).toThrow();
     // A carry crosses bytes and stays within its own currency.
-    const carried = parentOf(leafNode(leafKey(sub), 0, [(1n << 200n) - 1n, 255n]), leafNode(leafKey(sub), 1, [1n, 1n]));
+    const carried = parentOf(leafNode(sub, 0, [(1n << 200n) - 1n, 255n]), leafNode(sub, 1, [1n, 1n]));
     expect(sumsOf(carried)).toEqual([1n << 200n, 256n]);
   });
 
@@ -81,7 +81,7 @@ describe('the server\'s tree builder', () => {
     const count = 300;
     const leaves = Array.from({ length: count }, (_, i) => {
       const sums = randomSums();
-      return { ...leafNode(leafKey(subKey(randomBytes(32), 5, uuid())), i % 3, sums), sums };
+      return { ...leafNode(subKey(randomBytes(32), 5, uuid()), i % 3, sums), sums };
     });
     const levels: TreeNode[][] = [];
     const reference = new StreamingTree(512, (level, index, node) => ((levels[level] ??= [])[index] = node));
@@ -89,9 +89,9 @@ describe('the server\'s tree builder', () => {
     const root = reference.finish(5, 2);
 
     const blocks = new Map<string, Node[]>();
-    const tree = new BlockTree(512, count, (level, block, nodes) => blocks.set(`${level}:${block}`, nodes));
+    const tree = new BlockTree(512, count, 2, (level, block, n, bytes) => blocks.set(`${level}:${block}`, blockNodes(n, bytes, 2)));
     leaves.forEach((l) => tree.push(l));
-    const built = tree.finish(5, 2);
+    const built = tree.finish(5);
     expect(built.hash).toBe(hex(root.hash));
     expect(sumsOf(built)).toEqual(root.sums);
 

@@ -3,7 +3,7 @@
 // part's record and the random bucket it is dealt into. Reading the buckets in order and each
 // one's parts in a random order (the snapshot's `Deal.shuffled`) is a uniform shuffle of all parts.
 import { FormatError, paddedLeafCount } from '@app/solvency';
-import { Randomness, subKeyOf, writeU256, writeUuid } from './tree';
+import { Randomness, subKeyInto, writeU256, writeUuid } from './tree';
 
 /**
  * A part as the deal stores it and the thread reads it: the user's 16 id bytes, the part number,
@@ -139,11 +139,12 @@ export class Dealer {
       // Each part's place in the page, its bucket's next.
       for (let p = 0; p < k; p++) at[p] = place[bucketOf[i + p]!]!++ * size;
       writeUuid(records, page.users[u]!, at[0]! + RECORD.user);
-      const sub = subKeyOf(nonces.subarray(32 * u, 32 * u + 32), snapshotId, records, at[0]! + RECORD.user);
-      for (let p = 0; p < k; p++) {
-        if (p > 0) records.copy(records, at[p]! + RECORD.user, at[0]! + RECORD.user, at[0]! + RECORD.user + 16);
+      // The sub straight into the first part's record, then the user and sub copied to the others.
+      subKeyInto(nonces, 32 * u, snapshotId, records, at[0]! + RECORD.user, records, at[0]! + RECORD.sub);
+      records[at[0]! + RECORD.part] = 0;
+      for (let p = 1; p < k; p++) {
+        records.copy(records, at[p]! + RECORD.user, at[0]! + RECORD.user, at[0]! + RECORD.sums);
         records[at[p]! + RECORD.part] = p;
-        sub.copy(records, at[p]! + RECORD.sub);
       }
       for (let c = 0; c < width; c++) {
         const v = BigInt(page.amounts[u * width + c]!);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { FormatError } from '@app/solvency';
 import { Dealer, RECORD, recordSize, type DealSetup, type DealTotals, type DealtPage, type OwedPage } from './deal';
-import { BlockTree, leafOfSub, paddingNode, type Node } from './tree';
+import { BlockTree, type Node } from './tree';
 
 export { RECORD, recordSize };
 
@@ -138,21 +138,14 @@ export class TreeWorker {
 /** The thread's side: folds what comes in, as it comes, and hands back each bucket's blocks. */
 function serve(): void {
   const port = parentPort!;
-  const done: { level: number; block: number; nodes: Node[] }[] = [];
+  const done: { level: number; block: number; count: number; bytes: Buffer }[] = [];
   let setup: Setup | null = null;
   let tree: BlockTree | null = null;
   let dealer: Dealer | null = null;
 
   const pack = (): PackedBlocks => {
-    const nodeSums = 32 * setup!.width;
-    const counts = done.map((d) => d.nodes.length);
-    const bytes = Buffer.allocUnsafe(counts.reduce((s, n) => s + n * (32 + nodeSums), 0));
-    let at = 0;
-    for (const d of done) {
-      for (const n of d.nodes) at += bytes.write(n.hash, at, 32, 'hex');
-      for (const n of d.nodes) at += n.encoded.copy(bytes, at);
-    }
-    const packed = { levels: done.map((d) => d.level), blocks: done.map((d) => d.block), counts, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+    const bytes = Buffer.concat(done.map((d) => d.bytes));
+    const packed = { levels: done.map((d) => d.level), blocks: done.map((d) => d.block), counts: done.map((d) => d.count), bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
     done.length = 0;
     return packed;
   };
@@ -175,7 +168,7 @@ function serve(): void {
       }
       if ('setup' in m) {
         setup = m.setup;
-        tree = new BlockTree(setup.leafCount, setup.realLeaves, (level, block, nodes) => done.push({ level, block, nodes }));
+        tree = new BlockTree(setup.leafCount, setup.realLeaves, setup.width, (level, block, count, bytes) => done.push({ level, block, count, bytes: Buffer.from(bytes) }));
         return;
       }
       if (!setup || !tree) throw new FormatError('the tree was not set up');
@@ -185,17 +178,17 @@ function serve(): void {
         if (bytes.length % size || m.order.length * size !== bytes.length) throw new FormatError('a bucket of records cut short');
         for (const i of m.order) {
           const at = i * size;
-          tree.push(leafOfSub(bytes.subarray(at + RECORD.sub, at + RECORD.sums), bytes[at + RECORD.part]!, bytes.subarray(at + RECORD.sums, at + size)));
+          tree.pushLeaf(bytes, at + RECORD.sub, bytes[at + RECORD.part]!, at + RECORD.sums);
         }
         send({ packed: pack() });
         return;
       }
       // Padding leaves stream through the same blocks: a tree padded to twice its parts stays flat too.
       while (tree.pushed < setup.leafCount) {
-        tree.push(paddingNode(setup.snapshotId, tree.pushed, setup.width));
+        tree.pushPadding(setup.snapshotId);
         if (done.length >= PADDING_BATCH) send({ packed: pack() });
       }
-      const root = tree.finish(setup.snapshotId, setup.width);
+      const root = tree.finish(setup.snapshotId);
       send({ packed: pack(), root: { hash: root.hash, encoded: new Uint8Array(root.encoded) } });
     } catch (err) {
       send({ error: err instanceof Error ? err.message : String(err) });

@@ -16,10 +16,9 @@ export const BLOCK_LEVELS = 4;
 export const BLOCK = 1 << BLOCK_LEVELS;
 
 /**
- * A node: its hash in hex, and its sums as u256be bytes, as its parent's hash reads them. Sums add
- * up byte by byte and become numbers only where they are stored or shown (`sumsOf`). The hash is
- * a string because a buffer per digest is an allocation outside the heap for each of millions of
- * nodes, which the collector then spends more time on than the hashing takes.
+ * A node as a proof reads it: its hash in hex, and its sums as u256be bytes, as its parent's hash
+ * reads them. Sums add up byte by byte and become numbers only where they are stored or shown
+ * (`sumsOf`). The snapshot's build keeps no such objects: its nodes are bytes (`BlockTree`).
  */
 export type Node = { hash: string; encoded: Buffer };
 
@@ -33,9 +32,12 @@ function writeU64(out: Buffer, v: number, at: number): void {
   out.writeUInt32BE(v >>> 0, at + 4);
 }
 
-/** One-shot SHA-256: no hash object per call. */
-const sha256 = (data: Buffer): Buffer => hash('sha256', data, 'buffer');
-const sha256Hex = (data: Buffer): string => hash('sha256', data, 'hex');
+/**
+ * One-shot SHA-256 (no hash object per call) of `data`, written at `at` of `out`. The digest comes as a one-byte string: a buffer per
+ * digest is memory outside the heap for each of millions of nodes, which costs the collector more
+ * than the hashing, and a byte string is copied back as is, with no hex to parse.
+ */
+const digestInto = (data: Buffer, out: Buffer, at: number): void => void out.write(hash('sha256', data, 'binary'), at, 32, 'latin1');
 
 const LIMB = (1n << 64n) - 1n;
 
@@ -64,20 +66,20 @@ export function sumsOf(node: Node): bigint[] {
   return Array.from({ length: node.encoded.length / 32 }, (_, i) => BigInt(`0x${node.encoded.toString('hex', i * 32, i * 32 + 32)}`));
 }
 
-/** Each pair of u256be sums added, byte by byte from the last; a sum reaching 2^256 is refused. */
-function addSums(a: Buffer, b: Buffer): Buffer {
-  if (a.length !== b.length) throw new FormatError('children with different numbers of currencies');
-  const out = Buffer.allocUnsafe(a.length);
-  for (let end = a.length; end > 0; end -= 32) {
+/**
+ * The sums at `a` and at `b` in `from` added pairwise into `out` at `at` (u256be each, byte by byte
+ * from the last); a sum reaching 2^256 is refused.
+ */
+function addSumsInto(from: Buffer, a: number, b: number, width: number, out: Buffer, at: number): void {
+  for (let c = 32 * width; c > 0; c -= 32) {
     let carry = 0;
-    for (let i = end - 1; i >= end - 32; i--) {
-      const s = a[i]! + b[i]! + carry;
-      out[i] = s & 0xff;
+    for (let i = c - 1; i >= c - 32; i--) {
+      const s = from[a + i]! + from[b + i]! + carry;
+      out[at + i] = s & 0xff;
       carry = s >> 8;
     }
     if (carry) throw new FormatError('a node sum reaches 2^256');
   }
-  return out;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -102,80 +104,125 @@ export function subKey(nonce: Buffer, snapshotId: number, userId: string): Buffe
 /** The same from the user id's 16 bytes, at `from` in `user` (the deal's record, where they already sit). */
 export function subKeyOf(nonce: Buffer, snapshotId: number, user: Buffer, from = 0): Buffer {
   if (nonce.length !== 32) throw new FormatError('the nonce is 32 bytes');
+  const sub = Buffer.allocUnsafe(32);
+  subKeyInto(nonce, 0, snapshotId, user, from, sub, 0);
+  return sub;
+}
+
+/** The sub of the nonce at `nonceAt` and the user id bytes at `from`, written at `at` of `out`. */
+export function subKeyInto(nonces: Buffer, nonceAt: number, snapshotId: number, user: Buffer, from: number, out: Buffer, at: number): void {
   const data = room(TAG_SUB.length + 56);
   user.copy(data, TAG_SUB.length + 40, from, from + 16);
   TAG_SUB.copy(data, 0);
-  nonce.copy(data, TAG_SUB.length);
+  nonces.copy(data, TAG_SUB.length, nonceAt, nonceAt + 32);
   writeU64(data, snapshotId, TAG_SUB.length + 32);
-  return sha256(data.subarray(0, TAG_SUB.length + 56));
+  digestInto(data.subarray(0, TAG_SUB.length + 56), out, at);
 }
 
-/** A sub as HMAC's two padded keys (RFC 2104: a key of 32 bytes is zero-padded to the block of 64), made once per user. */
-export type LeafKey = { inner: Buffer; outer: Buffer };
+/**
+ * The leaf's two messages, kept per width: HMAC's padded keys (RFC 2104: a key of 32 bytes is
+ * zero-padded to the block of 64) have their last 32 bytes fixed, and the inner message its tag, so
+ * a leaf writes only its sub, part and sums.
+ */
+type LeafMessages = { inner: Buffer; outer: Buffer };
+const leafMessages = new Map<number, LeafMessages>();
 
-export function leafKey(sub: Buffer): LeafKey {
-  if (sub.length !== 32) throw new FormatError('a sub is 32 bytes');
-  const inner = Buffer.alloc(64, 0x36);
-  const outer = Buffer.alloc(64, 0x5c);
-  for (let i = 0; i < 32; i++) {
-    inner[i]! ^= sub[i]!;
-    outer[i]! ^= sub[i]!;
+function messagesFor(width: number): LeafMessages {
+  let m = leafMessages.get(width);
+  if (!m) {
+    const inner = Buffer.alloc(64 + TAG_LEAF.length + 4 + 32 * width, 0x36);
+    TAG_LEAF.copy(inner, 64);
+    leafMessages.set(width, (m = { inner, outer: Buffer.alloc(96, 0x5c) }));
   }
-  return { inner, outer };
+  return m;
 }
 
-/** HMAC-SHA256(key = sub, "pol-v1/leaf" ‖ u32be(part) ‖ u256be(v_1) ‖ … ‖ u256be(v_N)) */
-export function leafNode(key: LeafKey, part: number, sums: readonly bigint[]): Node {
-  return leafOf(key.inner, key.outer, part, encodeSums(sums));
+/**
+ * HMAC-SHA256(key = sub, "pol-v1/leaf" ‖ u32be(part) ‖ u256be(v_1) ‖ … ‖ u256be(v_N)), from the
+ * sub at `subAt` and the sums at `sumsAt` of `src`: the leaf's hash and sums written at `at` of `out`.
+ */
+function leafInto(src: Buffer, subAt: number, part: number, sumsAt: number, width: number, out: Buffer, at: number): void {
+  const { inner, outer } = messagesFor(width);
+  for (let i = 0; i < 32; i++) {
+    const k = src[subAt + i]!;
+    inner[i] = k ^ 0x36;
+    outer[i] = k ^ 0x5c;
+  }
+  inner.writeUInt32BE(part, 64 + TAG_LEAF.length);
+  src.copy(inner, 64 + TAG_LEAF.length + 4, sumsAt, sumsAt + 32 * width);
+  digestInto(inner, outer, 64);
+  digestInto(outer, out, at);
+  src.copy(out, at + 32, sumsAt, sumsAt + 32 * width);
 }
 
-/** The same leaf from the sub itself, its padded keys written straight into the message: no allocation but the sums'. */
-export function leafOfSub(sub: Buffer, part: number, encoded: Buffer): Node {
-  if (sub.length !== 32) throw new FormatError('a sub is 32 bytes');
-  return leafOf(sub, null, part, encoded);
-}
-
-/** `inner`/`outer`: the padded keys, or (with `outer` null) the 32-byte sub to pad here. */
-function leafOf(inner: Buffer, outer: Buffer | null, part: number, encoded: Buffer): Node {
-  const length = 64 + TAG_LEAF.length + 4 + encoded.length;
-  const message = room(length);
-  if (outer) inner.copy(message, 0);
-  else for (let i = 0; i < 64; i++) message[i] = (i < 32 ? inner[i]! : 0) ^ 0x36;
-  TAG_LEAF.copy(message, 64);
-  message.writeUInt32BE(part, 64 + TAG_LEAF.length);
-  encoded.copy(message, 64 + TAG_LEAF.length + 4);
-  const hashed = sha256Hex(message.subarray(0, length));
-  if (outer) outer.copy(message, 0);
-  else for (let i = 0; i < 64; i++) message[i] = (i < 32 ? inner[i]! : 0) ^ 0x5c;
-  message.write(hashed, 64, 32, 'hex');
-  return { hash: sha256Hex(message.subarray(0, 96)), encoded };
-}
-
-/** SHA256("pol-v1/pad" ‖ u64be(snapshotId) ‖ u64be(leafIndex)); its sums are all zero. */
-const zeros = new Map<number, Buffer>();
-
-export function paddingNode(snapshotId: number, leafIndex: number, width: number): Node {
-  let encoded = zeros.get(width);
-  if (!encoded) zeros.set(width, (encoded = Buffer.alloc(32 * width)));
+/** SHA256("pol-v1/pad" ‖ u64be(snapshotId) ‖ u64be(leafIndex)): its hash written at `at` of `out`, its sums zero. */
+function paddingInto(snapshotId: number, leafIndex: number, width: number, out: Buffer, at: number): void {
   const data = room(TAG_PAD.length + 16);
   TAG_PAD.copy(data, 0);
   writeU64(data, snapshotId, TAG_PAD.length);
   writeU64(data, leafIndex, TAG_PAD.length + 8);
-  return { hash: sha256Hex(data.subarray(0, TAG_PAD.length + 16)), encoded };
+  digestInto(data.subarray(0, TAG_PAD.length + 16), out, at);
+  out.fill(0, at + 32, at + 32 + 32 * width);
+}
+
+/**
+ * A pair of nodes as their parent hashes them: "pol-v1/node" ‖ L.hash ‖ u256be(L.sums…) ‖ R.hash ‖
+ * u256be(R.sums…), which is the tag and then the two nodes' bytes as the tree keeps them. The
+ * parent's hash and sums go to `at` of `out`.
+ */
+const PAIR = TAG_NODE.length;
+const pairBuffer = (width: number) => {
+  const pair = Buffer.alloc(PAIR + 2 * nodeBytes(width));
+  TAG_NODE.copy(pair, 0);
+  return pair;
+};
+
+function foldPair(pair: Buffer, width: number, out: Buffer, at: number): void {
+  const size = nodeBytes(width);
+  addSumsInto(pair, PAIR + 32, PAIR + size + 32, width, out, at + 32);
+  digestInto(pair, out, at);
+}
+
+/** A node's bytes as the tree keeps them: its hash, then its sums. */
+const nodeBytes = (width: number) => 32 + 32 * width;
+
+/** A node's bytes as a Node. */
+const nodeAt = (bytes: Buffer, at: number, width: number): Node => ({
+  hash: bytes.toString('hex', at, at + 32),
+  encoded: Buffer.from(bytes.subarray(at + 32, at + 32 + 32 * width)),
+});
+
+/** A Node's bytes written at `at` of `out`. */
+function writeNode(node: Node, out: Buffer, at: number): void {
+  out.write(node.hash, at, 32, 'hex');
+  node.encoded.copy(out, at + 32);
+}
+
+/** HMAC-SHA256 leaf of a sub (32 bytes), part and sums. */
+export function leafNode(sub: Buffer, part: number, sums: readonly bigint[]): Node {
+  if (sub.length !== 32) throw new FormatError('a sub is 32 bytes');
+  const src = Buffer.concat([sub, encodeSums(sums)]);
+  const out = Buffer.allocUnsafe(nodeBytes(sums.length));
+  leafInto(src, 0, part, 32, sums.length, out, 0);
+  return nodeAt(out, 0, sums.length);
+}
+
+export function paddingNode(snapshotId: number, leafIndex: number, width: number): Node {
+  const out = Buffer.allocUnsafe(nodeBytes(width));
+  paddingInto(snapshotId, leafIndex, width, out, 0);
+  return nodeAt(out, 0, width);
 }
 
 /** SHA256("pol-v1/node" ‖ L.hash ‖ u256be(L.sums…) ‖ R.hash ‖ u256be(R.sums…)); a sum reaching 2^256 is refused. */
 export function parentOf(left: Node, right: Node): Node {
-  const encoded = addSums(left.encoded, right.encoded);
-  const half = 32 + encoded.length;
-  const length = TAG_NODE.length + 2 * half;
-  const data = room(length);
-  TAG_NODE.copy(data, 0);
-  data.write(left.hash, TAG_NODE.length, 32, 'hex');
-  left.encoded.copy(data, TAG_NODE.length + 32);
-  data.write(right.hash, TAG_NODE.length + half, 32, 'hex');
-  right.encoded.copy(data, TAG_NODE.length + half + 32);
-  return { hash: sha256Hex(data.subarray(0, length)), encoded };
+  if (left.encoded.length !== right.encoded.length) throw new FormatError('children with different numbers of currencies');
+  const width = left.encoded.length / 32;
+  const pair = pairBuffer(width);
+  writeNode(left, pair, PAIR);
+  writeNode(right, pair, PAIR + nodeBytes(width));
+  const out = Buffer.allocUnsafe(nodeBytes(width));
+  foldPair(pair, width, out, 0);
+  return nodeAt(out, 0, width);
 }
 
 /** `count` nodes folded up `levels` times (or to one): every level, the block's first included. */
@@ -191,34 +238,91 @@ export function foldBlock(nodes: Node[], levels = BLOCK_LEVELS): Node[][] {
 /** Nodes at `level` in a tree of `leafCount` leaves, and how many of them one block holds. */
 export const blockSize = (leafCount: number, level: number) => Math.min(BLOCK, Math.max(1, leafCount / 2 ** level));
 
-export type BlockSink = (level: number, block: number, nodes: Node[]) => void;
+/**
+ * A block handed over: `count` hashes, then the same nodes' sums, as `solvency_blocks` stores them.
+ * `bytes` is the tree's own buffer, reused for the next block: the sink copies what it keeps.
+ */
+export type BlockSink = (level: number, block: number, count: number, bytes: Buffer) => void;
+
+/** A block's nodes, from its bytes as the sink receives them. */
+export function blockNodes(count: number, bytes: Buffer, width: number): Node[] {
+  return Array.from({ length: count }, (_, i) => ({
+    hash: bytes.toString('hex', 32 * i, 32 * i + 32),
+    encoded: Buffer.from(bytes.subarray(32 * count + 32 * width * i, 32 * count + 32 * width * (i + 1))),
+  }));
+}
 
 /**
- * Folds leaves pushed in order (one node waiting per level, so memory is flat) and hands over the
- * blocks to store: those of every BLOCK_LEVELS-th level below the root. A block of the leaf level
- * that holds padding only is not handed over: no user's proof starts in it, and each of its leaves
- * is computable from (snapshotId, leafIndex).
+ * Folds leaves pushed in order and hands over the blocks to store: those of every BLOCK_LEVELS-th
+ * level below the root. A block of the leaf level that holds padding only is not handed over: no
+ * user's proof starts in it, and each of its leaves is computable from (snapshotId, leafIndex).
+ *
+ * Memory is flat and nothing is allocated per node: each level keeps one pair of nodes as bytes,
+ * behind the parent's tag, so a parent hashes its pair where it lies; each stored level gathers its
+ * block in a buffer of its own.
  */
 export class BlockTree {
-  private readonly waiting: (Node | undefined)[] = [];
-  private readonly counts: number[] = [];
-  private readonly blocks: Node[][] = [];
   private readonly height: number;
+  private readonly size: number;
+  /** Per level: the tag, then the pair's left and right node. */
+  private readonly pairs: Buffer[] = [];
+  private readonly counts: number[] = [];
+  /** Per stored level: the block's hashes, then their sums; and how many it holds. */
+  private readonly blocks: Buffer[] = [];
+  private readonly filled: number[] = [];
   private leaves = 0;
 
   constructor(
     private readonly leafCount: number,
     private readonly realLeaves: number,
+    private readonly width: number,
     private readonly emit: BlockSink,
   ) {
     this.height = Math.log2(leafCount);
     if (!Number.isInteger(this.height) || realLeaves > leafCount) throw new FormatError('the leaf count is a power of two that holds every part');
+    this.size = nodeBytes(width);
+    for (let level = 0; level <= this.height; level++) {
+      this.pairs.push(pairBuffer(width));
+      this.counts.push(0);
+      if (level % BLOCK_LEVELS === 0 && level < this.height) {
+        this.blocks[level] = Buffer.alloc(blockSize(leafCount, level) * this.size);
+        this.filled[level] = 0;
+      }
+    }
   }
 
-  push(leaf: Node): void {
+  /** Where the next node of `level` goes: its pair's left or right. */
+  private slot(level: number): number {
+    return PAIR + (this.counts[level]! & 1) * this.size;
+  }
+
+  private room(): void {
     if (this.leaves >= this.leafCount) throw new FormatError('more leaves than the tree holds');
+  }
+
+  /** A leaf from the sub at `subAt` and the sums at `sumsAt` of `src`. */
+  pushLeaf(src: Buffer, subAt: number, part: number, sumsAt: number): void {
+    this.room();
+    leafInto(src, subAt, part, sumsAt, this.width, this.pairs[0]!, this.slot(0));
     this.leaves++;
-    this.place(0, leaf);
+    this.placed(0);
+  }
+
+  /** A leaf as a Node. */
+  push(leaf: Node): void {
+    this.room();
+    if (leaf.encoded.length !== 32 * this.width) throw new FormatError('a leaf of another number of currencies');
+    writeNode(leaf, this.pairs[0]!, this.slot(0));
+    this.leaves++;
+    this.placed(0);
+  }
+
+  /** The next padding leaf. */
+  pushPadding(snapshotId: number): void {
+    this.room();
+    paddingInto(snapshotId, this.leaves, this.width, this.pairs[0]!, this.slot(0));
+    this.leaves++;
+    this.placed(0);
   }
 
   /** How many leaves have been pushed, which is the index of the next. */
@@ -227,34 +331,37 @@ export class BlockTree {
   }
 
   /** Pads up to the leaf count and answers the root. */
-  finish(snapshotId: number, width: number, onPadding?: () => void): Node {
+  finish(snapshotId: number, onPadding?: () => void): Node {
     while (this.leaves < this.leafCount) {
-      this.push(paddingNode(snapshotId, this.leaves, width));
+      this.pushPadding(snapshotId);
       onPadding?.();
     }
-    const root = this.waiting[this.height];
-    if (!root) throw new FormatError('the tree did not fold to one root');
-    return root;
+    if (this.counts[this.height] !== 1) throw new FormatError('the tree did not fold to one root');
+    return nodeAt(this.pairs[this.height]!, PAIR, this.width);
   }
 
-  private place(level: number, node: Node): void {
-    const index = this.counts[level] ?? 0;
+  /** The node just written at its level's slot: kept in its block if the level is stored, folded with its left if it is a right. */
+  private placed(level: number): void {
+    const pair = this.pairs[level]!;
+    const index = this.counts[level]!;
+    const at = this.slot(level);
     this.counts[level] = index + 1;
-    if (level % BLOCK_LEVELS === 0 && level < this.height) {
-      const block = (this.blocks[level] ??= []);
-      block.push(node);
-      if (block.length === blockSize(this.leafCount, level)) {
-        const first = index + 1 - block.length;
-        if (level > 0 || first < this.realLeaves) this.emit(level, first / block.length, block);
-        this.blocks[level] = [];
+    const block = this.blocks[level];
+    if (block) {
+      const n = block.length / this.size;
+      const i = this.filled[level]!;
+      pair.copy(block, 32 * i, at, at + 32);
+      pair.copy(block, 32 * n + 32 * this.width * i, at + 32, at + this.size);
+      this.filled[level] = i + 1;
+      if (i + 1 === n) {
+        const first = index + 1 - n;
+        if (level > 0 || first < this.realLeaves) this.emit(level, first / n, n, block);
+        this.filled[level] = 0;
       }
     }
-    const left = this.waiting[level];
-    if (index % 2 === 1 && left) {
-      this.waiting[level] = undefined;
-      this.place(level + 1, parentOf(left, node));
-    } else {
-      this.waiting[level] = node;
+    if (index & 1) {
+      foldPair(pair, this.width, this.pairs[level + 1]!, this.slot(level + 1));
+      this.placed(level + 1);
     }
   }
 }
