@@ -33,9 +33,10 @@ function writeU64(out: Buffer, v: number, at: number): void {
 }
 
 /**
- * One-shot SHA-256 (no hash object per call) of `data`, written at `at` of `out`. The digest comes as a one-byte string: a buffer per
- * digest is memory outside the heap for each of millions of nodes, which costs the collector more
- * than the hashing, and a byte string is copied back as is, with no hex to parse.
+ * One-shot SHA-256 (no hash object per call) of `data`, written at `at` of `out`. The digest comes
+ * as a one-byte string: a buffer per digest is memory outside the heap for each of millions of
+ * nodes, which costs the collector more than the hashing, and a byte string is copied back as is,
+ * with no hex to parse.
  */
 const digestInto = (data: Buffer, out: Buffer, at: number): void => void out.write(hash('sha256', data, 'binary'), at, 32, 'latin1');
 
@@ -267,9 +268,8 @@ export class BlockTree {
   /** Per level: the tag, then the pair's left and right node. */
   private readonly pairs: Buffer[] = [];
   private readonly counts: number[] = [];
-  /** Per stored level: the block's hashes, then their sums; and how many it holds. */
+  /** Per stored level: the block's hashes, then their sums (how many it holds follows from the level's count). */
   private readonly blocks: Buffer[] = [];
-  private readonly filled: number[] = [];
   private leaves = 0;
 
   constructor(
@@ -286,7 +286,6 @@ export class BlockTree {
       this.counts.push(0);
       if (level % BLOCK_LEVELS === 0 && level < this.height) {
         this.blocks[level] = Buffer.alloc(blockSize(leafCount, level) * this.size);
-        this.filled[level] = 0;
       }
     }
   }
@@ -296,13 +295,13 @@ export class BlockTree {
     return PAIR + (this.counts[level]! & 1) * this.size;
   }
 
-  private room(): void {
+  private refuseOverflow(): void {
     if (this.leaves >= this.leafCount) throw new FormatError('more leaves than the tree holds');
   }
 
   /** A leaf from the sub at `subAt` and the sums at `sumsAt` of `src`. */
   pushLeaf(src: Buffer, subAt: number, part: number, sumsAt: number): void {
-    this.room();
+    this.refuseOverflow();
     leafInto(src, subAt, part, sumsAt, this.width, this.pairs[0]!, this.slot(0));
     this.leaves++;
     this.placed(0);
@@ -310,7 +309,7 @@ export class BlockTree {
 
   /** A leaf as a Node. */
   push(leaf: Node): void {
-    this.room();
+    this.refuseOverflow();
     if (leaf.encoded.length !== 32 * this.width) throw new FormatError('a leaf of another number of currencies');
     writeNode(leaf, this.pairs[0]!, this.slot(0));
     this.leaves++;
@@ -319,7 +318,7 @@ export class BlockTree {
 
   /** The next padding leaf. */
   pushPadding(snapshotId: number): void {
-    this.room();
+    this.refuseOverflow();
     paddingInto(snapshotId, this.leaves, this.width, this.pairs[0]!, this.slot(0));
     this.leaves++;
     this.placed(0);
@@ -349,14 +348,12 @@ export class BlockTree {
     const block = this.blocks[level];
     if (block) {
       const n = block.length / this.size;
-      const i = this.filled[level]!;
+      const i = index % n;
       pair.copy(block, 32 * i, at, at + 32);
       pair.copy(block, 32 * n + 32 * this.width * i, at + 32, at + this.size);
-      this.filled[level] = i + 1;
       if (i + 1 === n) {
         const first = index + 1 - n;
         if (level > 0 || first < this.realLeaves) this.emit(level, first / n, n, block);
-        this.filled[level] = 0;
       }
     }
     if (index & 1) {
