@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { Wallet } from 'ethers';
 import { deposits, users } from '../src/db/schema';
 import { depositTransaction } from '../src/deposits/credit';
 import { accrueDay } from '../src/interest';
@@ -8,6 +9,9 @@ import { checkLedger, post } from '../src/ledger';
 import { setPrices } from '../src/pricing/prices';
 import { setConfig } from '../src/referral/config';
 import { rewardDay, vestRewards } from '../src/referral/rewards';
+import { harvest } from '../src/referral/standing';
+import { takeSnapshot } from '../src/solvency';
+import { instantChain } from './solvency-seed';
 import { startTestApp, type TestApp } from './helpers';
 import { addDays, memberShares } from './money-helpers';
 
@@ -271,8 +275,51 @@ describe('issue 23, goal 4: the day split into parts by referee', () => {
     expect((await checkLedger(db())).ok).toBe(true);
     await db().execute(sql`drop trigger referral_part_fails on referral_reward_parts`);
     await db().execute(sql`drop function referral_part_fails()`);
+    expect(await rows(db(), sql`select distinct part from referral_part_sums where day = ${day}::date order by part`)).toEqual([{ part: 1 }, { part: 3 }]);
     for (const pool of ['coin', 'stable'] as const) expect((await rewardDay(db(), source(), pool, day, 3)).created).toBe(true);
+    expect(await rows(db(), sql`select user_id from referral_part_sums where day = ${day}::date`)).toEqual([]);
     await audit(day, 3);
+  });
+
+  it('every part done and the day not marked: the parts\' sums are owed (the ledger check, a solvency snapshot and the referrer\'s figures count them); the next run writes the day\'s rows once', async () => {
+    const day = '2025-09-20';
+    const { R, A } = await network(day, 12);
+    // The day's marker fails once, as if the process died after the last part's commit.
+    await db().execute(sql`create function referral_marker_fails() returns trigger language plpgsql as $$ begin raise exception 'marker lost'; end $$`);
+    await db().execute(sql`create trigger referral_marker_fails before insert on referral_reward_days for each row execute function referral_marker_fails()`);
+    const staged = new Map<string, bigint>();
+    for (const pool of ['coin', 'stable'] as const) {
+      expect((await accrueDay(db(), pool, day, '0.12')).created).toBe(true);
+      const failed = (await rewardDay(db(), source(), pool, day, 3).catch((e: unknown) => e)) as Error & { cause?: Error };
+      expect(failed.cause?.message ?? failed.message).toMatch(/marker lost/);
+      const interest = await rows<{ id: string }>(
+        db(),
+        sql`select id::text from ledger_transactions where kind = 'interest' and (reference = ${`interest:${pool}:${day}`} or reference like ${`interest:${pool}:${day}:%`}) order by id`,
+      );
+      for (const s of (await recompute(pool, day, interest.map((i) => i.id))).shares) staged.set(s.referrer.id, (staged.get(s.referrer.id) ?? 0n) + s.amount);
+    }
+    expect(await rows(db(), sql`select pool, count(*)::int as n from referral_reward_parts where day = ${day}::date group by pool order by pool`)).toEqual([
+      { pool: 'coin', n: 3 },
+      { pool: 'stable', n: 3 },
+    ]);
+    expect(await rows(db(), sql`select user_id from referral_day_rewards where day = ${day}::date`)).toEqual([]);
+    // Each referrer's sums over the parts and pools, to the base unit, as the test recomputed them.
+    const sums = await rows<{ user_id: string; amount: string }>(db(), sql`select user_id::text, sum(amount)::text as amount from referral_part_sums where day = ${day}::date group by user_id`);
+    expect(new Map(sums.map((r) => [r.user_id, BigInt(r.amount)]))).toEqual(staged);
+    expect(staged.get(R.id)).toBeGreaterThan(0n);
+    // Owed already: the members' shares against their referrers', and the users' liabilities against the ledger's rewards payable.
+    expect((await checkLedger(db())).ok).toBe(true);
+    const settings = { chainId: 1, confirmations: 12, solvency: new Wallet(`0x${'11'.repeat(32)}`), brandTitle: 'Test', custody: null };
+    await expect(takeSnapshot(db(), instantChain, settings, { actor: 'test' })).resolves.toMatchObject({ currencies: expect.arrayContaining(['USDT']) });
+    const vestingBefore = BigInt((await harvest(db(), A.id)).vesting);
+    await db().execute(sql`drop trigger referral_marker_fails on referral_reward_days`);
+    await db().execute(sql`drop function referral_marker_fails()`);
+    for (const pool of ['coin', 'stable'] as const) expect((await rewardDay(db(), source(), pool, day, 3)).created).toBe(true);
+    expect(await rows(db(), sql`select user_id from referral_part_sums`)).toEqual([]);
+    // The referrer's vesting figure is the same before and after the day's rows are written: the sums were in it.
+    expect(BigInt((await harvest(db(), A.id)).vesting)).toBe(vestingBefore);
+    await audit(day, 3);
+    await expect(takeSnapshot(db(), instantChain, settings, { actor: 'test' })).resolves.toMatchObject({ currencies: expect.arrayContaining(['USDT']) });
   });
 
   it('a day vested in one pool: a pool first funded that day pays its referrers, one that would add to a decided row is refused whole', async () => {

@@ -144,7 +144,7 @@ export async function checkLedger(db: Pick<Db, 'execute'>, batch = FULL_CHECK_BA
   return finish({ mode: 'full', transactions: Number(range?.n ?? 0), unbalanced, negative, drifted: drifted.slice(0, LIMIT), currencies });
 }
 
-/** The referral figures kept per referrer (0022) against a re-sum of the tree, the positions and the rewards; each referrer's members' shares (0035) against their day rows. */
+/** The referral figures kept per referrer (0022) against a re-sum of the tree, the positions and the rewards; each referrer's members' shares (0035) against their day rows and the sums of parts not yet in them (0046). */
 async function referralDrift(db: Pick<Db, 'execute'>) {
   return rows<{ key: string; balance: string; entries: string }>(
     db,
@@ -171,7 +171,11 @@ async function referralDrift(db: Pick<Db, 'execute'>) {
                from referral_member_rewards m cross join unnest(m.amounts) with ordinality l(amount, level)
                join referral_tree t on t.user_id = m.member_id and t.level = l.level
                group by t.ancestor_id, m.currency) k
-         full join (select user_id, currency, sum(amount) as total from referral_day_rewards group by user_id, currency) s using (user_id, currency)
+         full join (select user_id, currency, sum(amount) as total from (
+             select user_id, currency, amount from referral_day_rewards
+             -- A pool day's parts done and the day not yet marked: the members' shares are written, the referrers' day rows not yet.
+             union all select user_id, currency, amount from referral_part_sums
+           ) r group by user_id, currency) s using (user_id, currency)
          where coalesce(k.total, 0) <> coalesce(s.total, 0) limit ${LIMIT})`,
   );
 }

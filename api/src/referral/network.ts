@@ -39,12 +39,16 @@ export async function downline(db: Db, prices: SQL, userId: string, depth: numbe
   return found.map((r) => ({ level: Number(r.level), members: Number(r.members), capital: r.capital }));
 }
 
-/** The USD value of a user's rewards in every currency they were paid in, at current prices, from their kept totals (0022). */
+/** The USD value of a user's rewards in every currency they were paid in, at current prices, from their kept totals (0022) and any sums of a day's parts not yet in them. */
 export async function rewardsUsd(db: Db, prices: SQL, userId: string): Promise<string> {
   const [r] = await rows<{ usd: string }>(
     db,
     sql`select coalesce(sum(x.amount * pr.usd / power(10::numeric, pr.decimals)), 0)::text as usd
-        from (select currency, sum(amount) as amount from referral_reward_totals where user_id = ${userId} and status <> 'forfeited' group by currency) x
+        from (select currency, sum(amount) as amount from (
+                select currency, amount from referral_reward_totals where user_id = ${userId} and status <> 'forfeited'
+                -- The sums of a pool day's parts not yet in the day's rows (0046).
+                union all select currency, amount from referral_part_sums where user_id = ${userId}
+              ) r group by currency) x
         join ${prices} pr on pr.currency = x.currency`,
   );
   return r?.usd ?? '0';

@@ -93,8 +93,10 @@ export type RewardDay = { pool: string; day: string; created: boolean; rewards: 
  * exactly the one-part day's. Each part is one set-based statement in its own session and its own
  * ledger transaction (`referral:<pool>:<day>`, or `…:<k>/<n>` for part k of n; house → referral
  * rewards payable) naming the interest transactions it was computed from, all or nothing with its
- * row in `referral_reward_parts`; the parts run in parallel. The `referral_reward_days` marker
- * (the day's rewards, total and withheld earners summed over the parts) follows the last part.
+ * row in `referral_reward_parts` and its referrers' sums (`referral_part_sums`); the parts run
+ * in parallel. The referrers' day rows and the `referral_reward_days` marker (the day's rewards,
+ * total and withheld earners summed over the parts) follow the last part, in one transaction that
+ * takes the parts' sums away; until then the sums are owed as the day rows are.
  * Run twice, by two replicas at once or after a crash between parts, a part whose row is taken
  * changes nothing and the missing parts are done: every reward is paid once.
  *
@@ -171,20 +173,66 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
   );
   const failed = settled.find((p): p is PromiseRejectedResult => p.status === 'rejected');
   if (failed) throw failed.reason;
-  // The marker, once every part is done (a concurrent run may have done some): the day's figures summed over its parts.
+  // One part: the day was marked in the part's own transaction. Several: the day's rows and marker once every part is done (a concurrent run may have done some).
+  const done = n === 1 ? (settled[0] as PromiseFulfilledResult<Marked>).value : await db.transaction((tx) => markDay(tx, { pool, day, config, parts: n }));
+  return done ? { ...notCreated, created: true, rewards: Number(done.rewards), total: done.total } : notCreated;
+}
+
+type Marked = { rewards: string; total: string } | null;
+
+/**
+ * The day's rows and marker, once every part of the pool's day is done: each referrer's sums of the
+ * parts (`referral_part_sums`) written into their one row of the day, at the rank the parts used,
+ * and taken away; then the marker, the day's figures summed over its parts. Null when the day is
+ * marked already (by a concurrent run, which this one waited for) or a part is still missing.
+ */
+async function markDay(tx: Db, q: { pool: string; day: string; config: Awaited<ReturnType<typeof configOn>>; parts: number }): Promise<Marked> {
+  const { pool, day, config, parts } = q;
+  // The day's split row, locked: a second run waits here, then finds the day marked.
+  await tx.execute(sql`select 1 from referral_day_parts where pool = ${pool} and day = ${day}::date for update`);
+  const [state] = await rows<{ marked: boolean; done: string }>(
+    tx,
+    sql`select exists (select 1 from referral_reward_days where pool = ${pool} and day = ${day}::date) as marked,
+               (select count(*) from referral_reward_parts where pool = ${pool} and day = ${day}::date)::text as done`,
+  );
+  if (state!.marked || Number(state!.done) !== parts) return null;
+  const [w] = await rows<{ referrers: string; written: string }>(
+    tx,
+    sql`
+    with sums as (
+      select user_id, min(currency) as currency, min(bonus_bps) as bonus_bps, sum(amount) as amount,
+             count(distinct currency) = 1 and min(bonus_bps) = max(bonus_bps) as agreed
+      from referral_part_sums where pool = ${pool} and day = ${day}::date
+      group by user_id
+    ),
+    days as (
+      -- One row per referrer and day: another pool's rewards of the day add to it while it vests, at the same rank.
+      insert into referral_day_rewards as d (user_id, day, currency, bonus_bps, status, amount)
+      select s.user_id, ${day}::date, s.currency, s.bonus_bps, 'vesting', s.amount from sums s where s.agreed
+      order by s.user_id
+      on conflict (user_id, day) do update set amount = d.amount + excluded.amount
+      where d.status = 'vesting' and d.currency = excluded.currency and d.bonus_bps = excluded.bonus_bps
+      returning 1
+    ),
+    taken as (delete from referral_part_sums where pool = ${pool} and day = ${day}::date)
+    select (select count(*) from sums)::text as referrers, (select count(*) from days)::text as written`,
+  );
+  if (w?.referrers !== w?.written) {
+    // A referrer's day already decided (or in another currency or rank) cannot take more: the day stays unmarked, its sums kept (and owed).
+    throw new Error(`referral rewards of ${pool} ${day}: ${Number(w?.referrers) - Number(w?.written)} referrers' rewards of the day are already decided; the day cannot be added to them`);
+  }
   const [r] = await rows<{ rewards: string; total: string }>(
-    db,
+    tx,
     sql`insert into referral_reward_days (pool, day, config_id, currency, rewards, total, vests_on, withheld, transaction_id)
-        select ${pool}, ${day}::date, ${config.id}, ${payout}, sum(p.rewards), sum(p.total), ${day}::date + ${config.vestingDays}::int,
+        select ${pool}, ${day}::date, ${config.id}, ${config.currency}, sum(p.rewards), sum(p.total), ${day}::date + ${config.vestingDays}::int,
                (select array_agg(w order by w) from referral_reward_parts q, unnest(q.withheld) w where q.pool = ${pool} and q.day = ${day}::date),
                -- The first part's transaction, as the accrual's marker names its first part's; the rest are in referral_reward_parts.
                (select q.transaction_id from referral_reward_parts q where q.pool = ${pool} and q.day = ${day}::date and q.transaction_id is not null order by q.part limit 1)
         from referral_reward_parts p where p.pool = ${pool} and p.day = ${day}::date
-        having count(*) = ${n}
         on conflict (pool, day) do nothing
         returning rewards::text, total::text`,
   );
-  return r ? { ...notCreated, created: true, rewards: Number(r.rewards), total: r.total } : notCreated;
+  return r ?? null;
 }
 
 type Part = {
@@ -202,12 +250,13 @@ type Part = {
 
 /**
  * One part of a pool's day, all or nothing: its row in `referral_reward_parts`, its ledger
- * transaction, its members' month rows, then its referrers' day rows and the shared accounts'
- * balances. The rows the parts share (referrers' day rows, then the house and rewards payable
- * accounts) are written last, each in key order, so a part waits on another only for the other's
- * last moments and never deadlocks.
+ * transaction, its members' month rows, its referrers' sums (`referral_part_sums`), then the
+ * shared accounts' balances. The parts write no row in common but the house and rewards payable
+ * accounts, locked last, in key order, so a part waits on another only for the other's commit and
+ * never deadlocks. The referrers' day rows are the day's marker's to write (`markDay`): in this
+ * transaction when the day is one part, after the last part otherwise.
  */
-async function rewardPart(db: Db, q: Part): Promise<void> {
+async function rewardPart(db: Db, q: Part): Promise<Marked> {
   const { pool, day, config, prices, decimals, interest, part, parts } = q;
   const payout = config.currency;
   const depth = config.levels.length;
@@ -259,11 +308,9 @@ async function rewardPart(db: Db, q: Part): Promise<void> {
     where amount > 0`;
   const month = `${day.slice(0, 7)}-01`;
   const houseKeys = [`house:${payout}`, `referral_rewards_payable:${payout}`].sort();
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     // The part's referees and their ancestors are sorted and hashed a few times: in memory, as the accrual's, not in temp files.
     await tx.execute(sql`set local work_mem = '256MB'`);
-    // Each referrer's sum of the part, kept for the writes to the shared day rows at the end.
-    await tx.execute(sql`create temporary table referral_part_referrers (user_id uuid primary key, bonus_bps smallint not null, amount numeric(78, 0) not null) on commit drop`);
     const [r] = await rows<{ total: string | null; transaction: string | null }>(
       tx,
       sql`
@@ -328,8 +375,9 @@ async function rewardPart(db: Db, q: Part): Promise<void> {
         returning id
       ),
       referrers as (
-        insert into referral_part_referrers (user_id, bonus_bps, amount)
-        select ancestor_id, max(bonus_bps), sum(amount) from paid, tx group by ancestor_id
+        -- Each referrer's sum of the part, kept for the day's rows (written once, with the day's marker).
+        insert into referral_part_sums (user_id, pool, day, part, currency, bonus_bps, amount)
+        select ancestor_id, ${pool}, ${day}::date, ${part}, ${payout}, max(bonus_bps), sum(amount) from paid, tx group by ancestor_id order by ancestor_id
       ),
       members as (
         -- Each member's shares of the day, one per level, into the member's row of the month (the parts' members are apart).
@@ -357,32 +405,16 @@ async function rewardPart(db: Db, q: Part): Promise<void> {
       )
       select (select total from done)::text as total, (select id from tx)::text as transaction`,
     );
-    if (!r?.transaction) return;
-    // The referrers' day rows, shared with the other parts (and pools) of the day: written in user id order.
-    const [w] = await rows<{ referrers: string; written: string }>(
-      tx,
-      sql`
-      with days as (
-        -- One row per referrer and day: another part's or pool's rewards of the day add to it while it vests, at the same rank.
-        insert into referral_day_rewards as d (user_id, day, currency, bonus_bps, status, amount)
-        select p.user_id, ${day}::date, ${payout}, p.bonus_bps, 'vesting', p.amount from referral_part_referrers p
-        order by p.user_id
-        on conflict (user_id, day) do update set amount = d.amount + excluded.amount
-        where d.status = 'vesting' and d.currency = excluded.currency and d.bonus_bps = excluded.bonus_bps
-        returning 1
-      )
-      select (select count(*) from referral_part_referrers)::text as referrers, (select count(*) from days)::text as written`,
-    );
-    if (w?.referrers !== w?.written) {
-      // A referrer's day already decided (or in another currency or rank) cannot take more: the part is undone rather than half kept, and the day stays unmarked.
-      throw new Error(`referral rewards of ${pool} ${day} (part ${part}/${parts}): ${Number(w?.referrers) - Number(w?.written)} referrers' rewards of the day are already decided; the day cannot be added to them`);
+    if (r?.transaction) {
+      // The house and rewards payable accounts, shared by every part: locked last, in key order.
+      await tx.execute(sql`select id from ledger_accounts where key in (${sql.join(houseKeys.map((k) => sql`${k}`), sql`, `)}) order by key for update`);
+      await tx.execute(sql`
+        update ledger_accounts a set balance = a.balance + case when a.kind = 'house' then ${r.total}::numeric else -${r.total}::numeric end
+        where a.key in (${sql.join(houseKeys.map((k) => sql`${k}`), sql`, `)})`);
+      await tx.execute(sql`update referral_reward_parts set transaction_id = ${r.transaction}::bigint where pool = ${pool} and day = ${day}::date and part = ${part}`);
     }
-    // The house and rewards payable accounts, shared by every part: locked last, in key order.
-    await tx.execute(sql`select id from ledger_accounts where key in (${sql.join(houseKeys.map((k) => sql`${k}`), sql`, `)}) order by key for update`);
-    await tx.execute(sql`
-      update ledger_accounts a set balance = a.balance + case when a.kind = 'house' then ${r.total}::numeric else -${r.total}::numeric end
-      where a.key in (${sql.join(houseKeys.map((k) => sql`${k}`), sql`, `)})`);
-    await tx.execute(sql`update referral_reward_parts set transaction_id = ${r.transaction}::bigint where pool = ${pool} and day = ${day}::date and part = ${part}`);
+    // A day in one part is marked with it, all or nothing: a day that would add to a decided row pays nothing.
+    return parts === 1 ? markDay(tx, { pool, day, config, parts }) : null;
   });
 }
 

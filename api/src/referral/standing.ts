@@ -4,7 +4,8 @@ import { and, eq, gt, isNotNull, ne, sql } from 'drizzle-orm';
 import type { AffiliateSort } from '@app/contracts';
 import { decimalsOfCurrency } from '../db/currencies';
 import type { Db } from '../db/client';
-import { currencies, referralRewardTotals, users } from '../db/schema';
+import { referralRewardTotals, users } from '../db/schema';
+import { rows } from '../db/rows';
 import { utcDay } from '../interest';
 import type { PriceSource } from '../pricing';
 import { claimRewards, latestClaim } from './claims';
@@ -46,12 +47,16 @@ export async function referralOverview(db: Db, source: PriceSource, user: { id: 
 export async function harvest(db: Db, userId: string) {
   const config = await configInForce(db, utcDay(new Date()));
   // Every currency the user's rewards were ever paid in: an earlier payout currency stays visible and claimable.
-  // The totals kept per currency and status (0022), not the rewards themselves.
-  const found = await db
-    .select({ currency: referralRewardTotals.currency, decimals: currencies.decimals, status: referralRewardTotals.status, total: sql<string>`${referralRewardTotals.amount}::text` })
-    .from(referralRewardTotals)
-    .leftJoin(currencies, eq(currencies.code, referralRewardTotals.currency))
-    .where(and(eq(referralRewardTotals.userId, userId), ne(referralRewardTotals.status, 'forfeited'), ne(referralRewardTotals.amount, '0')));
+  // The totals kept per currency and status (0022), not the rewards themselves; and, vesting, the sums of a pool day's parts
+  // not yet in the day's rows (0046).
+  const found = await rows<{ currency: string; decimals: number | null; status: string; total: string }>(
+    db,
+    sql`select r.currency, c.decimals, r.status, sum(r.amount)::text as total from (
+          select currency, status, amount from referral_reward_totals where user_id = ${userId} and status <> 'forfeited' and amount <> 0
+          union all select currency, 'vesting', amount from referral_part_sums where user_id = ${userId}
+        ) r left join currencies c on c.code = r.currency
+        group by r.currency, c.decimals, r.status`,
+  );
   const by = (currency: string, status: string) => String(found.find((r) => r.currency === currency && r.status === status)?.total ?? '0');
   const decimals = await decimalsOfCurrency(db, config.currency);
   const [available, inPayment, paid] = [by(config.currency, 'earned'), by(config.currency, 'in_payment'), by(config.currency, 'paid')].map(BigInt) as [bigint, bigint, bigint];

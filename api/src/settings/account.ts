@@ -297,6 +297,7 @@ export async function holdsFunds(s: Services, userId: string): Promise<boolean> 
     s.db,
     sql`select exists (select 1 from ledger_accounts where kind = 'position' and user_id = ${userId} and balance <> 0)
         or exists (select 1 from referral_day_rewards where user_id = ${userId} and (status <> 'paid' or forfeited > 0))
+        or exists (select 1 from referral_part_sums where user_id = ${userId})
         or exists (select 1 from withdrawals where user_id = ${userId} and status not in ('paid', 'returned')) as holds`,
   );
   return Boolean(row?.holds);

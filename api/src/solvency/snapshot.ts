@@ -174,6 +174,9 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
               select user_id, currency, amount from withdrawals where status in ${UNPAID}
               union all
               select user_id, currency, amount from referral_day_rewards where status in ${REWARDS_OWED}
+              union all
+              -- A pool day's parts done and the day not yet marked: their sums are credited to rewards payable already.
+              select user_id, currency, amount from referral_part_sums
             ) x group by user_id, currency
           ) o left join solvency_nonces n on n.user_id = o.u order by o.u`);
         await tx.execute(sql`select set_config('enable_hashagg', ${planner!.hashagg}, true)`);

@@ -128,6 +128,25 @@ export const referralRewardParts = pgTable(
 );
 
 /**
+ * A referrer's rewards of one part of a pool's day (0046), from the part's commit until the day's
+ * marker: the day's rows are written from these once, with the marker. Owed meanwhile, so counted
+ * wherever the day rows are.
+ */
+export const referralPartSums = pgTable(
+  'referral_part_sums',
+  {
+    userId: uuid('user_id').notNull(),
+    pool: text('pool').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    part: smallint('part').notNull(),
+    currency: text('currency').notNull(),
+    bonusBps: smallint('bonus_bps').notNull(),
+    amount: baseUnits('amount').notNull(),
+  },
+  (t) => [primaryKey({ name: 'referral_part_sums_pk', columns: [t.userId, t.pool, t.day, t.part] })],
+);
+
+/**
  * A referrer's rewards of one day (0035): one row per (referrer, day) whatever the size of the
  * downline, in the day's payout currency. What each member gave is in `referralMemberRewards`;
  * how the day was computed is in its pool days' markers and ledger transactions. Its user and
