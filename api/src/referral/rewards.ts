@@ -112,7 +112,7 @@ export type RewardDay = { pool: string; day: string; created: boolean; rewards: 
  * close (the day's own interest included, anything dated later left out): what the downline
  * holds now, kept per referrer (`referral_capital`), less the postings dated after the close. It
  * does not depend on the pool nor the part; a day rewarded in several pools or parts keeps the
- * rank written first in the referrer's row, and a part that would write another is undone.
+ * rank written first in the referrer's row, and sums that would write another leave the day unmarked.
  */
 export async function rewardDay(db: Db, source: PriceSource, pool: string, day: string, parts = accrualParts(db)): Promise<RewardDay> {
   const config = await configOn(db, day);
