@@ -300,7 +300,7 @@ async function rewardPart(db: Db, q: Part): Promise<Marked> {
         ) cap
         join ${rankRanges} rk on cap.usd >= rk.low and (rk.high is null or cap.usd < rk.high)
       ) b on b.ancestor_id = l.ancestor_id
-      -- Another pool's or part's rewards of the day came first: the rank they used stands for the whole day.
+      -- Another pool's rewards of the day came first: the rank they used stands for the whole day (the parts of this one compute the same).
       left join referral_day_rewards ex on ex.user_id = l.ancestor_id and ex.day = ${day}::date
       -- A referrer whose downline holds nothing: the bonus of a rank needing no capital, if any.
       cross join (select coalesce(max(bonus_bps) filter (where low <= 0), 0) as bonus_bps from ${rankRanges} r0) z
