@@ -5,7 +5,8 @@
 // accrued by the engine itself (each timed), the last day's referral step (timed); then, with 10
 // connections (autocannon, as bench:api), p50, p99 and req/s of each cabinet, pool, referral and
 // DAO read for an ordinary user (and the top referrer, whose downline is everyone), and the ratio
-// to GET /profile's req/s in the same run; bytes per position-day of the interest postings; the
+// to GET /profile's req/s in the same run, each on an API that keeps answers in memory and on one
+// that computes every answer (with the CPU a computed answer costs); bytes per position-day of the interest postings; the
 // referral rows and bytes of a day (per referrer and day, and the members' monthly shares it
 // added); the last day's jobs' wall and CPU seconds (this process and the cluster); the incremental
 // and the full ledger check.
@@ -111,39 +112,48 @@ try {
     }
   }
 
-  // The API first: it migrates and seeds the catalogue.
-  const apiPort = await freePort();
-  const api = `http://127.0.0.1:${apiPort}`;
-  const server = startProcess(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      API_PORT: String(apiPort),
-      API_HOST: '127.0.0.1',
-      DATA_DIR: path.join(dir, 'api'),
-      DATABASE_URL: url,
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_MULTIPLIER: '1000000',
-      DEPOSIT_JOB_INTERVAL_MS: '0',
-      MONEY_JOBS_INTERVAL_MS: '0',
-      // The local pool addresses and prices (the referral step and the dollar figures need prices).
-      LOCAL_CHAIN: 'true',
-      // No chain: the reserves read answers "unknown" on chain at once.
-      RPC_URL: `http://127.0.0.1:${await freePort()}`,
-    },
-  });
-  children.push(server);
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${api}/api/health`)).ok) break;
-    } catch {
-      /* not yet */
+  // The API first: it migrates and seeds the catalogue. A second one on the same database
+  // (`READ_CACHE_MS=0`) computes every read on every request, as a user's first read does: the
+  // reads are measured on both.
+  const startApi = async (env = {}) => {
+    const port = await freePort();
+    const proc = startProcess(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        API_PORT: String(port),
+        API_HOST: '127.0.0.1',
+        DATA_DIR: path.join(dir, 'api'),
+        DATABASE_URL: url,
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_MULTIPLIER: '1000000',
+        DEPOSIT_JOB_INTERVAL_MS: '0',
+        MONEY_JOBS_INTERVAL_MS: '0',
+        // The local pool addresses and prices (the referral step and the dollar figures need prices).
+        LOCAL_CHAIN: 'true',
+        // No chain: the reserves read answers "unknown" on chain at once.
+        RPC_URL: `http://127.0.0.1:${rpcPort}`,
+        ...env,
+      },
+    });
+    children.push(proc);
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/api/health`)).ok) break;
+      } catch {
+        /* not yet */
+      }
+      if (i > 1200) throw new Error('the API did not come up');
+      await new Promise((r) => setTimeout(r, 100));
     }
-    if (i > 1200) throw new Error('the API did not come up');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return { base, pid: proc.child.pid };
+  };
+  const rpcPort = await freePort();
+  const kept = await startApi();
+  const api = kept.base;
   const register = async (login) => {
     const r = await fetch(`${api}/api/v1/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, password: 'Bench!pass1' }) });
     if (!r.ok) throw new Error(`register: ${r.status} ${await r.text()}`);
@@ -304,7 +314,11 @@ try {
     });
     const nextDayPlan = (await one(sql`explain (analyze, format json) ${nextDayQuery}`))['QUERY PLAN'][0];
 
-    // The reads, 10 connections, /profile first and last (its mean is the reference).
+    // The reads, 10 connections, /profile first and last (its mean is the reference): on the API
+    // that keeps answers (the bench reads one user over and over, so every request after the first
+    // is answered from memory), then on the one that computes every answer, with the CPU each
+    // request of it cost the API process and the cluster.
+    const computed = await startApi({ READ_CACHE_MS: '0' });
     const run = (opts) => new Promise((resolve, reject) => autocannon({ duration, connections, ...opts }, (err, r) => (err ? reject(err) : resolve(r))));
     const auth = (token) => ({ authorization: `Bearer ${token}` });
     const routes = [
@@ -319,17 +333,28 @@ try {
       ['GET /pools/coin/reserves', '/api/v1/pools/coin/reserves', null],
       ['GET /profile', '/api/v1/profile', userToken],
     ];
-    const measured = [];
-    for (const [name, route, token] of routes) {
-      const opts = { url: `${api}${route}`, headers: token ? auth(token) : {} };
-      await run({ ...opts, duration: 1 });
-      const r = await run(opts);
-      measured.push({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts });
-      log(`${name}: ${r.requests.average.toFixed(0)} req/s`);
-    }
-    const profiles = measured.filter((m) => m.name === 'GET /profile');
-    const profile = profiles.reduce((a, m) => a + m.rps, 0) / profiles.length;
-    const rows = [{ ...profiles[0], rps: profile, p50: (profiles[0].p50 + profiles[1].p50) / 2, p99: (profiles[0].p99 + profiles[1].p99) / 2, bad: profiles[0].bad + profiles[1].bad }, ...measured.filter((m) => m.name !== 'GET /profile')];
+    const processCpu = (pid) => ticksOf(pid).own / 100;
+    const measureOn = async (server) => {
+      const measured = [];
+      for (const [name, route, token] of routes) {
+        const opts = { url: `${server.base}${route}`, headers: token ? auth(token) : {} };
+        await run({ ...opts, duration: 1 });
+        const [c0, p0] = [processCpu(server.pid), clusterCpu(postmaster)];
+        const r = await run(opts);
+        const n = Math.max(1, r.requests.total);
+        const cpu = { api: ((processCpu(server.pid) - c0) * 1000) / n, pg: ((clusterCpu(postmaster) - p0) * 1000) / n };
+        measured.push({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts, cpu });
+        log(`${name}: ${r.requests.average.toFixed(0)} req/s`);
+      }
+      const profiles = measured.filter((m) => m.name === 'GET /profile');
+      const mid = (f) => (f(profiles[0]) + f(profiles[1])) / 2;
+      const profile = { ...profiles[0], rps: mid((m) => m.rps), p50: mid((m) => m.p50), p99: mid((m) => m.p99), bad: profiles[0].bad + profiles[1].bad, cpu: { api: mid((m) => m.cpu.api), pg: mid((m) => m.cpu.pg) } };
+      return [profile, ...measured.filter((m) => m.name !== 'GET /profile')];
+    };
+    log('the reads, answers kept');
+    const keptRows = await measureOn(kept);
+    log('the reads, every answer computed');
+    const computedRows = await measureOn(computed);
 
     const totalSize = Number((await one(sql`select pg_database_size(current_database()) as b`)).b);
     const refDay = days.filter((d) => d.rewarded !== null);
@@ -339,9 +364,15 @@ try {
     out.push('');
     out.push(`seeded in ${seedSeconds.toFixed(1)} s; database ${(totalSize / 2 ** 20).toFixed(0)} MiB after ${DAYS + 1} days`);
     out.push('');
-    out.push(`| route (${connections} connections, ${duration} s) | p50 ms | p99 ms | req/s | ÷ /profile | non-2xx |`);
-    out.push('|---|---:|---:|---:|---:|---:|');
-    for (const r of rows) out.push(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${(r.rps / profile).toFixed(2)} | ${r.bad} |`);
+    out.push(`| route (${connections} connections, ${duration} s) | kept: p50 ms | p99 ms | req/s | ÷ /profile | computed: p50 ms | p99 ms | req/s | ÷ /profile | CPU ms a request, API + PostgreSQL | non-2xx |`);
+    out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    const [keptProfile, computedProfile] = [keptRows[0].rps, computedRows[0].rps];
+    keptRows.forEach((k, i) => {
+      const c = computedRows[i];
+      out.push(
+        `| ${k.name} | ${k.p50.toFixed(1)} | ${k.p99.toFixed(1)} | ${k.rps.toFixed(0)} | ${(k.rps / keptProfile).toFixed(2)} | ${c.p50.toFixed(1)} | ${c.p99.toFixed(1)} | ${c.rps.toFixed(0)} | ${(c.rps / computedProfile).toFixed(2)} | ${c.cpu.api.toFixed(2)} + ${c.cpu.pg.toFixed(2)} | ${k.bad + c.bad} |`,
+      );
+    });
     out.push('');
     out.push('| storage and the day\'s jobs | measured |');
     out.push('|---|---|');
