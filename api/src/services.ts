@@ -11,6 +11,7 @@ import { createPayoutJob, createSweepJob, createTreasuryJob, httpSigner } from '
 import { tablePriceSource } from './pricing';
 import { createWatcher } from './watcher';
 import { createUserReads } from './http/user-reads';
+import { createSharedFigures } from './http/shared-figures';
 
 /** Everything a handler needs, built once per server. */
 export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger) {
@@ -21,13 +22,15 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
   const returnNotice = { mailer, brands: config.brands, publicUrl: config.publicUrl };
   // The API holds no key that pays: the signer signs, or refuses (signer/README.md).
   const signer = config.money.signerUrl ? httpSigner(config.money.signerUrl) : null;
+  const figures = createSharedFigures(config.sharedFiguresMs);
   return {
     config,
     db,
     log,
     access,
     hasher: createPasswordHasher(config.argon2),
-    reads: createUserReads(config.readCacheMs, config.readCacheMaxBytes),
+    reads: createUserReads(config.readCacheMs, config.readCacheMaxBytes, () => figures.clear()),
+    figures,
     sessions: createSessions(db, access, config.lifetimes.refreshToken, config.authCacheMs, config.authCacheMaxBytes),
     siwe: createSiwe(db, config.brands, config.lifetimes.siweNonce),
     codes: createCodes(db, config.codeHmacKey, config.lifetimes.emailCode, config.emailCodeMaxAttempts),

@@ -32,6 +32,8 @@ export const authEnv = z.object({
   READ_CACHE_MS: z._default(int(0, 60_000), 5000),
   /** Upper bound of that cache in bytes. */
   READ_CACHE_MAX_BYTES: z._default(int(0, 1024 * 1024 * 1024), 64 * 1024 * 1024),
+  /** How old the figures every user's read shares (pools, APYs, pool totals, prices, decimals) may be when a read is computed (0: read every time). */
+  SHARED_FIGURES_MS: z._default(int(0, 60_000), 5000),
   ARGON2_MEMORY_KIB: z._default(int(1024, 4 * 1024 * 1024), ARGON2_MIN.memoryKiB),
   ARGON2_TIME_COST: z._default(int(1, 20), ARGON2_MIN.timeCost),
   ARGON2_PARALLELISM: z._default(int(1, 16), ARGON2_MIN.parallelism),
@@ -65,6 +67,11 @@ export const authDocs: ConfigDoc[] = [
       'how long a signed-in user\'s reads (`/cabinet/summary`, `/cabinet/activity`, `/cabinet/revision`, `/dashboard/pools/:pool`, `/referrals`, `/dao/personal`) are answered from memory. The user\'s own changes (ledger, deposits, withdrawals, votes, referral figures) drop them at once on every replica (PostgreSQL `NOTIFY` from triggers, migration 0040), and nothing is kept while the listening connection is down; figures shared by everyone (a pool\'s TVL, prices, APYs) may be this old. `0` = off',
   },
   { vars: ['READ_CACHE_MAX_BYTES'], meaning: 'bound of that cache, the oldest answers go first' },
+  {
+    vars: ['SHARED_FIGURES_MS'],
+    meaning:
+      'how old the figures every user\'s read shares (the pools and their currencies, APYs, the pools\' totals, prices, decimals) may be when a read computes a user\'s answer: kept in memory per process, so a computed read runs only the user\'s own queries. `0` = read every time',
+  },
   { vars: ['ARGON2_MEMORY_KIB', 'ARGON2_TIME_COST', 'ARGON2_PARALLELISM'], meaning: 'password hashing cost (tests lower it; production refuses lower)' },
   {
     vars: ['WITHDRAWAL_HOLD_HOURS'],
@@ -82,6 +89,7 @@ export type AuthConfig = {
   authCacheMaxBytes: number;
   readCacheMs: number;
   readCacheMaxBytes: number;
+  sharedFiguresMs: number;
   codeHmacKey: string;
   /** Lifetimes (seconds); fixed by the spec, adjustable only by tests. */
   lifetimes: { accessToken: number; refreshToken: number; siweNonce: number; emailCode: number };
@@ -117,6 +125,7 @@ export function authConfig(e: AuthEnv, dataDir: string): AuthConfig {
     authCacheMaxBytes: e.AUTH_CACHE_MAX_BYTES,
     readCacheMs: e.READ_CACHE_MS,
     readCacheMaxBytes: e.READ_CACHE_MAX_BYTES,
+    sharedFiguresMs: e.SHARED_FIGURES_MS,
     codeHmacKey: e.CODE_HMAC_KEY ?? devSecret(dataDir, 'code-hmac-key'),
     lifetimes: { accessToken: sessionLifetimes.accessTokenSeconds, refreshToken: sessionLifetimes.refreshTokenSeconds, siweNonce: 300, emailCode: 900 },
     emailCodeMaxAttempts: 5,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
@@ -20,4 +21,14 @@ export async function preparedRows<T>(conn: Pick<Db, 'execute'>, name: string, q
   if (!client || typeof client.totalCount !== 'number' || typeof client.query !== 'function') return rows<T>(conn, query);
   const q = dialect.sqlToQuery(query);
   return (await client.query({ name, text: q.sql, values: q.params })).rows as T[];
+}
+
+/**
+ * `preparedRows` for a statement whose text depends on its options (a list's filters): named by
+ * `prefix` and a digest of the text, so each text is planned once per connection and the names
+ * stay as few as the options' combinations.
+ */
+export function preparedByText<T>(conn: Pick<Db, 'execute'>, prefix: string, query: SQL): Promise<T[]> {
+  const name = `${prefix}_${createHash('sha1').update(dialect.sqlToQuery(query).sql).digest('hex').slice(0, 20)}`;
+  return preparedRows<T>(conn, name, query);
 }

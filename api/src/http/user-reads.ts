@@ -33,12 +33,14 @@ const sizeOf = (key: string, value: unknown) => 200 + 2 * (key.length + (JSON.st
  *   generation did not move while it was computed.
  * - Concurrent misses of a key share one computation; a failure is not kept; bounded by
  *   `maxBytes`, the oldest go first.
+ * - Dropping everyone's answers also calls `onEveryone` (the server drops its shared figures too:
+ *   an APY or programme change is seen at once by the reads that compute).
  * - A write this replica serves returns only once every notify committed before it has been heard
  *   (`caughtUp`): so a read that follows it here never sees what the write changed from memory,
  *   whoever's answers it changed. On PostgreSQL a notify reaches the listener a moment after its
  *   commit; another replica's readers still see the change within that moment.
  */
-export function createUserReads(ttlMs: number, maxBytes: number) {
+export function createUserReads(ttlMs: number, maxBytes: number, onEveryone: () => void = () => {}) {
   const entries = new Map<string, Entry>();
   const users = new Map<string, UserRecord>();
   let bytes = 0;
@@ -76,6 +78,7 @@ export function createUserReads(ttlMs: number, maxBytes: number) {
   function evict(user: string) {
     clock += 1;
     if (user === EVERYONE) {
+      onEveryone();
       flushedAt = clock;
       entries.clear();
       bytes = 0;

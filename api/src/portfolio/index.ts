@@ -1,14 +1,15 @@
 // What the cabinet reads: a user's positions, flows and interest from the ledger, valued in US dollars.
 // Every amount stays a bigint; dollars are exact decimal strings (cents rounded down per position).
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { DAYS_PER_YEAR, RATE_SCALE, dailyRate, formatUnits, parseUnits, unitsToUsd } from '@app/web3';
 import { SUPPORTED_CHAIN_ID, type ActivityItem, type ActivityQuery, type CabinetSummary, type PoolName } from '@app/contracts';
 import type { Db } from '../db/client';
-import { rows } from '../db/rows';
+import { preparedByText, preparedRows, rows } from '../db/rows';
 import { apysOn } from '../interest';
 import type { TransactionKind } from '../ledger';
 import { firstTransactionAt, legsFrom } from '../ledger/window';
 import type { PriceSource } from '../pricing';
+import { noSharedFigures, type SharedFigures } from '../http/shared-figures';
 
 export { balanceHistory } from './balance';
 
@@ -58,9 +59,12 @@ export function valueCents(holdings: { currency: string; units: bigint }[], pric
  * the books. The pools' TVL cards and the DAO's pool values both read it.
  */
 export async function poolsTvl(db: Db, prices: PriceSource): Promise<Map<string, bigint>> {
-  // Kept per pool and currency with every change of a position (0021), never a sum over the positions.
-  return valuedPerPool(db, prices, rows<{ pool: string; currency: string; total: string }>(db, sql`select pool, currency, (-balance)::text as total from pool_totals`));
+  const [held, decimals] = await Promise.all([poolTotals(db), currencyDecimals(db)]);
+  return valuedPerPool(held, await prices.usdPrices([...decimals.keys()]), decimals);
 }
+
+/** Each pool's total per currency in base units: kept with every change of a position (0021), never a sum over the positions. */
+const poolTotals = (db: Db) => rows<{ pool: string; currency: string; total: string }>(db, sql`select pool, currency, (-balance)::text as total from pool_totals`);
 
 /**
  * Each pool's value locked at a past moment, in cents at the price source's prices now (as voting
@@ -68,30 +72,52 @@ export async function poolsTvl(db: Db, prices: PriceSource): Promise<Map<string,
  * since then is read. A DAO proposal's quorum is a share of it at the snapshot.
  */
 export async function poolsTvlAt(db: Db, prices: PriceSource, at: Date): Promise<Map<string, bigint>> {
-  const held = rows<{ pool: string; currency: string; total: string }>(
-    db,
-    sql`select t.pool, t.currency, (-t.balance - coalesce(l.moved, 0))::text as total
-        from pool_totals t
-        left join (
-          select a.pool, a.currency, sum(-p.amount) as moved
-          from ledger_transactions x
-          join ledger_postings p on p.transaction_id = x.id
-          join ledger_accounts a on a.id = p.account_id
-          where x.at > ${at.toISOString()}::timestamptz and p.transaction_id >= ${firstTransactionAt(sql`${at.toISOString()}::timestamptz`, true)} and a.kind = 'position'
-          group by a.pool, a.currency
-        ) l on l.pool = t.pool and l.currency = t.currency`,
-  );
-  return valuedPerPool(db, prices, held);
+  const [held, decimals] = await Promise.all([
+    rows<{ pool: string; currency: string; total: string }>(
+      db,
+      sql`select t.pool, t.currency, (-t.balance - coalesce(l.moved, 0))::text as total
+          from pool_totals t
+          left join (
+            select a.pool, a.currency, sum(-p.amount) as moved
+            from ledger_transactions x
+            join ledger_postings p on p.transaction_id = x.id
+            join ledger_accounts a on a.id = p.account_id
+            where x.at > ${at.toISOString()}::timestamptz and p.transaction_id >= ${firstTransactionAt(sql`${at.toISOString()}::timestamptz`, true)} and a.kind = 'position'
+            group by a.pool, a.currency
+          ) l on l.pool = t.pool and l.currency = t.currency`,
+    ),
+    currencyDecimals(db),
+  ]);
+  return valuedPerPool(held, await prices.usdPrices([...decimals.keys()]), decimals);
 }
 
 /** Totals per pool and currency in base units as cents per pool: each currency's value rounded down, then summed. */
-async function valuedPerPool(db: Db, prices: PriceSource, totals: Promise<{ pool: string; currency: string; total: string }[]>): Promise<Map<string, bigint>> {
-  const [held, decimals] = await Promise.all([totals, currencyDecimals(db)]);
-  const price = await prices.usdPrices([...decimals.keys()]);
+function valuedPerPool(held: { pool: string; currency: string; total: string }[], price: Map<string, string>, decimals: Map<string, number>): Map<string, bigint> {
   const out = new Map<string, bigint>();
   for (const h of held) out.set(h.pool, (out.get(h.pool) ?? 0n) + unitsToCents(BigInt(h.total), price.get(h.currency) ?? '0', decimals.get(h.currency) ?? 18));
   return out;
 }
+
+/**
+ * The figures every user's read shares, each kept by the server's shared figures (at most
+ * `SHARED_FIGURES_MS` old; computed every time with `noSharedFigures`).
+ */
+export function sharedReads(db: Db, prices: PriceSource, figures: SharedFigures = noSharedFigures) {
+  const decimals = () => figures.get('decimals', () => currencyDecimals(db));
+  const usdPrices = () => figures.get(`prices:${prices.name}`, async () => prices.usdPrices([...(await decimals()).keys()]));
+  return {
+    decimals,
+    prices: usdPrices,
+    pools: () => figures.get('pools', () => poolList(db)),
+    apys: (day: string) => figures.get(`apys:${day}`, () => apysOn(db, day)),
+    tvl: () =>
+      figures.get(`tvl:${prices.name}`, async () => {
+        const [held, dec, price] = await Promise.all([poolTotals(db), decimals(), usdPrices()]);
+        return valuedPerPool(held, price, dec);
+      }),
+  };
+}
+export type SharedReads = ReturnType<typeof sharedReads>;
 
 /** Each currency's decimals. */
 export async function currencyDecimals(db: Db): Promise<Map<string, number>> {
@@ -106,36 +132,58 @@ export async function asOfDay(db: Db, now = new Date()): Promise<string> {
   return next > today ? next : today;
 }
 
-export async function portfolioSummary(db: Db, prices: PriceSource, userId: string, tutorialDismissed: boolean, now = new Date()): Promise<CabinetSummary> {
-  const asOf = await asOfDay(db, now);
-  const lastDay = addDays(asOf, -1);
-  const monthFrom = addDays(asOf, -30);
-  const [poolRows, apys, flows, tvl, dec, started, revision] = await Promise.all([
-    poolList(db),
-    apysOn(db, asOf),
-    // All-time figures kept beside each balance; the last day's and month's interest from the
-    // account's own postings in that window (interest of day D is dated the end of D).
-    rows<{ pool: string; currency: string; balance: string; deposited: string; withdrawn: string; all: string; day: string; month: string }>(
-      db,
-      sql`select a.pool, a.currency, (-a.balance)::text as balance, a.deposited::text as deposited, a.withdrawn::text as withdrawn, a.interest::text as all,
-            coalesce(w.day, 0)::text as day, coalesce(w.month, 0)::text as month
-          from ledger_accounts a
-          left join lateral (
-            select sum(-p.amount) filter (where t.at = ${dayStart(asOf)}) as day, sum(-p.amount) as month
-            from ledger_postings p join ledger_transactions t on t.id = p.transaction_id
-            where p.account_id = a.id and ${legsFrom('p', firstTransactionAt(sql`${dayStart(addDays(monthFrom, 1))}`))}
-              and t.at >= ${dayStart(addDays(monthFrom, 1))} and t.kind = ${'interest' satisfies TransactionKind}
-          ) w on true
-          where a.kind = 'position' and a.user_id = ${userId}`,
-    ),
-    poolsTvl(db, prices),
-    currencyDecimals(db),
-    rows<{ n: number }>(db, sql`select count(*)::int as n from deposits where user_id = ${userId}`),
-    cabinetRevision(db, userId),
+type FlowRow = { pool: string; currency: string; balance: string; deposited: string; withdrawn: string; all: string; day: string; month: string };
+
+/**
+ * The user's part of the summary in one statement (one round trip): the day the figures are read
+ * at (as `asOfDay`), the tutorial flag, whether they ever deposited, the cabinet's revision, and
+ * each position's all-time figures kept beside its balance with the last day's and month's interest
+ * from the account's own postings in that window (interest of day D is dated the end of D).
+ */
+function summaryOf(userId: string, today: string): SQL {
+  const asOf = sql`(select as_of from d)`;
+  // The window's first instant: the day after the month before the as-of day.
+  const monthStart = sql`((${asOf}) - 29)::timestamp at time zone 'UTC'`;
+  return sql`with d as materialized (select greatest(coalesce((select max(day) from interest_days) + 1, ${today}::date), ${today}::date) as as_of)
+    select (select as_of::text from d) as as_of,
+      exists (select 1 from tutorial_dismissals where user_id = ${userId}) as dismissed,
+      exists (select 1 from deposits where user_id = ${userId}) as started,
+      ${revisionColumns(userId)},
+      (select coalesce(json_agg(f order by f.id), '[]'::json) from (
+        select a.id, a.pool, a.currency, (-a.balance)::text as balance, a.deposited::text as deposited, a.withdrawn::text as withdrawn, a.interest::text as all,
+          coalesce(w.day, 0)::text as day, coalesce(w.month, 0)::text as month
+        from ledger_accounts a
+        left join lateral (
+          select sum(-p.amount) filter (where t.at = (${asOf})::timestamp at time zone 'UTC') as day, sum(-p.amount) as month
+          from ledger_postings p join ledger_transactions t on t.id = p.transaction_id
+          where p.account_id = a.id and ${legsFrom('p', firstTransactionAt(monthStart))}
+            and t.at >= ${monthStart} and t.kind = ${'interest' satisfies TransactionKind}
+        ) w on true
+        where a.kind = 'position' and a.user_id = ${userId}
+      ) f) as flows`;
+}
+
+/**
+ * The dashboard's figures: the user's own in one statement (\`summaryOf\`), the figures everyone
+ * shares (pools, APYs, the pools' totals, prices, decimals) from \`shared\`.
+ */
+export async function portfolioSummary(db: Db, shared: SharedReads, userId: string, now = new Date()): Promise<CabinetSummary> {
+  const [[mine], poolRows, tvl, dec, price] = await Promise.all([
+    // Prepared: its plan costs more than its run, and its text never changes.
+    preparedRows<{ as_of: string; dismissed: boolean; started: boolean; flows: FlowRow[] } & RevisionColumns>(db, 'cabinet_summary', summaryOf(userId, now.toISOString().slice(0, 10))),
+    shared.pools(),
+    shared.tvl(),
+    shared.decimals(),
+    shared.prices(),
   ]);
+  const asOf = mine!.as_of;
+  const apys = await shared.apys(asOf);
+  const lastDay = addDays(asOf, -1);
+  const flows = mine!.flows;
+  const revision = revisionOf(mine!);
+  const tutorialDismissed = mine!.dismissed;
   // A position that has earned interest, as the interest lines read it.
   const interest = flows.filter((f) => f.all !== '0');
-  const price = await prices.usdPrices([...dec.keys()]);
   const cents = (units: bigint, currency: string) => unitsToCents(units, price.get(currency) ?? '0', dec.get(currency) ?? 18);
 
   const key = (pool: string, currency: string) => `${pool}|${currency}`;
@@ -218,25 +266,28 @@ export async function portfolioSummary(db: Db, prices: PriceSource, userId: stri
     dailyRewards: { day: interest.length ? lastDay : null, items: rewards },
     decimals: Object.fromEntries(dec),
     tutorialDismissed,
-    empty: (started[0]?.n ?? 0) === 0,
+    empty: !mine!.started,
     revision,
   };
 }
 
+type RevisionColumns = { postings: string | null; deposits: string | null; withdrawals: string | null };
+
+/** The revision's parts as columns of a select: read from the user's own rows, never their postings. */
+const revisionColumns = (userId: string) =>
+  sql`-- Every posting on a position moves its balance or one of its all-time figures (a withdrawal and its return put the balance back, not the figures' history: the withdrawal's row moves).
+      (select md5(coalesce(string_agg(concat_ws(':', a.id, a.balance, a.deposited, a.withdrawn, a.interest), ',' order by a.id), '')) from ledger_accounts a where a.kind = 'position' and a.user_id = ${userId}) as postings,
+      (select (count(*) || ':' || coalesce(sum(confirmations), 0) || ':' || coalesce(max(updated_at)::text, ''))::text from deposits where user_id = ${userId}) as deposits,
+      (select (count(*) || ':' || coalesce(sum(confirmations), 0) || ':' || coalesce(max(updated_at)::text, ''))::text from withdrawals where user_id = ${userId}) as withdrawals`;
+const revisionOf = (r: RevisionColumns | undefined) => `${r?.postings ?? 0}|${r?.deposits ?? ''}|${r?.withdrawals ?? ''}`;
+
 /**
  * Moves whenever something the cabinet shows changes for the user: a posting on their positions, a
- * deposit's or a withdrawal's progress. Read from the user's own rows, never their postings.
+ * deposit's or a withdrawal's progress.
  */
 export async function cabinetRevision(db: Db, userId: string): Promise<string> {
-  const [r] = await rows<{ postings: string | null; deposits: string | null; withdrawals: string | null }>(
-    db,
-    sql`select
-          -- Every posting on a position moves its balance or one of its all-time figures (a withdrawal and its return put the balance back, not the figures' history: the withdrawal's row moves).
-          (select md5(coalesce(string_agg(concat_ws(':', a.id, a.balance, a.deposited, a.withdrawn, a.interest), ',' order by a.id), '')) from ledger_accounts a where a.kind = 'position' and a.user_id = ${userId}) as postings,
-          (select (count(*) || ':' || coalesce(sum(confirmations), 0) || ':' || coalesce(max(updated_at)::text, ''))::text from deposits where user_id = ${userId}) as deposits,
-          (select (count(*) || ':' || coalesce(sum(confirmations), 0) || ':' || coalesce(max(updated_at)::text, ''))::text from withdrawals where user_id = ${userId}) as withdrawals`,
-  );
-  return `${r?.postings ?? 0}|${r?.deposits ?? ''}|${r?.withdrawals ?? ''}`;
+  const [r] = await preparedRows<RevisionColumns>(db, 'cabinet_revision', sql`select ${revisionColumns(userId)}`);
+  return revisionOf(r);
 }
 
 type ActivityRow = {
@@ -325,13 +376,15 @@ export async function activityPage(
           or (n = ${after[2]}::bigint and (pool > ${after[3]} or (pool = ${after[3]} and currency > ${after[4]}))))))))`
     : sql``;
   const [list, count] = await Promise.all([
-    rows<ActivityRow & { cursor: string }>(
+    // Prepared per filter combination: planning the union costs more than running it on one user's rows.
+    preparedByText<ActivityRow & { cursor: string }>(
       db,
+      'cabinet_activity',
       sql`select *, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '~' || kind || '~' || n || '~' || pool || '~' || currency as cursor
           from (select *, coalesce(id::bigint, 0) as n from (${activitySql(userId, q)}) u) m ${from}
           order by at desc, kind, n desc, pool, currency limit ${q.size + 1} ${after ? sql`` : sql`offset ${(q.page - 1) * q.size}`}`,
     ),
-    rows<{ n: number }>(db, sql`select count(*)::int as n from (${activitySql(userId, q)}) m`),
+    preparedByText<{ n: number }>(db, 'cabinet_activity_count', sql`select count(*)::int as n from (${activitySql(userId, q)}) m`),
   ]);
   const page = list.slice(0, q.size);
   return {

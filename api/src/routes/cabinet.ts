@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { apiRoutes } from '@app/contracts';
 import { tutorialDismissals } from '../db/schema';
 import { addRoute } from '../http/route';
-import { activityExportJson, activityPage, asOfDay, cabinetRevision, portfolioSummary } from '../portfolio';
+import { activityExportJson, activityPage, asOfDay, cabinetRevision, portfolioSummary, sharedReads } from '../portfolio';
 import type { Services } from '../services';
 
 /** The cabinet's reads: the dashboard's figures, the activity list and its CSV, the tutorial and a revision to poll. */
@@ -13,12 +13,8 @@ export function cabinetRoutes(app: FastifyInstance, s: Services) {
   const required = () => ({ deposit: s.config.deposits.confirmations, withdrawal: s.config.money.payoutConfirmations });
 
   // The reads below are answered from memory while the user's rows do not change (http/user-reads.ts).
-  addRoute(app, apiRoutes.cabinetSummary, async ({ auth, req }) =>
-    s.reads.read(auth.user.id, req, async () => {
-      const [dismissed] = await db.select().from(tutorialDismissals).where(eq(tutorialDismissals.userId, auth.user.id));
-      return portfolioSummary(db, s.prices, auth.user.id, Boolean(dismissed));
-    }),
-  );
+  const shared = sharedReads(db, s.prices, s.figures);
+  addRoute(app, apiRoutes.cabinetSummary, async ({ auth, req }) => s.reads.read(auth.user.id, req, () => portfolioSummary(db, shared, auth.user.id)));
 
   addRoute(app, apiRoutes.cabinetActivity, async ({ query, auth, req }) => s.reads.read(auth.user.id, req, () => activityPage(db, auth.user.id, query, required())));
 
