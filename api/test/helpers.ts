@@ -101,6 +101,8 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     // through the database (not a request): on PostgreSQL that write's notify reaches the listener
     // a moment after its commit, so a read right after it could be answered once from memory.
     READ_CACHE_MS: '0',
+    // The figures every read shares (prices, APYs, pool totals) likewise: read every time.
+    SHARED_FIGURES_MS: '0',
     ...env,
   });
 }

@@ -248,6 +248,64 @@ describe('a signed-in user\'s reads from memory', () => {
   });
 });
 
+describe('the figures every read shares (SHARED_FIGURES_MS)', () => {
+  it('a computed read runs only the user\'s own queries; a price set is seen once everyone\'s answers drop', async () => {
+    const { setPrices } = await import('../src/pricing/prices');
+    const alice = await register(t.app, `shared-${randomUUID()}@example.com`);
+    const kept = await buildServer({ ...t.app.services.config, readCacheMs: 0, sharedFiguresMs: 60_000 }, { database: t.db.database, logger: false });
+    try {
+      await kept.ready();
+      const solPrice = async () => ((await get(kept, alice.token, '/dashboard/pools/coin?currency=SOL')) as { estimate: Record<string, string> }).estimate.SOL;
+      const first = await solPrice();
+      // Again: the pools, their addresses and prices come from memory, the user's figures from one statement.
+      const again = dataQueries(await queriesDuring(kept, solPrice));
+      expect(again).toHaveLength(1);
+      expect(again[0]).toMatch(/ledger_accounts/);
+      expect(again[0]).not.toMatch(/coin_prices|pool_addresses/);
+      const summary = dataQueries(await queriesDuring(kept, () => get(kept, alice.token, '/cabinet/summary')));
+      expect(summary).toHaveLength(1);
+      await setPrices(t.db.database.db, 'local', { SOL: '151.12345678' });
+      try {
+        // At most SHARED_FIGURES_MS old: still the price before.
+        expect(await solPrice()).toBe(first);
+        // Dropping everyone's kept answers (an APY or programme set, the accrual) drops the shared figures too.
+        kept.services.reads.evict('*');
+        expect(await solPrice()).toBe('151.12345678');
+      } finally {
+        await setPrices(t.db.database.db, 'local', { SOL: first });
+      }
+    } finally {
+      await kept.close();
+    }
+  });
+
+  it('kept by name for at most their age; concurrent misses share one computation; a failure is not kept; 0 keeps nothing', async () => {
+    const { createSharedFigures } = await import('../src/http/shared-figures');
+    let now = 1_000;
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const figures = createSharedFigures(5_000);
+      let calls = 0;
+      const compute = async () => ++calls;
+      const [a, b] = [figures.get('x', compute), figures.get('x', compute)];
+      expect(await Promise.all([a, b])).toEqual([1, 1]);
+      now += 4_999;
+      expect(await figures.get('x', compute)).toBe(1);
+      now += 1;
+      expect(await figures.get('x', compute)).toBe(2);
+      await expect(figures.get('y', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+      expect(await figures.get('y', async () => 'up')).toBe('up');
+      figures.clear();
+      expect(await figures.get('x', compute)).toBe(3);
+      const off = createSharedFigures(0);
+      await off.get('x', compute);
+      expect(await off.get('x', compute)).toBe(5);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+});
+
 describe('the cache itself', () => {
   /** A listener the test drives: `say` plays a notify, `state` the connection's state. */
   function fakeDatabase() {

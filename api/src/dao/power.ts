@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { rows as queryRows } from '../db/rows';
+import { preparedRows } from '../db/rows';
 import type { TransactionKind } from '../ledger';
 import { firstTransactionAt, legsFrom } from '../ledger/window';
 import type { PriceSource } from '../pricing';
@@ -38,8 +38,10 @@ export type Stake = { currency: string; decimals: number; position: bigint; stak
 export async function stakeAt(db: Db, userId: string, at: Date): Promise<Stake[]> {
   // The figures kept with each position now, less its postings dated after `at`: bounded by the
   // window since then, never the whole history.
-  const rows = await queryRows<{ currency: string; decimals: number; position: string; principal: string; rewards: string }>(
+  // Prepared: planning it costs more than running it on the user's few accounts.
+  const rows = await preparedRows<{ currency: string; decimals: number; position: string; principal: string; rewards: string }>(
     db,
+    'dao_stake_at',
     sql`select a.currency, c.decimals,
                (sum(-a.balance - coalesce(l.moved, 0)))::text as position,
                (sum(-a.balance - coalesce(l.moved, 0) - a.interest + coalesce(l.interest, 0)))::text as principal,

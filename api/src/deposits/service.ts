@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { apiMessages as M, formatMessage, type DepositStatus, type PoolName, type SUPPORTED_CHAIN_ID } from '@app/contracts';
 import type { Db } from '../db/client';
 import { deposits, poolAddresses, users } from '../db/schema';
@@ -136,16 +136,6 @@ export function createDeposits(db: Db, chain: ChainReader, settings: DepositSett
         .orderBy(desc(deposits.id))
         .limit(200);
       return rows.map((r) => depositStatus(r, settings.confirmations));
-    },
-
-    /** Sum of pending deposits per currency in a pool (shown apart from the credited balance). */
-    async pendingSums(userId: string, pool: string): Promise<Map<string, bigint>> {
-      const rows = await db
-        .select({ currency: deposits.currency, total: sql<string>`sum(${deposits.amount})` })
-        .from(deposits)
-        .where(and(eq(deposits.userId, userId), eq(deposits.pool, pool), eq(deposits.status, 'pending')))
-        .groupBy(deposits.currency);
-      return new Map(rows.map((r) => [r.currency, BigInt(r.total ?? '0')]));
     },
   };
 }

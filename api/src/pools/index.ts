@@ -6,9 +6,9 @@ import type { Db } from '../db/client';
 import { currencies, currencyAddresses, ledgerAccounts, poolAddresses, poolAssets, pools, poolTexts } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { apyBps, apysOn, poolHistory } from '../interest';
-import { positionsOf } from '../ledger';
 import { withdrawRules } from '../payouts';
-import { aprOf, asOfDay, currencyDecimals, poolsTvl, usd, valueCents } from '../portfolio';
+import { aprOf, asOfDay, currencyDecimals, poolsTvl, usd, valueCents, withAsOf, type SharedReads } from '../portfolio';
+import { preparedRows } from '../db/rows';
 import type { PriceSource } from '../pricing';
 
 /** How many days each range of the pool graph keeps (0: all). */
@@ -16,8 +16,6 @@ const GRAPH_DAYS = { '30D': 30, '90D': 90, '1Y': 365, All: 0 } as const;
 
 /** Sums of base units per currency; numeric sums come back as exact decimal strings. */
 type Sums = Map<string, bigint>;
-const toSums = (rows: { currency: string; total: string | null }[]): Sums =>
-  new Map(rows.map((r) => [r.currency, BigInt(r.total ?? '0')]));
 
 /** The pool's row, or a 404 when there is no such pool. */
 export async function poolRow(db: Db, name: PoolName) {
@@ -26,34 +24,35 @@ export async function poolRow(db: Db, name: PoolName) {
   return p;
 }
 
-/** What the pool card reads besides the database: prices and the deposits not yet credited. */
-export type PoolSources = {
-  prices: PriceSource;
-  pendingSums(userId: string, pool: string): Promise<Map<string, bigint>>;
-};
-
-/** Pools state (spec §3): receiving addresses and USD estimates from the operator's tables, and the user's position. */
-export async function dashboardPool(db: Db, from: PoolSources, chainId: number, userId: string, name: PoolName, currency?: string): Promise<DashboardPoolResponse> {
-  const p = await poolRow(db, name);
-  const [accepted, found, pending, earnedRows] = await Promise.all([
-    db
-      .select({ currency: poolAddresses.currency, address: poolAddresses.address })
-      .from(poolAddresses)
-      .innerJoin(currencies, eq(currencies.code, poolAddresses.currency))
-      .where(and(eq(poolAddresses.pool, name), eq(poolAddresses.chainId, chainId), currency ? eq(poolAddresses.currency, currency) : undefined))
-      .orderBy(asc(currencies.sort)),
-    // The user's positions in the pool from the ledger (withdrawable, interest included).
-    positionsOf(db, userId, name),
-    from.pendingSums(userId, name),
-    // The interest each position has earned, kept with its balance (0021).
-    db
-      .select({ currency: ledgerAccounts.currency, total: sql<string>`${ledgerAccounts.interest}` })
-      .from(ledgerAccounts)
-      .where(and(eq(ledgerAccounts.kind, 'position'), eq(ledgerAccounts.userId, userId), eq(ledgerAccounts.pool, name))),
+/**
+ * Pools state (spec §3): receiving addresses and USD estimates from the operator's tables (shared
+ * by everyone, from \`shared\`), and the user's position, its interest and their deposits not yet
+ * credited in one prepared statement.
+ */
+export async function dashboardPool(db: Db, shared: SharedReads, chainId: number, userId: string, name: PoolName, currency?: string): Promise<DashboardPoolResponse> {
+  const [list, addresses, prices, [mine]] = await Promise.all([
+    shared.pools(),
+    shared.addresses(chainId),
+    shared.prices(),
+    preparedRows<{ as_of: string; positions: [string, string, string][]; pending: [string, string][] }>(
+      db,
+      'dashboard_pool',
+      sql`${withAsOf(new Date().toISOString().slice(0, 10))}
+        select (select as_of::text from d) as as_of,
+          -- The positions from the ledger (withdrawable, interest included) and the interest each has earned, kept with its balance (0021).
+          (select coalesce(json_agg(json_build_array(currency, (-balance)::text, interest::text)), '[]'::json)
+             from ledger_accounts where kind = 'position' and user_id = ${userId} and pool = ${name}) as positions,
+          (select coalesce(json_agg(json_build_array(currency, total::text)), '[]'::json)
+             from (select currency, sum(amount) as total from deposits where user_id = ${userId} and pool = ${name} and status = 'pending' group by currency) x) as pending`,
+    ),
   ]);
-  const sums: Sums = new Map(found.map((f) => [f.currency, f.balance]));
-  const [prices, apys] = await Promise.all([from.prices.usdPrices(accepted.map((a) => a.currency)), apysOn(db, await asOfDay(db))]);
-  const earned = toSums(earnedRows);
+  const p = list.find((x) => x.name === name);
+  if (!p) throw new ApiError(404, M.notFound, 'NOT_FOUND');
+  const apys = await shared.apys(mine!.as_of);
+  const accepted = addresses.filter((a) => a.pool === name && (!currency || a.currency === currency));
+  const sums: Sums = new Map(mine!.positions.map(([c, balance]) => [c, BigInt(balance)]));
+  const earned: Sums = new Map(mine!.positions.map(([c, , interest]) => [c, BigInt(interest)]));
+  const pending: Sums = new Map(mine!.pending.map(([c, total]) => [c, BigInt(total)]));
   const each = <T>(f: (c: string, address: string) => T) => Object.fromEntries(accepted.map((a) => [a.currency, f(a.currency, a.address)]));
   return {
     pool: name,

@@ -109,6 +109,14 @@ export function sharedReads(db: Db, prices: PriceSource, figures: SharedFigures 
     decimals,
     prices: usdPrices,
     pools: () => figures.get('pools', () => poolList(db)),
+    /** Each pool's receiving address per currency on a chain, in the currencies' order. */
+    addresses: (chainId: number) =>
+      figures.get(`addresses:${chainId}`, () =>
+        rows<{ pool: string; currency: string; address: string }>(
+          db,
+          sql`select pa.pool, pa.currency, pa.address from pool_addresses pa join currencies c on c.code = pa.currency where pa.chain_id = ${chainId} order by c.sort`,
+        ),
+      ),
     apys: (day: string) => figures.get(`apys:${day}`, () => apysOn(db, day)),
     tvl: () =>
       figures.get(`tvl:${prices.name}`, async () => {
@@ -140,11 +148,18 @@ type FlowRow = { pool: string; currency: string; balance: string; deposited: str
  * each position's all-time figures kept beside its balance with the last day's and month's interest
  * from the account's own postings in that window (interest of day D is dated the end of D).
  */
+/**
+ * A statement's first part: \`d\`, holding the day figures are read at (\`as_of\`, as \`asOfDay\`
+ * reads it), so a read that needs it spends no round trip of its own on it.
+ */
+export const withAsOf = (today: string) =>
+  sql`with d as materialized (select greatest(coalesce((select max(day) from interest_days) + 1, ${today}::date), ${today}::date) as as_of)`;
+
 function summaryOf(userId: string, today: string): SQL {
   const asOf = sql`(select as_of from d)`;
   // The window's first instant: the day after the month before the as-of day.
   const monthStart = sql`((${asOf}) - 29)::timestamp at time zone 'UTC'`;
-  return sql`with d as materialized (select greatest(coalesce((select max(day) from interest_days) + 1, ${today}::date), ${today}::date) as as_of)
+  return sql`${withAsOf(today)}
     select (select as_of::text from d) as as_of,
       exists (select 1 from tutorial_dismissals where user_id = ${userId}) as dismissed,
       exists (select 1 from deposits where user_id = ${userId}) as started,

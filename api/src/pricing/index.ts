@@ -1,1 +1,1 @@
-export { setPrices, tablePriceSource, type PriceSource } from './prices';
+export { setPrices, sharedPriceSource, tablePriceSource, type PriceSource } from './prices';

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { coinPrices } from '../db/schema';
+import type { SharedFigures } from '../http/shared-figures';
 
 /**
  * Where the pools' USD estimates come from. The operator picks a source by name (PRICE_SOURCE);
@@ -25,6 +26,14 @@ export function tablePriceSource(db: Db, name: string): PriceSource {
         .where(and(eq(coinPrices.source, name), inArray(coinPrices.currency, [...currencies])));
       return new Map(rows.map((r) => [r.currency, r.usd]));
     },
+  };
+}
+
+/** The source's prices through the server's shared figures: at most \`SHARED_FIGURES_MS\` old, for the reads. */
+export function sharedPriceSource(source: PriceSource, figures: SharedFigures): PriceSource {
+  return {
+    name: source.name,
+    usdPrices: (currencies) => figures.get(`prices:${source.name}:${[...currencies].sort().join(',')}`, () => source.usdPrices(currencies)),
   };
 }
 

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { getAddress } from 'ethers';
 import type { AffiliateSort } from '@app/contracts';
 import type { Db } from '../db/client';
-import { rows } from '../db/rows';
+import { preparedByText, rows } from '../db/rows';
 import type { PriceSource } from '../pricing';
 
 /** The price source's current USD prices with each currency's decimals, as an SQL subquery of (currency, usd, decimals) to alias. */
@@ -28,8 +28,10 @@ const capitalOf = (prices: SQL, user: SQL) => sql`coalesce((
  * from the figures kept per referrer (0022): a few rows whatever the size of the downline.
  */
 export async function downline(db: Db, prices: SQL, userId: string, depth: number) {
-  const found = await rows<{ level: number; members: string; capital: string }>(
+  // Prepared (per price table's shape): planning it costs more than running it on a few kept rows.
+  const found = await preparedByText<{ level: number; members: string; capital: string }>(
     db,
+    'referral_downline',
     sql`select m.level, m.members::text as members,
           coalesce((select sum(-c.balance * pr.usd / power(10::numeric, pr.decimals)) from referral_capital c join ${prices} pr on pr.currency = c.currency
                     where c.ancestor_id = m.ancestor_id and c.level = m.level), 0)::text as capital
@@ -41,8 +43,9 @@ export async function downline(db: Db, prices: SQL, userId: string, depth: numbe
 
 /** The USD value of a user's rewards in every currency they were paid in, at current prices, from their kept totals (0022) and any sums of a day's parts not yet in them. */
 export async function rewardsUsd(db: Db, prices: SQL, userId: string): Promise<string> {
-  const [r] = await rows<{ usd: string }>(
+  const [r] = await preparedByText<{ usd: string }>(
     db,
+    'referral_rewards_usd',
     sql`select coalesce(sum(x.amount * pr.usd / power(10::numeric, pr.decimals)), 0)::text as usd
         from (select currency, sum(amount) as amount from (
                 select currency, amount from referral_reward_totals where user_id = ${userId} and status <> 'forfeited'

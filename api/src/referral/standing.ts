@@ -8,22 +8,32 @@ import { referralRewardTotals, users } from '../db/schema';
 import { rows } from '../db/rows';
 import { utcDay } from '../interest';
 import type { PriceSource } from '../pricing';
+import { noSharedFigures, type SharedFigures } from '../http/shared-figures';
 import { claimRewards, latestClaim } from './claims';
 import { configInForce, MAX_TOTAL_BPS, rankFor } from './config';
 import { affiliatesPage, downline, fromE8, priceTable, rewardsUsd, toE8, usd2 } from './network';
 
-/** The configuration in force today, the downline within its levels, capital attracted and the rank it reaches. */
-async function standing(db: Db, source: PriceSource, userId: string) {
-  const config = await configInForce(db, utcDay(new Date()));
-  const prices = await priceTable(db, source);
+/**
+ * The configuration in force today, the downline within its levels, capital attracted and the rank
+ * it reaches. The configuration and the price table are the same for everyone: from \`figures\`.
+ */
+async function standing(db: Db, source: PriceSource, userId: string, figures: SharedFigures = noSharedFigures) {
+  const today = utcDay(new Date());
+  const [config, prices] = await Promise.all([
+    figures.get(`referral-config:${today}`, () => configInForce(db, today)),
+    figures.get(`price-table:${source.name}`, () => priceTable(db, source)),
+  ]);
   const tree = await downline(db, prices, userId, config.levels.length);
   const capital = usd2(fromE8(tree.reduce((sum, t) => sum + toE8(t.capital), 0n)));
   return { config, prices, tree, capital, rank: rankFor(config.ranks, capital) };
 }
 
 /** The referral page: the user's link, the levels with their members and rewards, capital attracted, rank and bonuses. */
-export async function referralOverview(db: Db, source: PriceSource, user: { id: string; referralCode: string }, publicUrl: string) {
-  const { config, prices, tree, capital, rank } = await standing(db, source, user.id);
+export async function referralOverview(db: Db, source: PriceSource, user: { id: string; referralCode: string }, publicUrl: string, figures: SharedFigures = noSharedFigures) {
+  const [{ config, tree, capital, rank }, bonuses] = await Promise.all([
+    standing(db, source, user.id, figures),
+    figures.get(`price-table:${source.name}`, () => priceTable(db, source)).then((prices) => rewardsUsd(db, prices, user.id)),
+  ]);
   return {
     referralId: user.referralCode,
     referralLink: `${publicUrl}/sign-up?invite=${encodeURIComponent(user.referralCode)}`,
@@ -36,7 +46,7 @@ export async function referralOverview(db: Db, source: PriceSource, user: { id: 
     })),
     members: tree.reduce((n, t) => n + t.members, 0),
     capitalAttractedUsd: capital,
-    bonusesUsd: usd2(await rewardsUsd(db, prices, user.id)),
+    bonusesUsd: usd2(bonuses),
     rank: rank?.rank ?? 0,
     ranks: config.ranks.map((r) => ({ ...r, capitalUsd: usd2(r.capitalUsd) })),
     maxTotalBps: MAX_TOTAL_BPS,

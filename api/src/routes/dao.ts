@@ -26,6 +26,7 @@ import { audit } from '../db/audit';
 import { apyBps, apysOn } from '../interest';
 import { operatorGuard } from '../operator';
 import { asOfDay, poolsTvl, usd } from '../portfolio';
+import { sharedPriceSource } from '../pricing';
 import type { Services } from '../services';
 
 /** How long a page of a public vote list is served from memory (other replicas see a new vote within it). */
@@ -40,10 +41,11 @@ export function daoRoutes(app: FastifyInstance, s: Services) {
     return { title: brandTitle(s.config.brands, host), space: hostName(host ?? 'localhost') };
   };
 
-  // From memory while the user's positions and votes do not change (http/user-reads.ts).
+  // From memory while the user's positions and votes do not change (http/user-reads.ts); computed, with the prices everyone shares.
+  const sharedPrices = sharedPriceSource(s.prices, s.figures);
   addRoute(app, apiRoutes.daoPersonal, async ({ auth, req }) =>
     s.reads.read(auth.user.id, req, async () => {
-      const [stake, voted] = await Promise.all([personalStake(db, s.prices, auth.user.id, new Date()), proposalsVoted(db, auth.user.id)]);
+      const [stake, voted] = await Promise.all([personalStake(db, sharedPrices, auth.user.id, new Date()), proposalsVoted(db, auth.user.id)]);
       return { votingPower: unitsToUsd(stake.votingPower), staked: unitsToUsd(stake.staked), proposalsVoted: voted };
     }),
   );

@@ -3,7 +3,7 @@ import { apiRoutes } from '@app/contracts';
 import { submitDeposit } from '../deposits';
 import { langOf } from '../http/lang';
 import { addRoute } from '../http/route';
-import { balanceHistory } from '../portfolio';
+import { balanceHistory, sharedReads } from '../portfolio';
 import { requestWithdrawal, withdrawalAccepted, withdrawalList, withdrawalQuote, withdrawRules } from '../payouts';
 import { dashboardPool, poolAssetsOf, poolGraph, poolRow, poolsOverview, poolStrategy, yieldOf } from '../pools';
 import type { Services } from '../services';
@@ -12,16 +12,17 @@ import { heldUntil } from '../settings';
 export function investRoutes(app: FastifyInstance, s: Services) {
   const db = s.db;
   const chainId = s.config.deposits.chainId;
-  const sources = { prices: s.prices, pendingSums: (userId: string, pool: string) => s.deposits.pendingSums(userId, pool) };
+  // The kept read takes the figures everyone shares from memory; the refresh reads them too.
+  const [shared, fresh] = [sharedReads(db, s.prices, s.figures), sharedReads(db, s.prices)];
 
   addRoute(app, apiRoutes.balance, async ({ query, auth }) => balanceHistory(db, auth.user.id, query));
 
   // From memory while the user's rows do not change (http/user-reads.ts); the refresh below always reads.
   addRoute(app, apiRoutes.dashboardPool, async ({ params, query, auth, req }) =>
-    s.reads.read(auth.user.id, req, () => dashboardPool(db, sources, chainId, auth.user.id, params.pool, query.currency)),
+    s.reads.read(auth.user.id, req, () => dashboardPool(db, shared, chainId, auth.user.id, params.pool, query.currency)),
   );
   addRoute(app, apiRoutes.dashboardRefreshPool, async ({ params, query, auth }) =>
-    dashboardPool(db, sources, chainId, auth.user.id, params.pool, query.currency),
+    dashboardPool(db, fresh, chainId, auth.user.id, params.pool, query.currency),
   );
 
   addRoute(app, apiRoutes.dashboardYield, async ({ auth }) => yieldOf(db, auth.user.id));

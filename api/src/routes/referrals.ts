@@ -11,7 +11,7 @@ export function referralRoutes(app: FastifyInstance, s: Services) {
   const db = s.db;
 
   // From memory while the user's referral figures do not change (http/user-reads.ts).
-  addRoute(app, apiRoutes.referrals, async ({ auth, req }) => s.reads.read(auth.user.id, req, () => referralOverview(db, s.prices, auth.user, s.config.publicUrl)));
+  addRoute(app, apiRoutes.referrals, async ({ auth, req }) => s.reads.read(auth.user.id, req, () => referralOverview(db, s.prices, auth.user, s.config.publicUrl, s.figures)));
 
   addRoute(app, apiRoutes.referralsHarvest, async ({ auth }) => harvest(db, auth.user.id));
 
