@@ -272,7 +272,7 @@ describe('the figures every read shares (SHARED_FIGURES_MS)', () => {
         kept.services.reads.evict('*');
         expect(await solPrice()).toBe('151.12345678');
       } finally {
-        await setPrices(t.db.database.db, 'local', { SOL: first });
+        await setPrices(t.db.database.db, 'local', { SOL: first ?? '150' });
       }
     } finally {
       await kept.close();

@@ -390,23 +390,25 @@ export async function activityPage(
     ? sql`where (at < ${after[0]}::timestamptz or (at = ${after[0]}::timestamptz and (kind > ${after[1]} or (kind = ${after[1]} and (n < ${after[2]}::bigint
           or (n = ${after[2]}::bigint and (pool > ${after[3]} or (pool = ${after[3]} and currency > ${after[4]}))))))))`
     : sql``;
-  const [list, count] = await Promise.all([
-    // Prepared per filter combination: planning the union costs more than running it on one user's rows.
-    preparedByText<ActivityRow & { cursor: string }>(
-      db,
-      'cabinet_activity',
-      sql`select *, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '~' || kind || '~' || n || '~' || pool || '~' || currency as cursor
-          from (select *, coalesce(id::bigint, 0) as n from (${activitySql(userId, q)}) u) m ${from}
-          order by at desc, kind, n desc, pool, currency limit ${q.size + 1} ${after ? sql`` : sql`offset ${(q.page - 1) * q.size}`}`,
-    ),
-    preparedByText<{ n: number }>(db, 'cabinet_activity_count', sql`select count(*)::int as n from (${activitySql(userId, q)}) m`),
-  ]);
+  // One statement: the user's rows read once for the page and the count, prepared per filter
+  // combination (planning the union costs more than running it on one user's rows).
+  const [r] = await preparedByText<{ total: number; list: (ActivityRow & { cursor: string })[] }>(
+    db,
+    'cabinet_activity',
+    sql`with m as materialized (select *, coalesce(id::bigint, 0) as n from (${activitySql(userId, q)}) u)
+        select (select count(*)::int from m) as total,
+          (select coalesce(json_agg(x order by x.at desc, x.kind, x.n desc, x.pool, x.currency), '[]'::json) from (
+            select *, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '~' || kind || '~' || n || '~' || pool || '~' || currency as cursor
+            from m ${from}
+            order by at desc, kind, n desc, pool, currency limit ${q.size + 1} ${after ? sql`` : sql`offset ${(q.page - 1) * q.size}`}) x) as list`,
+  );
+  const list = r!.list;
   const page = list.slice(0, q.size);
   return {
     items: page.map((r) => toItem(r, required)),
     page: q.page,
     size: q.size,
-    total: count[0]?.n ?? 0,
+    total: r!.total,
     next: list.length > q.size ? page[page.length - 1]!.cursor : null,
   };
 }
