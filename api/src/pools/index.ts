@@ -5,7 +5,7 @@ import { apiMessages as M, SUPPORTED_CHAIN_ID, type DashboardPoolResponse, type 
 import type { Db } from '../db/client';
 import { currencies, currencyAddresses, ledgerAccounts, poolAddresses, poolAssets, pools, poolTexts } from '../db/schema';
 import { ApiError } from '../http/errors';
-import { apyBps, apysOn, poolHistory } from '../interest';
+import { apyBps, apysOn, poolHistory, utcDay } from '../interest';
 import { withdrawRules } from '../payouts';
 import { aprOf, asOfDay, currencyDecimals, poolsTvl, usd, valueCents, withAsOf, type SharedReads } from '../portfolio';
 import { preparedRows } from '../db/rows';
@@ -26,7 +26,7 @@ export async function poolRow(db: Db, name: PoolName) {
 
 /**
  * Pools state (spec §3): receiving addresses and USD estimates from the operator's tables (shared
- * by everyone, from \`shared\`), and the user's position, its interest and their deposits not yet
+ * by everyone, from `shared`), and the user's position, its interest and their deposits not yet
  * credited in one prepared statement.
  */
 export async function dashboardPool(db: Db, shared: SharedReads, chainId: number, userId: string, name: PoolName, currency?: string): Promise<DashboardPoolResponse> {
@@ -37,7 +37,7 @@ export async function dashboardPool(db: Db, shared: SharedReads, chainId: number
     preparedRows<{ as_of: string; positions: [string, string, string][]; pending: [string, string][] }>(
       db,
       'dashboard_pool',
-      sql`${withAsOf(new Date().toISOString().slice(0, 10))}
+      sql`${withAsOf(utcDay(new Date()))}
         select (select as_of::text from d) as as_of,
           -- The positions from the ledger (withdrawable, interest included) and the interest each has earned, kept with its balance (0021).
           (select coalesce(json_agg(json_build_array(currency, (-balance)::text, interest::text)), '[]'::json)

@@ -5,7 +5,7 @@ import { DAYS_PER_YEAR, RATE_SCALE, dailyRate, formatUnits, parseUnits, unitsToU
 import { SUPPORTED_CHAIN_ID, type ActivityItem, type ActivityQuery, type CabinetSummary, type PoolName } from '@app/contracts';
 import type { Db } from '../db/client';
 import { preparedByText, preparedRows, rows } from '../db/rows';
-import { apysOn } from '../interest';
+import { apysOn, utcDay } from '../interest';
 import type { TransactionKind } from '../ledger';
 import { firstTransactionAt, legsFrom } from '../ledger/window';
 import type { PriceSource } from '../pricing';
@@ -132,12 +132,17 @@ export async function currencyDecimals(db: Db): Promise<Map<string, number>> {
   return new Map((await rows<{ code: string; decimals: number }>(db, sql`select code, decimals from currencies`)).map((d) => [d.code, d.decimals]));
 }
 
-/** The day the figures are read at: today, or the day after the last accrued day when that is later. */
+/**
+ * A statement's first part: `d`, holding `as_of`, the day figures are read at (today, or the day
+ * after the last accrued day when that is later), so a read needs no round trip of its own for it.
+ */
+export const withAsOf = (today: string) =>
+  sql`with d as materialized (select greatest(coalesce((select max(day) from interest_days) + 1, ${today}::date), ${today}::date) as as_of)`;
+
+/** The day the figures are read at (`withAsOf`). */
 export async function asOfDay(db: Db, now = new Date()): Promise<string> {
-  const today = now.toISOString().slice(0, 10);
-  const [last] = await rows<{ day: string | null }>(db, sql`select max(day)::text as day from interest_days`);
-  const next = last?.day ? addDays(last.day, 1) : today;
-  return next > today ? next : today;
+  const [r] = await rows<{ day: string }>(db, sql`${withAsOf(utcDay(now))} select as_of::text as day from d`);
+  return r!.day;
 }
 
 type FlowRow = { pool: string; currency: string; balance: string; deposited: string; withdrawn: string; all: string; day: string; month: string };
@@ -148,13 +153,6 @@ type FlowRow = { pool: string; currency: string; balance: string; deposited: str
  * each position's all-time figures kept beside its balance with the last day's and month's interest
  * from the account's own postings in that window (interest of day D is dated the end of D).
  */
-/**
- * A statement's first part: \`d\`, holding the day figures are read at (\`as_of\`, as \`asOfDay\`
- * reads it), so a read that needs it spends no round trip of its own on it.
- */
-export const withAsOf = (today: string) =>
-  sql`with d as materialized (select greatest(coalesce((select max(day) from interest_days) + 1, ${today}::date), ${today}::date) as as_of)`;
-
 function summaryOf(userId: string, today: string): SQL {
   const asOf = sql`(select as_of from d)`;
   // The window's first instant: the day after the month before the as-of day.
@@ -179,13 +177,13 @@ function summaryOf(userId: string, today: string): SQL {
 }
 
 /**
- * The dashboard's figures: the user's own in one statement (\`summaryOf\`), the figures everyone
- * shares (pools, APYs, the pools' totals, prices, decimals) from \`shared\`.
+ * The dashboard's figures: the user's own in one statement (`summaryOf`), the figures everyone
+ * shares (pools, APYs, the pools' totals, prices, decimals) from `shared`.
  */
 export async function portfolioSummary(db: Db, shared: SharedReads, userId: string, now = new Date()): Promise<CabinetSummary> {
   const [[mine], poolRows, tvl, dec, price] = await Promise.all([
     // Prepared: its plan costs more than its run, and its text never changes.
-    preparedRows<{ as_of: string; dismissed: boolean; started: boolean; flows: FlowRow[] } & RevisionColumns>(db, 'cabinet_summary', summaryOf(userId, now.toISOString().slice(0, 10))),
+    preparedRows<{ as_of: string; dismissed: boolean; started: boolean; flows: FlowRow[] } & RevisionColumns>(db, 'cabinet_summary', summaryOf(userId, utcDay(now))),
     shared.pools(),
     shared.tvl(),
     shared.decimals(),

@@ -29,7 +29,7 @@ export function tablePriceSource(db: Db, name: string): PriceSource {
   };
 }
 
-/** The source's prices through the server's shared figures: at most \`SHARED_FIGURES_MS\` old, for the reads. */
+/** The source's prices through the server's shared figures: at most `SHARED_FIGURES_MS` old, for the reads. */
 export function sharedPriceSource(source: PriceSource, figures: SharedFigures): PriceSource {
   return {
     name: source.name,

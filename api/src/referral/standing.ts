@@ -13,15 +13,18 @@ import { claimRewards, latestClaim } from './claims';
 import { configInForce, MAX_TOTAL_BPS, rankFor } from './config';
 import { affiliatesPage, downline, fromE8, priceTable, rewardsUsd, toE8, usd2 } from './network';
 
+/** The price table everyone's referral figures are valued with, from the shared figures. */
+const sharedPriceTable = (db: Db, source: PriceSource, figures: SharedFigures) => figures.get(`price-table:${source.name}`, () => priceTable(db, source));
+
 /**
  * The configuration in force today, the downline within its levels, capital attracted and the rank
- * it reaches. The configuration and the price table are the same for everyone: from \`figures\`.
+ * it reaches. The configuration and the price table are the same for everyone: from `figures`.
  */
 async function standing(db: Db, source: PriceSource, userId: string, figures: SharedFigures = noSharedFigures) {
   const today = utcDay(new Date());
   const [config, prices] = await Promise.all([
     figures.get(`referral-config:${today}`, () => configInForce(db, today)),
-    figures.get(`price-table:${source.name}`, () => priceTable(db, source)),
+    sharedPriceTable(db, source, figures),
   ]);
   const tree = await downline(db, prices, userId, config.levels.length);
   const capital = usd2(fromE8(tree.reduce((sum, t) => sum + toE8(t.capital), 0n)));
@@ -32,7 +35,7 @@ async function standing(db: Db, source: PriceSource, userId: string, figures: Sh
 export async function referralOverview(db: Db, source: PriceSource, user: { id: string; referralCode: string }, publicUrl: string, figures: SharedFigures = noSharedFigures) {
   const [{ config, tree, capital, rank }, bonuses] = await Promise.all([
     standing(db, source, user.id, figures),
-    figures.get(`price-table:${source.name}`, () => priceTable(db, source)).then((prices) => rewardsUsd(db, prices, user.id)),
+    sharedPriceTable(db, source, figures).then((prices) => rewardsUsd(db, prices, user.id)),
   ]);
   return {
     referralId: user.referralCode,
