@@ -85,11 +85,14 @@ async function accruePart(db: Db, p: Part): Promise<number> {
         on conflict (reference) do nothing
         returning id
       ),
+      -- Both reads of what moved start from the transactions (the account is compared plus 0, which no index reads): from the
+      -- part's accounts, the account index would read each position's whole history, as it does whenever the statistics
+      -- guess an account holds about one leg (a sampled n_distinct of a long ledger does).
       later as (
         select pl.account_id, sum(pl.amount) as amount
         from ledger_transactions t
         join ledger_postings pl on pl.transaction_id = t.id
-        join ledger_accounts a on a.id = pl.account_id
+        join ledger_accounts a on a.id = pl.account_id + 0
         where t.at >= ${p.end}::timestamptz and pl.transaction_id >= ${firstTransactionAt(sql`${p.end}::timestamptz`)} and ${inPart}
         group by pl.account_id
       ),
@@ -99,7 +102,7 @@ async function accruePart(db: Db, p: Part): Promise<number> {
         select pl.account_id, t.at, -sum(pl.amount) as amount
         from ledger_transactions t
         join ledger_postings pl on pl.transaction_id = t.id
-        join ledger_accounts a on a.id = pl.account_id
+        join ledger_accounts a on a.id = pl.account_id + 0
         where t.at > ${p.start}::timestamptz and t.at < ${p.end}::timestamptz and ${inPart}
           and pl.transaction_id between ${firstTransactionAt(sql`${p.start}::timestamptz`, true)} and ${lastTransactionBetween(sql`${p.start}::timestamptz`, sql`${p.end}::timestamptz`)}
         group by pl.account_id, t.at

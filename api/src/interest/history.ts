@@ -18,8 +18,9 @@ export async function recordPoolDay(db: Pick<Db, 'execute'>, pool: string, day: 
     select ${pool}, ${day}::date, k.currency, -(k.balance - coalesce(l.amount, 0))
     from pool_totals k
     left join (
+      -- From the transactions after the close only (the account compared plus 0, which no index reads), never from the pool's accounts' histories.
       select a.currency, sum(pl.amount) as amount
-      from ledger_transactions t join ledger_postings pl on pl.transaction_id = t.id join ledger_accounts a on a.id = pl.account_id
+      from ledger_transactions t join ledger_postings pl on pl.transaction_id = t.id join ledger_accounts a on a.id = pl.account_id + 0
       where t.at >= ${end}::timestamptz and pl.transaction_id >= ${firstTransactionAt(sql`${end}::timestamptz`)} and (t.kind <> 'interest' or t.detail->>'day' > ${day}) and a.kind = 'position' and a.pool = ${pool}
       group by a.currency
     ) l on l.currency = k.currency

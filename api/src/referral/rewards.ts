@@ -318,7 +318,10 @@ async function rewardPart(db: Db, q: Part): Promise<Marked> {
         -- Each of the part's referees' interest of the day (their credits in the pool day's interest transactions), in USD × 10^18.
         select a.user_id, sum(-p.amount * pr.usd_scaled) as value
         from ledger_postings p
-        join ledger_accounts a on a.id = p.account_id and a.kind = 'position'
+        -- The account compared plus 0, which no index reads: the legs can only be found from the day's transactions. Read
+        -- from the accounts, each referee's whole history would be read by the account index whenever the statistics guess an
+        -- account holds about one leg (a sampled n_distinct of a long ledger does).
+        join ledger_accounts a on a.id = p.account_id + 0 and a.kind = 'position'
         join ${dayPrices} pr on pr.currency = a.currency
         -- Each interest transaction's legs by the postings' transaction index, which the planner counts from the column's
         -- statistics; a range bounded by subqueries would be guessed at a fraction of a percent of the table, and the rest
@@ -335,7 +338,7 @@ async function rewardPart(db: Db, q: Part): Promise<Marked> {
         select t.ancestor_id, a.currency, sum(pl.amount) as amount
         from ledger_transactions tr
         join ledger_postings pl on pl.transaction_id = tr.id
-        join ledger_accounts a on a.id = pl.account_id and a.kind = 'position'
+        join ledger_accounts a on a.id = pl.account_id + 0 and a.kind = 'position'
         join referral_tree t on t.user_id = a.user_id and t.level <= ${depth}
         where tr.at > ${end}::timestamptz and pl.transaction_id >= ${firstTransactionAt(sql`${end}::timestamptz`, true)}
         group by t.ancestor_id, a.currency
@@ -479,11 +482,12 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
         from referral_reward_days d where not d.decided and d.vests_on <= ${until}::date
       ),
       moves as (
-        -- Deposits and withdrawals of the due pools' positions over the windows, per position and instant.
+        -- Deposits and withdrawals of the due pools' positions over the windows, per position and instant: from the windows'
+        -- transactions (the account compared plus 0, which no index reads), never from each position's whole history.
         select a.user_id, a.pool, pl.account_id, t.at, -sum(pl.amount) as amount
         from ledger_transactions t
         join ledger_postings pl on pl.transaction_id = t.id
-        join ledger_accounts a on a.id = pl.account_id
+        join ledger_accounts a on a.id = pl.account_id + 0
         where t.kind <> 'interest' and a.kind = 'position'
           and t.at >= (select (min(day) + 1)::timestamp at time zone 'UTC' from due)
           and t.at < (select (max(vests_on) + 1)::timestamp at time zone 'UTC' from due)
@@ -501,9 +505,17 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
         ) r
         where run < 0
       ),
-      earners as (
-        select distinct a.user_id, a.pool, a.day from interest_accruals a join due d on d.pool = a.pool and d.day = a.day where a.amount > 0
+      earned as materialized (
+        -- Each position's interest of the due days: from those days' interest transactions (their index), then their legs, never
+        -- from the positions' whole histories (the account is compared plus 0, which no index reads).
+        select a.user_id, d.pool, d.day, a.currency, -p.amount as amount
+        from due d
+        join ledger_transactions t on t.kind = 'interest' and t.detail->>'pool' = d.pool and t.detail->>'day' = d.day::text
+        join ledger_postings p on p.transaction_id = t.id
+        join ledger_accounts a on a.id = p.account_id + 0 and a.kind = 'position'
+        where p.amount < 0
       ),
+      earners as (select distinct user_id, pool, day from earned),
       shared as (${sharingAncestorAddress(sql`select user_id from earners`)}),
       leaving as (
         -- Who gave on a due day and now forfeits it: a shared address outranks funds that left.
@@ -520,11 +532,10 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
       valued as (
         -- Their interest of the day in USD × 10^18, at the day's kept prices.
         select a.user_id, a.pool, a.day, sum(a.amount * pr.usd * power(10::numeric, ${SCALE_DIGITS} - c.decimals)) as value
-        from interest_accruals a
+        from earned a
         join leaving l on l.user_id = a.user_id and l.pool = a.pool and l.day = a.day
         join referral_prices pr on pr.day = a.day and pr.currency = a.currency
         join currencies c on c.code = a.currency
-        where a.amount > 0
         group by a.user_id, a.pool, a.day
       ),
       shares as (
