@@ -2,7 +2,7 @@
 // npm run bench:scale (issue 23): the product at a million investors. A throwaway PostgreSQL
 // cluster and the API on it (each stopped at the end, scripts/processes.mjs); users, a three-level
 // referral network and one deposit per user seeded with set-based SQL (generate_series); DAYS days
-// accrued by the engine itself (each timed), the last day's referral step (timed); then, with 10
+// accrued by the engine itself (each timed), the last day's referral step and its rewards' vesting (timed); then, with 10
 // connections (autocannon, as bench:api), p50, p99 and req/s of each cabinet, pool, referral and
 // DAO read for an ordinary user (and the top referrer, whose downline is everyone), and the ratio
 // to GET /profile's req/s in the same run, each on an API that keeps answers in memory and on one
@@ -163,7 +163,7 @@ try {
 
   const { openDatabase } = await import('../api/src/db/client.ts');
   const { accrueDay } = await import('../api/src/interest/accrual.ts');
-  const { rewardDay } = await import('../api/src/referral/rewards.ts');
+  const { rewardDay, vestRewards } = await import('../api/src/referral/rewards.ts');
   const { tablePriceSource } = await import('../api/src/pricing/prices.ts');
   const { checkLedger, checkLedgerIncremental } = await import('../api/src/ledger/index.ts');
   const { takeSnapshot } = await import('../api/src/solvency/index.ts');
@@ -281,6 +281,11 @@ try {
       days.push({ day, positions, accrued, bytesPerPosition: (sizeAfter - sizeBefore) / Math.max(1, positions), rewarded, referralRows, referralMemberRows, referralBytes, snapped });
       log(`${day}: accrual ${cpuOf(accrued)}${rewarded === null ? '' : `, referral ${cpuOf(rewarded)}, ${referralRows} day rows, ${referralMemberRows} new (member, month) rows, ${(referralBytes / 2 ** 20).toFixed(1)} MiB`}`);
     }
+    // The vesting of the last day's rewards, which the daily run does when their period has passed (its
+    // own day's step beside the accrual and the referral step): every earner of that day checked again.
+    const due = await one(sql`select max(vests_on)::text as day from referral_reward_days where not decided`);
+    const vested = due.day ? await timedJob(() => vestRewards(db, due.day)) : null;
+    if (vested) log(`vesting of the last day's rewards (due ${due.day}): ${cpuOf(vested)}, ${vested.result.vested} earned, ${vested.result.forfeited} forfeited`);
     const positionDays = days.reduce((n, d) => n + d.positions, 0);
     const bytesPerPositionDay = ((await size()) - postingsBefore) / Math.max(1, positionDays);
     await db.execute(sql`vacuum analyze`);
@@ -385,6 +390,7 @@ try {
       out.push(`| the last day's jobs: accrual + referral step + solvency snapshot | ${a.toFixed(2)} + ${r.toFixed(2)} + ${sn.toFixed(2)} = **${(a + r + sn).toFixed(2)} s** |`);
       out.push(`| (the users' first snapshot, which makes every nonce, once) | ${cpuOf(firstSnapshot)} |`);
     }
+    if (vested) out.push(`| vesting of the last day's rewards, when due (the daily run's third step) | ${cpuOf(vested)}, ${vested.result.vested} rewards earned |`);
     // What the cores could do at best: every job's CPU (this process's and the cluster's) spread over all of them, all the time.
     const jobs = [['accrual', lastDay.accrued], ['referral step', lastDay.rewarded], ['snapshot', lastDay.snapped]].filter(([, m]) => m);
     const cpu = jobs.reduce((a, [, m]) => a + m.node + m.pg, 0);
