@@ -32,3 +32,13 @@ export function legsFrom(p: string, from: SQL): SQL {
   return sql`${leg}.transaction_id + 0 >= ${from}
     and ${leg}.written_week >= (select ledger_week(created_at) - 1 from ledger_transactions where id >= ${from} order by id limit 1)`;
 }
+
+/**
+ * The legs `p` (account_id, amount) of each transaction `t`, a FROM item before it: a lateral subquery the planner may
+ * not flatten (offset 0), so it runs once per transaction, by the transaction index. Joined as a plain table, the legs
+ * would be read however the statistics of the moment price it: by each account's whole history when they guess an
+ * account holds one leg, or by a scan of the whole table when they guess the day's transactions hold a part of it.
+ */
+export function legsOfEach(t: string, p = 'p'): SQL {
+  return sql.raw(`cross join lateral (select account_id, amount from ledger_postings where transaction_id = ${t}.id offset 0) ${p}`);
+}

@@ -5,7 +5,7 @@ import { badRequest } from '../http/errors';
 import { accrualParts, accrueUntil, dayAfter, utcDay, type AccrualRun } from '../interest';
 import { rows } from '../db/rows';
 import { post, type TransactionKind } from '../ledger';
-import { firstTransactionAt, lastTransactionBetween, legsFrom } from '../ledger/window';
+import { firstTransactionAt, lastTransactionBetween, legsFrom, legsOfEach } from '../ledger/window';
 import type { PriceSource } from '../pricing';
 import type { Services } from '../services';
 import { configOn } from './config';
@@ -317,17 +317,13 @@ async function rewardPart(db: Db, q: Part): Promise<Marked> {
       with earners as (
         -- Each of the part's referees' interest of the day (their credits in the pool day's interest transactions), in USD × 10^18.
         select a.user_id, sum(-p.amount * pr.usd_scaled) as value
-        from ledger_postings p
-        -- The account compared plus 0, which no index reads: the legs can only be found from the day's transactions. Read
-        -- from the accounts, each referee's whole history would be read by the account index whenever the statistics guess an
-        -- account holds about one leg (a sampled n_distinct of a long ledger does).
-        join ledger_accounts a on a.id = p.account_id + 0 and a.kind = 'position'
+        -- The legs of the pool day's interest transactions, each read by the transaction index whatever the statistics
+        -- (the table's size, an account's legs); their count, which the planner takes from the column's statistics, plans
+        -- the rest of the statement.
+        from ${interest} it ${legsOfEach('it')}
+        join ledger_accounts a on a.id = p.account_id and a.kind = 'position'
         join ${dayPrices} pr on pr.currency = a.currency
-        -- Each interest transaction's legs by the postings' transaction index, which the planner counts from the column's
-        -- statistics; a range bounded by subqueries would be guessed at a fraction of a percent of the table, and the rest
-        -- of the statement planned for a few hundred referees (nested loops over a hundred thousand).
-        where p.transaction_id in ${interest}
-          and p.amount < 0 and ${inPart(sql`a.user_id`)}
+        where p.amount < 0 and ${inPart(sql`a.user_id`)}
         group by a.user_id
       ),
       unproved as materialized (select id from users where not ${provedEmail(sql`users`)}),
@@ -506,13 +502,12 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
         where run < 0
       ),
       earned as materialized (
-        -- Each position's interest of the due days: from those days' interest transactions (their index), then their legs, never
-        -- from the positions' whole histories (the account is compared plus 0, which no index reads).
+        -- Each position's interest of the due days: from those days' interest transactions (their index), then their legs.
         select a.user_id, d.pool, d.day, a.currency, -p.amount as amount
         from due d
         join ledger_transactions t on t.kind = 'interest' and t.detail->>'pool' = d.pool and t.detail->>'day' = d.day::text
-        join ledger_postings p on p.transaction_id = t.id
-        join ledger_accounts a on a.id = p.account_id + 0 and a.kind = 'position'
+        ${legsOfEach('t')}
+        join ledger_accounts a on a.id = p.account_id and a.kind = 'position'
         where p.amount < 0
       ),
       earners as (select distinct user_id, pool, day from earned),
