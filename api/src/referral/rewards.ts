@@ -553,16 +553,27 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
               from taken group by 1, 2, 3) x
         where m.member_id = x.member and m.month = x.month and m.currency = x.currency
       ),
-      decided as (
+      -- Every referrer's row of the due days is decided: those with forfeits by their key, the others by the days' vesting
+      -- rows, in two updates of rows apart (a row joined to its own table would be found again per row, by a day's index
+      -- whenever the statistics guess a day has one row).
+      forfeits_of as materialized (select referrer, day, sum(amount) as amount from taken group by referrer, day),
+      forfeited_rows as (
+        -- Rows of taken shares are vesting (taken joined them so, and the due markers are locked): the key alone finds them.
         update referral_day_rewards r
-        set amount = r.amount - coalesce(p.amount, 0), forfeited = r.forfeited + coalesce(p.amount, 0),
-            status = case when r.amount = coalesce(p.amount, 0) then 'forfeited' else 'earned' end
-        from (select r0.user_id, r0.day, p0.amount from referral_day_rewards r0
-              left join (select referrer, day, sum(amount) as amount from taken group by referrer, day) p0 on p0.referrer = r0.user_id and p0.day = r0.day
-              where r0.status = 'vesting' and r0.day in (select day from due)) p
-        where r.user_id = p.user_id and r.day = p.day and r.status = 'vesting'
+        set amount = r.amount - f.amount, forfeited = r.forfeited + f.amount,
+            status = case when r.amount = f.amount then 'forfeited' else 'earned' end
+        from forfeits_of f
+        where r.user_id = f.referrer and r.day = f.day
         returning r.status, r.amount
       ),
+      kept_rows as (
+        update referral_day_rewards r
+        set status = case when r.amount = 0 then 'forfeited' else 'earned' end
+        where r.status = 'vesting' and r.day in (select day from due)
+          and not exists (select 1 from forfeits_of f where f.referrer = r.user_id and f.day = r.day)
+        returning r.status, r.amount
+      ),
+      decided as (select status, amount from forfeited_rows union all select status, amount from kept_rows),
       marked as (update referral_reward_days d set decided = true from due where d.pool = due.pool and d.day = due.day)
       select member::text, referrer::text, pool, day::text, reason, currency, amount::text, null as earned from taken
       union all
