@@ -13,7 +13,8 @@
 // Env: BENCH_USERS (1000000), BENCH_DAYS (30), BENCH_DURATION (s per route, 5), BENCH_CONNECTIONS (10),
 // BENCH_REFERRAL_DAYS (1: the referral step runs for the last so many days), BENCH_EXPLAIN_MS (unset),
 // BENCH_SNAPSHOT (1: the last day's solvency snapshot, timed; 0 leaves it out), BENCH_KEEP (unset; set: the
-// cluster's files stay, to run a statement again on the same book).
+// cluster's files stay, to run a statement again on the same book), BENCH_API_PROFILE (unset; a folder: the
+// computing API's CPU profile, node --cpu-prof).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -115,9 +116,9 @@ try {
   // The API first: it migrates and seeds the catalogue. A second one on the same database
   // (`READ_CACHE_MS=0`) computes every read on every request, as a user's first read does: the
   // reads are measured on both.
-  const startApi = async (env = {}) => {
+  const startApi = async (env = {}, nodeArgs = []) => {
     const port = await freePort();
-    const proc = startProcess(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
+    const proc = startProcess(process.execPath, [...nodeArgs, '--import', 'tsx', 'api/src/main.ts'], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {
@@ -212,10 +213,32 @@ try {
     // so the postings' index holds a week of an account's legs per entry as a real history does,
     // and the check reads an account's legs from the week of what it checks. Only the two columns'
     // defaults change (this cluster is the bench's own); the engine writes as in production.
+    // Each altered default takes its table's exclusive lock, which cancels any autovacuum of it: the postings' default is
+    // altered only when the week changes, and the two tables' vacuum and analyze are run in autovacuum's place below.
+    let writtenWeek = null;
     const writtenOn = async (day) => {
       const at = `${addDays(day, 1)}T00:05:00Z`;
       await db.execute(sql.raw(`alter table ledger_transactions alter column created_at set default '${at}'::timestamptz`));
-      await db.execute(sql.raw(`alter table ledger_postings alter column written_week set default ledger_week('${at}'::timestamptz)`));
+      const week = (await one(sql`select ledger_week(${at}::timestamptz) as w`)).w;
+      if (week !== writtenWeek) await db.execute(sql.raw(`alter table ledger_postings alter column written_week set default ledger_week('${at}'::timestamptz)`));
+      writtenWeek = week;
+    };
+    // Autovacuum's own thresholds (the cluster's defaults: analyze after 10 % of the rows changed, vacuum after 20 %
+    // inserted or changed), applied between days to the tables whose autovacuum the defaults' locks cancel. Untimed.
+    const maintenance = { runs: [], s: 0 };
+    const maintain = async () => {
+      const due = (
+        await db.execute(sql`select s.relname, c.reltuples,
+            s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) as analyze,
+            s.n_ins_since_vacuum > 1000 + 0.2 * greatest(c.reltuples, 0) or s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0) as vacuum
+          from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.relname in ('ledger_postings', 'ledger_transactions')`)
+      ).rows.filter((r) => r.analyze || r.vacuum);
+      for (const r of due) {
+        const t = process.hrtime.bigint();
+        await db.execute(sql.raw(`${r.vacuum ? 'vacuum analyze' : 'analyze'} ${r.relname}`));
+        maintenance.runs.push(`${r.vacuum ? 'vacuum analyze' : 'analyze'} ${r.relname}`);
+        maintenance.s += seconds(t);
+      }
     };
     await writtenOn(addDays(first, -1));
     // A transaction's legs are written with it, in one database transaction (the postings' trigger, 0045).
@@ -247,6 +270,7 @@ try {
     const timedSnapshot = (by) => timedJob(() => takeSnapshot(db, instantChain, snapshotSettings, by));
     for (let d = 0; d < DAYS; d++) {
       const day = addDays(first, d);
+      await maintain();
       await writtenOn(day);
       if (withSnapshot && d === DAYS - 1) {
         firstSnapshot = await timedSnapshot({ actor: 'bench' });
@@ -323,7 +347,9 @@ try {
     // that keeps answers (the bench reads one user over and over, so every request after the first
     // is answered from memory), then on the one that computes every answer, with the CPU each
     // request of it cost the API process and the cluster.
-    const computed = await startApi({ READ_CACHE_MS: '0' });
+    // BENCH_API_PROFILE=<folder>: the computing API's CPU profile (node --cpu-prof), written there when it stops.
+    const profile = process.env.BENCH_API_PROFILE;
+    const computed = await startApi({ READ_CACHE_MS: '0' }, profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`] : []);
     const run = (opts) => new Promise((resolve, reject) => autocannon({ duration, connections, ...opts }, (err, r) => (err ? reject(err) : resolve(r))));
     const auth = (token) => ({ authorization: `Bearer ${token}` });
     const routes = [
@@ -383,6 +409,7 @@ try {
     out.push('|---|---|');
     out.push(`| interest postings, heap and indexes (ledger_postings + ledger_transactions), per position-day | ${bytesPerPositionDay.toFixed(0)} B |`);
     out.push(`| accrual of one day, mean of ${DAYS} (first / last) | ${mean(days.map((d) => d.accrued.s)).toFixed(2)} s (${days[0].accrued.s.toFixed(2)} / ${days.at(-1).accrued.s.toFixed(2)}) |`);
+    out.push(`| autovacuum's work the bench ran between days (untimed in the jobs: the altered defaults' locks cancel it) | ${maintenance.runs.length} runs, ${maintenance.s.toFixed(1)} s |`);
     out.push(`| referral step of one day (mean of ${refDay.length}) | ${mean(refDay.map((d) => d.rewarded.s)).toFixed(2)} s, ${mean(refDay.map((d) => d.referralRows)).toFixed(0)} rows per (referrer, day) + ${mean(refDay.map((d) => d.referralMemberRows)).toFixed(0)} new (member, month) rows, ${(mean(refDay.map((d) => d.referralBytes)) / 2 ** 20).toFixed(1)} MiB |`);
     const lastDay = days.at(-1);
     if (lastDay.snapped !== null && lastDay.rewarded !== null) {
