@@ -106,16 +106,24 @@ async function readChain(db: Db, chain: ChainReader, s: SnapshotSettings): Promi
   return { blockNumber, blockHash: block.hash.toLowerCase(), declared: await declaredAddresses(db, s) };
 }
 
-/** The ledger's liabilities per currency (positions, in flight, referral rewards payable), and each currency's decimals. */
+/**
+ * The ledger's liabilities per currency (positions, in flight, referral rewards payable), and each
+ * currency's decimals. The positions' part is the pools' totals kept with their balances (0021,
+ * checked by the ledger check): a read of every position account would hold up the snapshot's
+ * start by a scan of them all. The users' vectors are then summed apart and must come to the same.
+ */
 async function ledgerLiabilities(tx: Pick<Db, 'execute'>) {
   return rows<{ currency: string; decimals: number; owed: string }>(
     tx,
-    sql`select a.currency, c.decimals, (-sum(a.balance))::text as owed
-        from ledger_accounts a join currencies c on c.code = a.currency
-        where a.kind in ('position', 'withdrawals_in_flight', 'referral_rewards_payable')
-        group by a.currency, c.decimals, c.sort
-        having sum(a.balance) <> 0
-        order by c.sort, a.currency`,
+    sql`select x.currency, c.decimals, (-sum(x.balance))::text as owed
+        from (
+          select currency, balance from pool_totals
+          union all
+          select currency, balance from ledger_accounts where kind in ('withdrawals_in_flight', 'referral_rewards_payable')
+        ) x join currencies c on c.code = x.currency
+        group by x.currency, c.decimals, c.sort
+        having sum(x.balance) <> 0
+        order by c.sort, x.currency`,
   );
 }
 
