@@ -228,15 +228,16 @@ try {
     const maintenance = { runs: [], s: 0 };
     const maintain = async () => {
       const due = (
-        await db.execute(sql`select s.relname, c.reltuples,
+        await db.execute(sql`select s.relname,
             s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) as analyze,
             s.n_ins_since_vacuum > 1000 + 0.2 * greatest(c.reltuples, 0) or s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0) as vacuum
           from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.relname in ('ledger_postings', 'ledger_transactions')`)
       ).rows.filter((r) => r.analyze || r.vacuum);
       for (const r of due) {
+        const statement = `${r.vacuum ? 'vacuum analyze' : 'analyze'} ${r.relname}`;
         const t = process.hrtime.bigint();
-        await db.execute(sql.raw(`${r.vacuum ? 'vacuum analyze' : 'analyze'} ${r.relname}`));
-        maintenance.runs.push(`${r.vacuum ? 'vacuum analyze' : 'analyze'} ${r.relname}`);
+        await db.execute(sql.raw(statement));
+        maintenance.runs.push(statement);
         maintenance.s += seconds(t);
       }
     };
