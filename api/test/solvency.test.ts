@@ -298,6 +298,15 @@ describe('proof of solvency', () => {
     } finally {
       await db.execute(sql`update pool_totals set balance = balance + 5 where pool = ${kept!.pool} and currency = ${kept!.currency}`);
     }
+    // A referrer's kept reward total drifted from their day rows (the users' rewards owed are read from the kept totals):
+    // their vector no longer adds up to the ledger's rewards payable.
+    const [owed] = await rows<{ status: string }>(db, sql`select status from referral_reward_totals where user_id = ${referrer.id} and currency = 'USDT' and status in ('vesting', 'earned') and amount > 0 limit 1`);
+    await db.execute(sql`update referral_reward_totals set amount = amount + 5 where user_id = ${referrer.id} and currency = 'USDT' and status = ${owed!.status}`);
+    try {
+      await expect(takeSnapshot(db, app().services.chain, await snapshotSettings(app().services), { actor: 'test' })).rejects.toMatchObject({ code: 'SOLVENCY_UNBALANCED' });
+    } finally {
+      await db.execute(sql`update referral_reward_totals set amount = amount - 5 where user_id = ${referrer.id} and currency = 'USDT' and status = ${owed!.status}`);
+    }
     expect(await count()).toEqual(before);
     // The shuffle's file went with each refusal: this process holds none open.
     expect(openDealFiles()).toEqual([]);

@@ -181,7 +181,9 @@ export async function takeSnapshot(db: Db, chain: ChainReader, s: SnapshotSettin
               union all
               select user_id, currency, amount from withdrawals where status in ${UNPAID}
               union all
-              select user_id, currency, amount from referral_day_rewards where status in ${REWARDS_OWED}
+              -- The rewards owed, from their kept totals per referrer, currency and state (0022, held to the
+              -- day rows by ledger check --full): one row per referrer, however many days wait to vest or be claimed.
+              select user_id, currency, amount from referral_reward_totals where status in ${REWARDS_OWED} and amount <> 0
               union all
               -- A pool day's parts done and the day not yet marked: their sums are credited to rewards payable already.
               select user_id, currency, amount from referral_part_sums
