@@ -195,6 +195,13 @@ try {
              ('00000000-0000-4000-9001-' || lpad(to_hex(g % ${l1} + 1), 12, '0'))::uuid
       from generate_series(1, ${N - 1}) g`);
     await db.execute(sql`alter table users enable trigger referral_tree_add`);
+    // Every seeded user has a wallet, as a live platform's do: the referral step and the vesting tell who
+    // shares an address with an ancestor (finding 10). The kept set of them (0048) is written once below,
+    // set-based, in place of its triggers' one user at a time.
+    await db.execute(sql`alter table users disable trigger referral_sharing_wallet`);
+    await db.execute(sql`update users set wallet_address = '0x' || replace(id::text, '-', '') || '00000000' where email like 'bench%' or email like '900%'`);
+    await db.execute(sql`alter table users enable trigger referral_sharing_wallet`);
+    await db.execute(sql`alter table referral_tree disable trigger referral_sharing_member`);
     await db.execute(sql`insert into referral_tree (user_id, level, ancestor_id)
       with recursive up (user_id, level, ancestor_id) as (
         select id, 1, referrer_id from users where referrer_id is not null and email not in ('ordinary@example.com', 'top@example.com')
@@ -202,10 +209,22 @@ try {
         select up.user_id, up.level + 1, u.referrer_id from up join users u on u.id = up.ancestor_id where u.referrer_id is not null and up.level < 10
       )
       select user_id, level, ancestor_id from up`);
+    await db.execute(sql`alter table referral_tree enable trigger referral_sharing_member`);
     // One deposit transaction for every position (the ordinary user's among them), at the first instant of the first day.
     await db.execute(sql`insert into ledger_accounts (key, kind, currency, user_id, pool, balance, deposited)
       select 'position:coin:ETH:' || id, 'position', 'ETH', id, 'coin', -d, d
       from (select id, 1000000000000000000::numeric + (row_number() over ())::numeric * 1000003 as d from users where email like 'bench%' or email = 'ordinary@example.com') u`);
+    // Each position's deposit row, sent from the user's wallet; one bench user in a thousand sent it from their
+    // referrer's, and gives no rewards.
+    await db.execute(sql`alter table deposits disable trigger referral_sharing_deposit`);
+    await db.execute(sql`insert into deposits (user_id, pool, currency, amount, tx_hash, status, from_address, to_address, credited_at, created_at)
+      select a.user_id, 'coin', 'ETH', a.deposited, '0x' || md5(a.key) || md5(a.user_id::text), 'credited',
+             case when a.id % 1000 = 0 then r.wallet_address else u.wallet_address end,
+             '0x9586a4833970847aef259ad5bfb7aa8901ddf746', ${`${first}T00:00:00Z`}::timestamptz, ${`${first}T00:00:00Z`}::timestamptz
+      from ledger_accounts a join users u on u.id = a.user_id left join users r on r.id = u.referrer_id
+      where a.kind = 'position'`);
+    await db.execute(sql`alter table deposits enable trigger referral_sharing_deposit`);
+    await db.execute(sql`select referral_reshare(array(select distinct user_id from referral_tree))`);
     await db.execute(sql`insert into ledger_accounts (key, kind, currency, pool, address, balance)
       select 'reserves:1:0x9586a4833970847aef259ad5bfb7aa8901ddf746:ETH', 'reserves', 'ETH', 'coin', '0x9586a4833970847aef259ad5bfb7aa8901ddf746', -sum(balance) from ledger_accounts where kind = 'position'`);
     // Each day is written as on the morning after it (five past midnight), not within the bench's

@@ -144,7 +144,7 @@ export async function checkLedger(db: Pick<Db, 'execute'>, batch = FULL_CHECK_BA
   return finish({ mode: 'full', transactions: Number(range?.n ?? 0), unbalanced, negative, drifted: drifted.slice(0, LIMIT), currencies });
 }
 
-/** The referral figures kept per referrer (0022) against a re-sum of the tree, the positions and the rewards; each referrer's members' shares (0035) against their day rows and the sums of parts not yet in them (0046). */
+/** The referral figures kept per referrer (0022) against a re-sum of the tree, the positions and the rewards; each referrer's members' shares (0035) against their day rows and the sums of parts not yet in them (0046); the referees who share an address with an ancestor (0048) against every address. */
 async function referralDrift(db: Pick<Db, 'execute'>) {
   return rows<{ key: string; balance: string; entries: string }>(
     db,
@@ -176,7 +176,21 @@ async function referralDrift(db: Pick<Db, 'execute'>) {
              -- A pool day's parts done and the day not yet marked: the members' shares are written, the referrers' day rows not yet.
              union all select user_id, currency, amount from referral_part_sums
            ) r group by user_id, currency) s using (user_id, currency)
-         where coalesce(k.total, 0) <> coalesce(s.total, 0) limit ${LIMIT})`,
+         where coalesce(k.total, 0) <> coalesce(s.total, 0) limit ${LIMIT})
+        union all
+        -- The referees kept as sharing an address with an ancestor (0048), against every address found again: 1 kept, 0 not.
+        (select 'referral_sharing_referees:' || coalesce(k.user_id, s.user_id), (k.user_id is not null)::int::text, (s.user_id is not null)::int::text
+         from referral_sharing_referees k
+         full join (
+           with addresses as materialized (
+             select id as user_id, lower(wallet_address) as address from users where wallet_address is not null
+             union select user_id, lower(from_address) from deposits where from_address is not null
+             union select user_id, lower(to_address) from withdrawals where to_address is not null
+           )
+           select distinct t.user_id from referral_tree t
+           join addresses ra on ra.user_id = t.user_id
+           join addresses aa on aa.user_id = t.ancestor_id and aa.address = ra.address) s using (user_id)
+         where k.user_id is null or s.user_id is null limit ${LIMIT})`,
   );
 }
 

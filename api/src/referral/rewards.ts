@@ -56,22 +56,13 @@ export async function pricesOn(db: Db, source: PriceSource, day: string): Promis
 const provedEmail = (u: SQL) => sql`(${u}.email is not null and ${u}.role is not null)`;
 
 /**
- * The referees among `referees` (a query of user ids) who share an address with any ancestor:
- * a linked wallet, a deposit's sender or a withdrawal's (or claim's) payout address. One account
- * behind both ends of a referral earns the house's money on its own interest; such a referee gives
- * no rewards.
+ * The referees among `referees` (a query of user ids) who share an address with any ancestor: a
+ * linked wallet, a deposit's sender or a withdrawal's (or claim's) payout address. One account behind
+ * both ends of a referral earns the house's money on its own interest; such a referee gives no
+ * rewards. They are kept (`referral_sharing_referees`, 0048) as addresses come and go, so the day's
+ * steps read a handful of rows, not every address the platform has seen.
  */
-const sharingAncestorAddress = (referees: SQL) => sql`
-  with addresses as materialized (
-    select id as user_id, lower(wallet_address) as address from users where wallet_address is not null
-    union select user_id, lower(from_address) from deposits where from_address is not null
-    union select user_id, lower(to_address) from withdrawals where to_address is not null
-  )
-  select distinct t.user_id
-  from referral_tree t
-  join addresses ra on ra.user_id = t.user_id
-  join addresses aa on aa.user_id = t.ancestor_id and aa.address = ra.address
-  where t.user_id in (${referees})`;
+const sharingAncestorAddress = (referees: SQL) => sql`select s.user_id from referral_sharing_referees s where s.user_id in (${referees})`;
 
 export type RewardDay = { pool: string; day: string; created: boolean; rewards: number; total: string; currency: string };
 

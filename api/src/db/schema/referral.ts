@@ -1,7 +1,7 @@
 import { bigint, bigserial, boolean, date, index, integer, numeric, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { currencies, pools } from './catalog';
-import { created, baseUnits, usd } from './columns';
+import { created, baseUnits, ts, usd } from './columns';
 
 /** Every ancestor of a user up to level 10, written once with the user (migration 0009's trigger). */
 export const referralTree = pgTable(
@@ -224,3 +224,13 @@ export const referralRewardTotals = pgTable(
   },
   (t) => [primaryKey({ name: 'referral_reward_totals_pk', columns: [t.userId, t.currency, t.status] })],
 );
+
+/**
+ * The referees who share an address (a wallet, a deposit's sender, a payout address) with any of
+ * their ancestors, and give no rewards (0048): kept by the triggers on those addresses and on the
+ * tree, at commit, and held by `ledger check --full` to the whole recomputation.
+ */
+export const referralSharingReferees = pgTable('referral_sharing_referees', {
+  userId: uuid('user_id').primaryKey(),
+  since: ts('since').notNull().defaultNow(),
+});
