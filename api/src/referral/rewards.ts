@@ -56,13 +56,13 @@ export async function pricesOn(db: Db, source: PriceSource, day: string): Promis
 const provedEmail = (u: SQL) => sql`(${u}.email is not null and ${u}.role is not null)`;
 
 /**
- * The referees among `referees` (a query of user ids) who share an address with any ancestor: a
- * linked wallet, a deposit's sender or a withdrawal's (or claim's) payout address. One account behind
- * both ends of a referral earns the house's money on its own interest; such a referee gives no
- * rewards. They are kept (`referral_sharing_referees`, 0048) as addresses come and go, so the day's
- * steps read a handful of rows, not every address the platform has seen.
+ * The referees who share an address with any ancestor: a linked wallet, a deposit's sender or a
+ * withdrawal's (or claim's) payout address. One account behind both ends of a referral earns the
+ * house's money on its own interest; such a referee gives no rewards. They are kept
+ * (`referral_sharing_referees`, 0048) as addresses come and go: a few rows, which each step takes
+ * whole and joins to its earners, rather than every address the platform has seen.
  */
-const sharingAncestorAddress = (referees: SQL) => sql`select s.user_id from referral_sharing_referees s where s.user_id in (${referees})`;
+const sharingReferees = sql`select user_id from referral_sharing_referees`;
 
 export type RewardDay = { pool: string; day: string; created: boolean; rewards: number; total: string; currency: string };
 
@@ -318,7 +318,7 @@ async function rewardPart(db: Db, q: Part): Promise<Marked> {
         group by a.user_id
       ),
       unproved as materialized (select id from users where not ${provedEmail(sql`users`)}),
-      shared as (${sharingAncestorAddress(sql`select user_id from earners`)}),
+      shared as materialized (${sharingReferees}),
       after_close as materialized (
         -- What each referrer's downline moved after the close of the day (its own interest is dated at the close), per currency:
         -- from those postings up to their ancestors, so its cost is what moved, not the referrers' whole downlines.
@@ -502,7 +502,7 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
         where p.amount < 0
       ),
       earners as (select distinct user_id, pool, day from earned),
-      shared as (${sharingAncestorAddress(sql`select user_id from earners`)}),
+      shared as materialized (${sharingReferees}),
       leaving as (
         -- Who gave on a due day and now forfeits it: a shared address outranks funds that left.
         select f.user_id, f.pool, f.day, max(f.reason) as reason
