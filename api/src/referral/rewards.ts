@@ -501,7 +501,6 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
         join ledger_accounts a on a.id = p.account_id and a.kind = 'position'
         where p.amount < 0
       ),
-      earners as (select distinct user_id, pool, day from earned),
       shared as materialized (${sharingReferees}),
       leaving as (
         -- Who gave on a due day and now forfeits it: a shared address outranks funds that left.
@@ -509,7 +508,8 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
         from (
           select user_id, pool, day, 'funds_left' as reason from funds_left
           union all
-          select e.user_id, e.pool, e.day, 'shared_address' from earners e join shared s on s.user_id = e.user_id
+          -- The few kept referees' own legs, picked out by a hash of them: not every earner made distinct first.
+          select distinct e.user_id, e.pool, e.day, 'shared_address' from earned e join shared s on s.user_id = e.user_id
         ) f
         join due d on d.pool = f.pool and d.day = f.day
         where not (f.user_id = any (d.withheld))
