@@ -492,23 +492,35 @@ export async function vestRewards(db: Db, until: string): Promise<VestRun> {
         ) r
         where run < 0
       ),
+      shared as materialized (${sharingReferees}),
+      candidates as materialized (
+        -- Who may forfeit a due day: those whose funds left, and the kept referees who share an address. Only their legs are read.
+        select user_id, pool, day from funds_left
+        union
+        select s.user_id, d.pool, d.day from shared s cross join due d
+      ),
       earned as materialized (
-        -- Each position's interest of the due days: from those days' interest transactions (their index), then their legs.
+        -- Their interest of the due days: each one's positions in the pool, then each position's leg of the day's interest
+        -- transactions by the account's index, from the week before the transaction was written (as legsFrom reads).
         select a.user_id, d.pool, d.day, a.currency, -p.amount as amount
-        from due d
+        from candidates c
+        join due d on d.pool = c.pool and d.day = c.day
         join ledger_transactions t on t.kind = 'interest' and t.detail->>'pool' = d.pool and t.detail->>'day' = d.day::text
-        ${legsOfEach('t')}
-        join ledger_accounts a on a.id = p.account_id and a.kind = 'position'
+        join ledger_accounts a on a.user_id = c.user_id and a.kind = 'position' and a.pool = d.pool
+        cross join lateral (
+          select pl.amount from ledger_postings pl
+          where pl.account_id = a.id and pl.written_week >= ledger_week(t.created_at) - 1 and pl.transaction_id + 0 = t.id
+          offset 0
+        ) p
         where p.amount < 0
       ),
-      shared as materialized (${sharingReferees}),
       leaving as (
         -- Who gave on a due day and now forfeits it: a shared address outranks funds that left.
         select f.user_id, f.pool, f.day, max(f.reason) as reason
         from (
           select user_id, pool, day, 'funds_left' as reason from funds_left
           union all
-          -- The few kept referees' own legs, picked out by a hash of them: not every earner made distinct first.
+          -- The kept referees who earned on the day (only candidates' legs are read).
           select distinct e.user_id, e.pool, e.day, 'shared_address' from earned e join shared s on s.user_id = e.user_id
         ) f
         join due d on d.pool = f.pool and d.day = f.day
