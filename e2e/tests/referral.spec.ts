@@ -244,14 +244,17 @@ test('the referral programme: link, sign-up, rewards by level, claim paid on cha
   const walletBefore = await usdtBalance(A.wallet, A.wallet.address);
   operatorOk('payouts', 'set', 'USDT', '--threshold', '0');
   try {
-    // Held a moment on its way, so that the sending state can be seen.
+    // Held on its way until the sending state has been seen: a fixed delay is shorter than a click on a busy machine.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await A.page.route('**/api/v1/referrals/withdraw', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      await held;
       await route.continue();
     });
     const claim = A.page.getByRole('button', { name: /Claim rewards|Sending Request\.\.\./ });
     await claim.click();
     await expect(A.page.getByTestId('claim-state')).toHaveText('Sending Request...');
+    release();
     await expect(A.page.getByTestId('claim-state')).toHaveText('Withdrawal request has been successfully sent! Payment will be processed soon.');
     await expectAmount(A.page.getByTestId('reward-in-payment'), total, 6, 'USDT');
     await expectAmount(A.page.getByTestId('reward-available'), 0n, 6, 'USDT');
