@@ -239,6 +239,24 @@ describe('issue 23, goal 4: the day split into parts by referee', () => {
     expect(perReferrer.size).toBeGreaterThan(3);
   });
 
+  it('split as the accrual was: the parts take its bounds, each reads only its own part\'s interest, and pay exactly the recomputed rewards', async () => {
+    const day = '2025-07-20';
+    await network(day, 12);
+    for (const pool of ['coin', 'stable'] as const) {
+      expect((await accrueDay(db(), pool, day, '0.12', 3)).created).toBe(true);
+      expect((await rewardDay(db(), source(), pool, day, 3)).created).toBe(true);
+      const [split] = await rows<{ accrual: string[]; referral: string[] }>(
+        db(),
+        sql`select i.user_bounds::text[] as accrual, r.bounds::text[] as referral from interest_day_parts i join referral_day_parts r using (pool, day)
+            where i.pool = ${pool} and i.day = ${day}::date`,
+      );
+      expect(split!.accrual).toHaveLength(2);
+      expect(split!.referral).toEqual(split!.accrual);
+    }
+    // The recomputation reads every interest leg of the day; a part that missed a referee's interest in another part's transaction would not match it.
+    await audit(day, 3);
+  });
+
   it('two runs at once: every reward is paid once, the day marked once', async () => {
     const day = '2025-08-10';
     await network(day, 12);

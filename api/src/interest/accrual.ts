@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { RATE_SCALE, dailyRate } from '@app/web3';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
@@ -30,8 +30,8 @@ export function accrualParts(db: Db): number {
  * during the day × r), so money held for part of the day earns nothing for it. The close of the
  * day is today's balance less every posting dated after it; the opening is the close less the
  * day's movements; only positions that moved during the day have a lowest balance below both,
- * found from their own postings of the day (README: "Accrual"). The house pays the sum. The positions are split by account id into parts, fixed in
- * `interest_day_parts` by the first run of the day, each accrued by one set-based statement in its
+ * found from their own postings of the day (README: "Accrual"). The house pays the sum. The positions are split by their holders' user ids into
+ * parts (`holderQuantiles`), fixed in `interest_day_parts` by the first run of the day, each accrued by one set-based statement in its
  * own session and its own ledger transaction (`interest:<pool>:<day>`, or `…:<k>/<n>` for part k of
  * n, dated the end of the day), in parallel. The `interest_days` marker follows the last part. Run
  * twice, by two replicas at once or after a crash between parts, a part whose reference is taken
@@ -42,20 +42,24 @@ export async function accrueDay(db: Db, pool: string, day: string, apy: string, 
   const end = `${dayAfter(day)}T00:00:00Z`;
   // Every currency's house account exists before the parts start, which would otherwise wait on each other's insert of it.
   await db.execute(sql`insert into ledger_accounts (key, kind, currency) select 'house:' || code, 'house', code from currencies on conflict (key) do nothing`);
-  // As many of the pool's positions in each part (quantiles of their ids): positions opened later fall in the last part.
+  // About as many of the pool's position holders in each part (quantiles of their user ids), as the referral step splits its
+  // parts, which then read only their own part's interest. A day split before by account id (no user bounds) keeps that split.
   await db.execute(sql`
-    insert into interest_day_parts (pool, day, bounds)
-    select ${pool}, ${day}::date, coalesce(
-      (select percentile_disc(array(select g::float8 / ${parts} from generate_series(1, ${parts - 1}) g)) within group (order by id)
-       from ledger_accounts where kind = 'position' and pool = ${pool}),
-      '{}')
+    insert into interest_day_parts (pool, day, bounds, user_bounds)
+    select ${pool}, ${day}::date, '{}', ${holderQuantiles(pool, parts)}
     on conflict (pool, day) do nothing`);
-  const [plan] = await rows<{ bounds: string[] }>(db, sql`select bounds::text[] as bounds from interest_day_parts where pool = ${pool} and day = ${day}::date`);
-  const bounds = plan!.bounds;
+  const [plan] = await rows<{ bounds: string[]; users: string[] | null }>(
+    db,
+    sql`select bounds::text[] as bounds, user_bounds::text[] as users from interest_day_parts where pool = ${pool} and day = ${day}::date`,
+  );
+  const by = plan!.users ? 'user' : 'account';
+  const bounds = plan!.users ?? plan!.bounds;
   const n = bounds.length + 1;
   const reference = (k: number) => (n === 1 ? `interest:${pool}:${day}` : `interest:${pool}:${day}:${k + 1}/${n}`);
   const done = await Promise.all(
-    Array.from({ length: n }, (_, k) => accruePart(db, { pool, day, apy, rate, start: `${day}T00:00:00Z`, end, reference: reference(k), from: k > 0 ? bounds[k - 1]! : null, to: k < n - 1 ? bounds[k]! : null })),
+    Array.from({ length: n }, (_, k) =>
+      accruePart(db, { pool, day, apy, rate, start: `${day}T00:00:00Z`, end, reference: reference(k), by, from: k > 0 ? bounds[k - 1]! : null, to: k < n - 1 ? bounds[k]! : null }),
+    ),
   );
   // The pool's history (its books at the day's close) is written before the day is marked done.
   await recordPoolDay(db, pool, day);
@@ -68,11 +72,33 @@ export async function accrueDay(db: Db, pool: string, day: string, apy: string, 
   return { created: marked.length > 0, positions: done.reduce((sum, p) => sum + p, 0) };
 }
 
-type Part = { pool: string; day: string; apy: string; rate: string; start: string; end: string; reference: string; from: string | null; to: string | null };
+type Part = { pool: string; day: string; apy: string; rate: string; start: string; end: string; reference: string; by: 'user' | 'account'; from: string | null; to: string | null };
+
+/** About how many position accounts a large pool's split into parts is estimated from. */
+const PART_SAMPLE = 20_000;
+
+/**
+ * The user ids that split a pool's position holders into about equal parts (an empty array for one
+ * part): quantiles of a sample of the position accounts (about PART_SAMPLE), not a sort of every
+ * holder; a small book's are taken from all of them. The sample draws rows, not pages: a page's
+ * accounts were often opened together, by users whose ids are close, and a sample of whole pages
+ * then splits a large book unevenly. Any bounds give the same interest and rewards: they only share
+ * the work out. Holders who come later fall in the last part.
+ */
+export const holderQuantiles = (pool: string, parts: number): SQL =>
+  parts <= 1
+    ? sql`'{}'::uuid[]`
+    : sql`coalesce(
+      (select percentile_disc(array(select g::float8 / ${parts} from generate_series(1, ${parts - 1}) g)) within group (order by user_id)
+       from ledger_accounts tablesample bernoulli ((select least(100, 100 * ${PART_SAMPLE} / greatest(reltuples, 1))::float4 from pg_class where oid = 'ledger_accounts'::regclass))
+       where kind = 'position' and pool = ${pool}),
+      '{}'::uuid[])`;
 
 /** One part of a pool's day, all or nothing: its transaction, its positions' legs and balances, the house's legs and balances. Returns the positions credited (0 when the part was done before). */
 async function accruePart(db: Db, p: Part): Promise<number> {
-  const inPart = sql`a.kind = 'position' and a.pool = ${p.pool} ${p.from === null ? sql`` : sql`and a.id >= ${p.from}::bigint`} ${p.to === null ? sql`` : sql`and a.id < ${p.to}::bigint`}`;
+  const key = p.by === 'user' ? sql`a.user_id` : sql`a.id`;
+  const type = p.by === 'user' ? sql`uuid` : sql`bigint`;
+  const inPart = sql`a.kind = 'position' and a.pool = ${p.pool} ${p.from === null ? sql`` : sql`and ${key} >= ${p.from}::${type}`} ${p.to === null ? sql`` : sql`and ${key} < ${p.to}::${type}`}`;
   return db.transaction(async (tx) => {
     // The positions are hashed twice (interest, then the balance update): in memory, not in temp files.
     // No JIT: the balance update's trigger (0022) plans from transition tables the planner guesses

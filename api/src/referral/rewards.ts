@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { audit } from '../db/audit';
 import { badRequest } from '../http/errors';
-import { accrualParts, accrueUntil, dayAfter, utcDay, type AccrualRun } from '../interest';
+import { accrualParts, accrueUntil, dayAfter, holderQuantiles, utcDay, type AccrualRun } from '../interest';
 import { rows } from '../db/rows';
 import { post, type TransactionKind } from '../ledger';
 import { firstTransactionAt, lastTransactionBetween, legsFrom, legsOfEach } from '../ledger/window';
@@ -12,9 +12,6 @@ import { configOn } from './config';
 
 /** 10^18: interest values are scaled to 18 decimals whatever the currency's own, so sums stay exact. */
 const SCALE_DIGITS = 18;
-
-/** About how many position accounts a large book's split into parts is estimated from. */
-const PART_SAMPLE = 20_000;
 
 /** A non-negative decimal times 10^k (k ≥ 0, or negative for a currency of more than 18 decimals), exactly, as a decimal string. */
 function scaledBy(decimal: string, k: number): string {
@@ -131,20 +128,20 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
   await db.execute(sql`
     insert into ledger_accounts (key, kind, currency) values ('house:' || ${payout}, 'house', ${payout}), ('referral_rewards_payable:' || ${payout}, 'referral_rewards_payable', ${payout})
     on conflict (key) do nothing`);
-  // About as many of the pool's position holders in each part (quantiles of their user ids): holders who came later fall in the last part.
-  // Any bounds give the same rewards, so a large book's are taken from a sample of its pages (about PART_SAMPLE accounts) rather than
-  // a sort of every holder; a small one's from all of them.
+  // The accrual's split of the day by holder (interest_day_parts, 0049), when it has one into as many parts: each part then reads
+  // only its own part's interest transaction. Otherwise about as many holders in each part (`holderQuantiles`). Any bounds give
+  // the same rewards.
+  const [accrued] = await rows<{ users: string[] | null }>(db, sql`select user_bounds::text[] as users from interest_day_parts where pool = ${pool} and day = ${day}::date`);
+  const accrualSplit = accrued?.users ?? null;
   await db.execute(sql`
     insert into referral_day_parts (pool, day, bounds)
-    select ${pool}, ${day}::date, ${decided || parts === 1 ? sql`'{}'::uuid[]` : sql`coalesce(
-      (select percentile_disc(array(select g::float8 / ${parts} from generate_series(1, ${parts - 1}) g)) within group (order by user_id)
-       from ledger_accounts tablesample system ((select least(100, 100 * ${PART_SAMPLE} / greatest(reltuples, 1))::float4 from pg_class where oid = 'ledger_accounts'::regclass))
-       where kind = 'position' and pool = ${pool}),
-      '{}')`}
+    select ${pool}, ${day}::date, ${decided || parts === 1 ? sql`'{}'::uuid[]` : accrualSplit?.length === parts - 1 ? sql`${`{${accrualSplit.join(',')}}`}::uuid[]` : holderQuantiles(pool, parts)}
     on conflict (pool, day) do nothing`);
   const [plan] = await rows<{ bounds: string[] }>(db, sql`select bounds::text[] as bounds from referral_day_parts where pool = ${pool} and day = ${day}::date`);
   const bounds = plan!.bounds;
   const n = bounds.length + 1;
+  // The parts are the accrual's: part k's referees all hold their positions in the accrual's part k, and earned only in its transaction.
+  const ownInterest = n > 1 && accrualSplit !== null && accrualSplit.join() === bounds.join();
   // Every part runs to its end before the day goes on: one that fails leaves the others done, and the next run does only what is missing.
   const settled = await Promise.allSettled(
     Array.from({ length: n }, (_, k) =>
@@ -155,6 +152,7 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         prices,
         decimals,
         interest,
+        legs: ownInterest ? sql`(select id from ledger_transactions where reference = ${`interest:${pool}:${day}:${k + 1}/${n}`})` : interest,
         part: k + 1,
         parts: n,
         from: k > 0 ? bounds[k - 1]! : null,
@@ -233,6 +231,8 @@ type Part = {
   prices: Map<string, string>;
   decimals: Map<string, number>;
   interest: SQL;
+  /** The interest transactions whose legs hold the part's referees' interest: the part's own when the accrual was split as it is, else all of the day's. */
+  legs: SQL;
   part: number;
   parts: number;
   from: string | null;
@@ -248,7 +248,7 @@ type Part = {
  * transaction when the day is one part, after the last part otherwise.
  */
 async function rewardPart(db: Db, q: Part): Promise<Marked> {
-  const { pool, day, config, prices, decimals, interest, part, parts } = q;
+  const { pool, day, config, prices, decimals, interest, legs, part, parts } = q;
   const payout = config.currency;
   const depth = config.levels.length;
   const end = `${dayAfter(day)}T00:00:00Z`;
@@ -307,15 +307,21 @@ async function rewardPart(db: Db, q: Part): Promise<Marked> {
       sql`
       with earners as (
         -- Each of the part's referees' interest of the day (their credits in the pool day's interest transactions), in USD × 10^18.
-        select a.user_id, sum(-p.amount * pr.usd_scaled) as value
-        -- The legs of the pool day's interest transactions, each read by the transaction index whatever the statistics
-        -- (the table's size, an account's legs); their count, which the planner takes from the column's statistics, plans
-        -- the rest of the statement.
-        from ${interest} it ${legsOfEach('it')}
-        join ledger_accounts a on a.id = p.account_id and a.kind = 'position'
-        join ${dayPrices} pr on pr.currency = a.currency
-        where p.amount < 0 and ${inPart(sql`a.user_id`)}
-        group by a.user_id
+        -- Grouped from the legs sorted by user: one sum's state at a time, where a hash of the part's earners held a numeric
+        -- state for each of them; and the earners come out in user order, which the joins below keep (each probes a hash of
+        -- the other side with them), so the members' month rows are grouped from rows already in order.
+        select user_id, sum(value) as value from (
+          select a.user_id, -p.amount * pr.usd_scaled as value
+          -- The legs of the part's interest transactions (its own part's of the accrual, or the pool day's), each read by the
+          -- transaction index whatever the statistics (the table's size, an account's legs); their count, which the planner
+          -- takes from the column's statistics, plans the rest of the statement.
+          from ${legs} it ${legsOfEach('it')}
+          join ledger_accounts a on a.id = p.account_id and a.kind = 'position'
+          join ${dayPrices} pr on pr.currency = a.currency
+          where p.amount < 0 and ${inPart(sql`a.user_id`)}
+          order by a.user_id
+        ) l
+        group by user_id
       ),
       unproved as materialized (select id from users where not ${provedEmail(sql`users`)}),
       shared as materialized (${sharingReferees}),
@@ -378,7 +384,10 @@ async function rewardPart(db: Db, q: Part): Promise<Marked> {
           config.levels.map((_, i) => sql`coalesce(max(p.amount) filter (where p.level = ${i + 1}), 0)`),
           sql`, `,
         )}]
-        from paid p, tx
+        -- Paid is in user order already (as the earners are): the sort finds it so and the grouping goes along it. The part's
+        -- transaction is a condition on the whole, not a join, which would lose that order.
+        from (select * from paid order by user_id) p
+        where exists (select from tx)
         group by p.user_id
         order by p.user_id
         -- Added level by level in the statement itself (a function call per row would cost more than the update).

@@ -13,13 +13,18 @@ export const interestAccruals = pgView('interest_accruals', {
   amount: baseUnits('amount').notNull(),
 }).existing();
 
-/** How a pool's day of interest is split between database sessions (0013): fixed once, reused by reruns. */
+/**
+ * How a pool's day of interest is split between database sessions (0013): fixed once, reused by
+ * reruns. Since 0049 by the holders' user ids (`userBounds`, which the referral step's parts take
+ * for theirs); a day split before has account-id `bounds` and no user bounds.
+ */
 export const interestDayParts = pgTable(
   'interest_day_parts',
   {
     pool: text('pool').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     bounds: bigint('bounds', { mode: 'bigint' }).array().notNull(),
+    userBounds: uuid('user_bounds').array(),
     createdAt: created(),
   },
   (t) => [primaryKey({ columns: [t.pool, t.day] })],
