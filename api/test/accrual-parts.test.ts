@@ -20,7 +20,7 @@ afterAll(() => t?.close());
 const db = () => t.app.services.db;
 
 /** n users, each with a position in the pool credited at the first instant of `day`, so held all day (balances 10^9 + 7919·i base units). */
-async function positions(pool: 'dex' | 'coin', currency: string, n: number, day: string) {
+async function positions(pool: 'dex' | 'coin' | 'stable', currency: string, n: number, day: string) {
   const reserves = { kind: 'reserves' as const, chainId: 1, address: '0x00000000000000000000000000000000000000bb', pool, currency };
   const out: { id: string; balance: bigint }[] = [];
   for (let i = 0; i < n; i++) {
