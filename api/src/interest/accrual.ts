@@ -55,7 +55,7 @@ export async function accrueDay(db: Db, pool: string, day: string, apy: string, 
   const by = plan!.users ? 'user' : 'account';
   const bounds = plan!.users ?? plan!.bounds;
   const n = bounds.length + 1;
-  const reference = (k: number) => (n === 1 ? `interest:${pool}:${day}` : `interest:${pool}:${day}:${k + 1}/${n}`);
+  const reference = (k: number) => interestReference(pool, day, k + 1, n);
   const done = await Promise.all(
     Array.from({ length: n }, (_, k) =>
       accruePart(db, { pool, day, apy, rate, start: `${day}T00:00:00Z`, end, reference: reference(k), by, from: k > 0 ? bounds[k - 1]! : null, to: k < n - 1 ? bounds[k]! : null }),
@@ -71,6 +71,9 @@ export async function accrueDay(db: Db, pool: string, day: string, apy: string, 
   );
   return { created: marked.length > 0, positions: done.reduce((sum, p) => sum + p, 0) };
 }
+
+/** The ledger reference of part k (from 1) of n of a pool's day of interest. */
+export const interestReference = (pool: string, day: string, k: number, n: number) => (n === 1 ? `interest:${pool}:${day}` : `interest:${pool}:${day}:${k}/${n}`);
 
 type Part = { pool: string; day: string; apy: string; rate: string; start: string; end: string; reference: string; by: 'user' | 'account'; from: string | null; to: string | null };
 

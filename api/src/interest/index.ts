@@ -1,3 +1,3 @@
-export { accrualParts, accrueDay, holderQuantiles, accrueUntil, apyOn, dayAfter, utcDay, type AccrualRun } from './accrual';
+export { accrualParts, accrueDay, holderQuantiles, interestReference, accrueUntil, apyOn, dayAfter, utcDay, type AccrualRun } from './accrual';
 export { setApy, writeApy, apyEntryOn, apyHistory, apyBps, apysOn, trimApy } from './apy';
 export { poolHistory, recordPoolDay, type PoolHistoryDay } from './history';

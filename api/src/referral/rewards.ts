@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { audit } from '../db/audit';
 import { badRequest } from '../http/errors';
-import { accrualParts, accrueUntil, dayAfter, holderQuantiles, utcDay, type AccrualRun } from '../interest';
+import { accrualParts, accrueUntil, dayAfter, holderQuantiles, interestReference, utcDay, type AccrualRun } from '../interest';
 import { rows } from '../db/rows';
 import { post, type TransactionKind } from '../ledger';
 import { firstTransactionAt, lastTransactionBetween, legsFrom, legsOfEach } from '../ledger/window';
@@ -152,7 +152,7 @@ export async function rewardDay(db: Db, source: PriceSource, pool: string, day: 
         prices,
         decimals,
         interest,
-        legs: ownInterest ? sql`(select id from ledger_transactions where reference = ${`interest:${pool}:${day}:${k + 1}/${n}`})` : interest,
+        legs: ownInterest ? sql`(select id from ledger_transactions where reference = ${interestReference(pool, day, k + 1, n)})` : interest,
         part: k + 1,
         parts: n,
         from: k > 0 ? bounds[k - 1]! : null,
